@@ -1,0 +1,10 @@
+import type { Migration } from 'kysely';
+import * as initialSchema from './2026-11-22T1200_initial_schema';
+
+/**
+ * Every migration, by name, imported statically so that the bundle and the standalone executable carry
+ * them (no folder is read at run time). Names sort in the order they run; a landed migration never changes.
+ */
+export const migrations: Readonly<Record<string, Migration>> = {
+  '2026-11-22T1200_initial_schema': initialSchema,
+};

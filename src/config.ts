@@ -1,0 +1,130 @@
+import { isAbsolute, resolve } from 'node:path';
+
+/**
+ * The server's configuration: command-line flags win over TARS_* environment variables, which win over
+ * the defaults. Every problem is collected and reported at once (ConfigError), never one at a time.
+ */
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly dataDir: string;
+  readonly seed: string | undefined;
+  readonly adminEmail: string;
+  readonly adminPassword: string | undefined;
+  /** From TARS_JWT_SECRET; when absent the secret is generated into the data directory. */
+  readonly jwtSecret: string | undefined;
+  readonly tokenTtlSeconds: number;
+  readonly smtpUrl: string | undefined;
+  readonly mailFrom: string;
+  readonly smsGatewayUrl: string | undefined;
+  readonly logLevel: LogLevel;
+  /** Express "trust proxy" setting, so that the login throttle sees the real client address behind a proxy. */
+  readonly trustProxy: boolean;
+}
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/** Flags as parsed from the command line; names match the long options. */
+export interface ConfigFlags {
+  port?: string;
+  host?: string;
+  'data-dir'?: string;
+  seed?: string;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+/** One row per setting: the README's configuration table is written from the same facts. */
+export const SETTINGS = [
+  ['--port', 'TARS_PORT', '8080', 'TCP port; 0 picks a free one'],
+  ['--host', 'TARS_HOST', '0.0.0.0', 'address to listen on'],
+  ['--data-dir', 'TARS_DATA_DIR', './data', 'directory of the SQLite file and the JWT secret'],
+  ['--seed', 'TARS_SEED', '', 'fixture file loaded on start when the database is empty'],
+  ['', 'TARS_ADMIN_EMAIL', 'admin@tars.local', 'e-mail of the first platform administrator'],
+  ['', 'TARS_ADMIN_PASSWORD', '(generated, printed once)', 'password of the first platform administrator'],
+  ['', 'TARS_JWT_SECRET', '(generated into the data directory)', 'HS256 secret, at least 32 characters'],
+  ['', 'TARS_TOKEN_TTL', '30d', 'access token lifetime: seconds, or a number with s, m, h or d'],
+  ['', 'TARS_SMTP_URL', '', 'SMTP server for MFA codes and reports, e.g. smtps://user:pass@mail.example:465'],
+  ['', 'TARS_MAIL_FROM', 'TARS <tars@localhost>', 'sender of the e-mails'],
+  ['', 'TARS_SMS_GATEWAY_URL', '', 'URL that receives POST {to, message} for SMS one-time codes'],
+  ['', 'TARS_LOG_LEVEL', 'info', LOG_LEVELS.join(', ')],
+  ['', 'TARS_TRUST_PROXY', '0', '1 when behind a reverse proxy that sets X-Forwarded-For'],
+] as const;
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export function loadConfig(env: Env, flags: ConfigFlags = {}, cwd = process.cwd()): Config {
+  const problems: string[] = [];
+  const pick = (flag: keyof ConfigFlags | undefined, name: string): string | undefined => {
+    const fromFlag = flag ? flags[flag] : undefined;
+    const value = fromFlag ?? env[name];
+    return value === undefined || value === '' ? undefined : value;
+  };
+  const label = (flag: string, name: string) => (flags[flag as keyof ConfigFlags] !== undefined ? `--${flag}` : name);
+
+  const portText = pick('port', 'TARS_PORT') ?? '8080';
+  const port = Number(portText);
+  if (!/^\d+$/.test(portText) || port > 65535) problems.push(`${label('port', 'TARS_PORT')} must be a port number from 0 to 65535, got "${portText}"`);
+
+  const host = pick('host', 'TARS_HOST') ?? '0.0.0.0';
+  if (/\s/.test(host)) problems.push(`${label('host', 'TARS_HOST')} must be a host name or address, got "${host}"`);
+
+  const dataDir = resolve(cwd, pick('data-dir', 'TARS_DATA_DIR') ?? 'data');
+  const seedText = pick('seed', 'TARS_SEED');
+  const seed = seedText === undefined ? undefined : isAbsolute(seedText) ? seedText : resolve(cwd, seedText);
+
+  const adminEmail = env.TARS_ADMIN_EMAIL || 'admin@tars.local';
+  if (!/^[^\s@]+@[^\s@]+$/.test(adminEmail)) problems.push(`TARS_ADMIN_EMAIL must be an e-mail address, got "${adminEmail}"`);
+  const adminPassword = env.TARS_ADMIN_PASSWORD || undefined;
+  if (adminPassword !== undefined && adminPassword.length < 8) problems.push('TARS_ADMIN_PASSWORD must be at least 8 characters long');
+
+  const jwtSecret = env.TARS_JWT_SECRET || undefined;
+  if (jwtSecret !== undefined && jwtSecret.length < 32) problems.push('TARS_JWT_SECRET must be at least 32 characters long (256 bits)');
+
+  const ttlText = env.TARS_TOKEN_TTL || '30d';
+  const tokenTtlSeconds = parseDuration(ttlText);
+  if (tokenTtlSeconds === undefined || tokenTtlSeconds < 60) problems.push(`TARS_TOKEN_TTL must be a duration of at least 60 s such as 3600, 90m, 12h or 30d, got "${ttlText}"`);
+
+  const smtpUrl = env.TARS_SMTP_URL || undefined;
+  if (smtpUrl !== undefined && !/^smtps?:\/\/[^/]+/.test(smtpUrl)) problems.push('TARS_SMTP_URL must be an smtp:// or smtps:// URL');
+  const mailFrom = env.TARS_MAIL_FROM || 'TARS <tars@localhost>';
+
+  const smsGatewayUrl = env.TARS_SMS_GATEWAY_URL || undefined;
+  if (smsGatewayUrl !== undefined && !/^https?:\/\/[^/]+/.test(smsGatewayUrl)) problems.push('TARS_SMS_GATEWAY_URL must be an http:// or https:// URL');
+
+  const logLevel = (env.TARS_LOG_LEVEL || 'info') as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) problems.push(`TARS_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
+
+  const trustText = env.TARS_TRUST_PROXY || '0';
+  if (trustText !== '0' && trustText !== '1') problems.push(`TARS_TRUST_PROXY must be 0 or 1, got "${trustText}"`);
+
+  if (problems.length > 0) throw new ConfigError(problems);
+  return Object.freeze({
+    port,
+    host,
+    dataDir,
+    seed,
+    adminEmail,
+    adminPassword,
+    jwtSecret,
+    tokenTtlSeconds: tokenTtlSeconds ?? 0,
+    smtpUrl,
+    mailFrom,
+    smsGatewayUrl,
+    logLevel,
+    trustProxy: trustText === '1',
+  });
+}
+
+/** "3600", "90s", "15m", "12h", "30d" → seconds; undefined when unreadable. */
+export function parseDuration(text: string): number | undefined {
+  const m = /^(\d+)\s*([smhd]?)$/.exec(text.trim());
+  if (!m) return undefined;
+  const unit = { '': 1, s: 1, m: 60, h: 3600, d: 86400 }[m[2] as '' | 's' | 'm' | 'h' | 'd'];
+  return Number(m[1]) * unit;
+}

@@ -1,0 +1,49 @@
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, SqliteDialect } from 'kysely';
+import type { Database } from './schema';
+import { nativeBinding } from './native';
+
+export type Db = Kysely<Database>;
+export type Sqlite = SqliteDatabase.Database;
+
+export interface OpenDatabase {
+  /** Kysely over the connection: what repositories use. */
+  readonly db: Db;
+  /** The raw better-sqlite3 connection: for pragmas, backups and the bulk import's prepared statements. */
+  readonly sqlite: Sqlite;
+  readonly file: string;
+  close(): Promise<void>;
+}
+
+/** How long a writer waits for another process's write lock (e.g. `tars import` next to the server). */
+export const BUSY_TIMEOUT_MS = 10_000;
+
+/**
+ * Opens (creating if needed) the one SQLite file: WAL so readers never wait for the writer and a CLI
+ * import can run beside the server, foreign keys enforced, a busy timeout instead of immediate
+ * SQLITE_BUSY, and synchronous=FULL so that a committed write survives a power cut, not only a crash.
+ */
+export function openDatabase(file: string, opts: { readonly?: boolean } = {}): OpenDatabase {
+  const binding = nativeBinding();
+  const sqlite = new SqliteDatabase(file, {
+    readonly: opts.readonly ?? false,
+    fileMustExist: opts.readonly ?? false,
+    ...(binding ? { nativeBinding: binding as unknown as string } : {}),
+  });
+  sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  if (!opts.readonly) sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('synchronous = FULL');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  let closed = false;
+  return {
+    db,
+    sqlite,
+    file,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await db.destroy(); // SqliteDialect closes the better-sqlite3 connection too
+    },
+  };
+}

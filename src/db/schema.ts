@@ -1,0 +1,246 @@
+import type { Generated, Insertable, Selectable } from 'kysely';
+
+/** The tables of db/migrations, as Kysely sees them. Column names are snake_case, as in SQL. */
+export interface Database {
+  tenants: TenantTable;
+  branches: BranchTable;
+  extensions: ExtensionTable;
+  users: UserTable;
+  queues: QueueTable;
+  phone_numbers: PhoneNumberTable;
+  phone_number_destinations: PhoneNumberDestinationTable;
+  emergency_locations: EmergencyLocationTable;
+  notification_groups: NotificationGroupTable;
+  call_campaigns: CallCampaignTable;
+  campaign_numbers: CampaignNumberTable;
+  campaign_destinations: CampaignDestinationTable;
+  webhooks: WebhookTable;
+  saved_filters: SavedFilterTable;
+  mfa_challenges: MfaChallengeTable;
+  login_failures: LoginFailureTable;
+}
+
+export interface TenantTable {
+  id: Generated<number>;
+  name: string;
+  partner_id: number;
+}
+
+export interface BranchTable {
+  id: Generated<number>;
+  tenant_id: number;
+  name: string;
+  timezone: string;
+  is_default: number;
+}
+
+export interface ExtensionTable {
+  id: Generated<number>;
+  tenant_id: number;
+  ext_num: number;
+  ext_name: string;
+  peer_name: string;
+  caller_id_number: string;
+}
+
+export interface UserTable {
+  id: Generated<number>;
+  tenant_id: number;
+  branch_id: number | null;
+  email: string;
+  password_hash: string;
+  token_version: Generated<number>;
+  user_role: number;
+  partner_id: Generated<number>;
+  /** JSON array of permission patterns (grants, and denials starting with "!"). */
+  permissions: Generated<string>;
+  avatar_path: Generated<string>;
+  avatar_thumbnail_path: Generated<string>;
+  timezone: Generated<string>;
+  cover_photo: Generated<string>;
+  dark_mode: Generated<number>;
+  mobile_dark_mode: Generated<number>;
+  mfa_enabled: Generated<number>;
+  mfa_mode: Generated<string>;
+  mfa_phone_number: Generated<string>;
+  mfa_sms_verified: Generated<number>;
+  mfa_app_secret: Generated<string>;
+  mfa_app_verified: Generated<number>;
+  mfa_email_verified: Generated<number>;
+  /** The last TOTP time step that gave a successful login: an older or equal step is refused (no replay). */
+  last_totp_step: Generated<number>;
+  title: Generated<string>;
+  enable_call_notifications: Generated<number>;
+  enable_chat_notifications: Generated<number>;
+  enable_all_new_message_notifications: Generated<number>;
+  enable_direct_message_notifications: Generated<number>;
+  enable_text_notifications: Generated<number>;
+  enable_post_call_notifications: Generated<number>;
+  enable_mobile_text_notifications: Generated<number>;
+  enable_mobile_call_notifications: Generated<number>;
+  enable_mobile_chat_notifications: Generated<number>;
+  enable_busy_lights: Generated<number>;
+  is_google_calendar_authorized: Generated<number>;
+  is_outlook_calendar_authorized: Generated<number>;
+  ext_id: Generated<number>;
+  ext_name: Generated<string>;
+  ext_num: Generated<number>;
+  caller_id_number: Generated<string>;
+  dnd: Generated<number>;
+  outbound_record: Generated<number>;
+  peer_name: Generated<string>;
+  peer_secret: Generated<string>;
+  enable_meetings: Generated<number>;
+  enable_transcription: Generated<number>;
+  created_at: string;
+}
+
+export interface QueueTable {
+  id: Generated<number>;
+  tenant_id: number;
+  name: string;
+  log_name: string;
+}
+
+export interface PhoneNumberTable {
+  id: Generated<number>;
+  tenant_id: number;
+  branch_id: number;
+  number: string;
+  registered_cnam: string | null;
+  di_comment_name: string | null;
+  recording: string | null;
+  fax: string | null;
+  fax_email: string | null;
+  fax_store: number | null;
+  name_prefix: string | null;
+  unconditional_status: number | null;
+  email_recording: string | null;
+  store_and_forward_number: string | null;
+  sms_ext_id: number;
+}
+
+export type PhoneDestinationList = 'routing' | 'forwarding' | 'sms';
+export type CampaignDestinationList = 'destinations' | 'match' | 'notMatch';
+
+interface DestinationColumns {
+  position: number;
+  type_src: string;
+  dest_type: string;
+  dest_id: number;
+  dest_order: number;
+}
+
+export interface PhoneNumberDestinationTable extends DestinationColumns {
+  phone_number_id: number;
+  list: PhoneDestinationList;
+}
+
+export interface CampaignDestinationTable extends DestinationColumns {
+  campaign_id: number;
+  list: CampaignDestinationList;
+}
+
+export interface EmergencyLocationTable {
+  id: Generated<number>;
+  tenant_id: number;
+  name: string;
+  loc: string;
+  city: string;
+  state: string;
+  location: string;
+  street_num: string;
+  postal_code: string;
+  street_info: string;
+}
+
+export interface NotificationGroupTable {
+  id: Generated<number>;
+  location_id: number;
+  position: number;
+  name: string;
+  number: string;
+  email: string;
+  peer_name: string;
+}
+
+export interface CallCampaignTable {
+  id: Generated<number>;
+  tenant_id: number;
+  name: string;
+  type: string;
+  date_start: string | null;
+  date_end: string | null;
+  caller_id: string | null;
+  call_delay: number | null;
+  state: string | null;
+  lastrun: string | null;
+  dialtimeout: number | null;
+  tech: string | null;
+  message: string | null;
+  time_start: string | null;
+  time_end: string | null;
+  timezone: string | null;
+  call_frequency: number | null;
+  call_hours_start: string | null;
+  call_hours_end: string | null;
+  recording: string | null;
+  enable_vm_detect: number;
+}
+
+export interface CampaignNumberTable {
+  campaign_id: number;
+  position: number;
+  number: string;
+  description: string;
+  disposition: string;
+}
+
+export interface WebhookTable {
+  id: Generated<number>;
+  tenant_id: number;
+  type: string;
+  url: string;
+  username: string | null;
+  password: string | null;
+  authtoken: string | null;
+  secret: string;
+  created_at: string;
+}
+
+export interface SavedFilterTable {
+  id: Generated<number>;
+  tenant_id: number;
+  user_id: number;
+  api_url: string;
+  module: string;
+  name: string;
+  description: string | null;
+  scheduled: number;
+  recipients: string | null;
+  frequency: string | null;
+  error: Generated<number>;
+  error_description: string | null;
+  /** JSON text, or null. */
+  query_params: string | null;
+  post_params: string | null;
+  created_at: string;
+  deleted_at: string | null;
+}
+
+export interface MfaChallengeTable {
+  token_hash: string;
+  user_id: number;
+  mode: string;
+  code_hash: string | null;
+  attempts: Generated<number>;
+  expires_at: number;
+}
+
+export interface LoginFailureTable {
+  key: string;
+  at: number;
+}
+
+export type UserRow = Selectable<UserTable>;
+export type NewUser = Insertable<UserTable>;

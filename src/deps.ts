@@ -1,0 +1,20 @@
+import type { Clock } from './clock';
+import type { Config } from './config';
+import type { OpenDatabase } from './db/database';
+import type { Validator } from './http/validation';
+import type { Logger } from './log';
+import type { Mailer } from './mail/mailer';
+import type { SmsGateway } from './mail/sms';
+import type { TokenService } from './modules/auth/tokens';
+
+/** What the app and the services are built from; tests build their own (src/app.ts, test/helpers). */
+export interface AppDeps {
+  readonly config: Config;
+  readonly database: OpenDatabase;
+  readonly log: Logger;
+  readonly tokens: TokenService;
+  readonly validator: Validator;
+  readonly mailer: Mailer;
+  readonly sms: SmsGateway;
+  readonly clock: Clock;
+}

@@ -1,0 +1,42 @@
+import type { Request } from 'express';
+import { AppError, badRequest } from '../errors';
+
+/** decisions.md §1: request bodies up to 1 MiB. */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+const tooLarge = () => new AppError(413, `The request body is larger than ${BODY_LIMIT_BYTES} bytes`);
+
+/**
+ * Reads a JSON request body: 415 for any other media type or an encoded body, 413 past the limit
+ * (before reading when Content-Length says so), 400 when it is not JSON. No body at all → undefined,
+ * which the route's schema then reports. Called by a route only after authentication, so an anonymous
+ * caller gets 401 whatever it sent.
+ */
+export async function readJsonBody(req: Request): Promise<unknown> {
+  const length = req.headers['content-length'];
+  const chunked = req.headers['transfer-encoding'] !== undefined;
+  if (!chunked && (length === undefined || length === '0')) return undefined;
+  if (!req.is(['application/json', 'application/*+json'])) {
+    throw new AppError(415, 'The request body must be JSON (Content-Type: application/json)');
+  }
+  const encoding = (req.headers['content-encoding'] ?? 'identity').toLowerCase();
+  if (encoding !== 'identity') throw new AppError(415, `Content-Encoding ${encoding} is not supported`);
+  const charset = /charset=([^;]+)/i.exec(req.headers['content-type'] ?? '')?.[1]?.trim().toLowerCase();
+  if (charset && charset !== 'utf-8' && charset !== 'utf8') throw new AppError(415, `Charset ${charset} is not supported; send UTF-8`);
+  if (length !== undefined && Number(length) > BODY_LIMIT_BYTES) throw tooLarge();
+
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > BODY_LIMIT_BYTES) throw tooLarge();
+    chunks.push(chunk);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (err) {
+    throw badRequest(`The request body is not valid JSON: ${(err as Error).message}`);
+  }
+}

@@ -1,0 +1,52 @@
+import type { Db } from '../db/database';
+import type { UserRow } from '../db/schema';
+import { notAuthenticated } from '../errors';
+import type { TokenService } from '../modules/auth/tokens';
+import { findUserById } from '../modules/users/users.repository';
+import { ownPermissions } from '../modules/users/user';
+import { effectivePermissions, roleOf, type Permission } from './permissions';
+import { ALL_TENANTS, tenantsScope, type TenantScope } from './scope';
+
+/** The authenticated user of a request: who it is, what it may do, and in which tenants. */
+export interface Caller {
+  readonly user: UserRow;
+  readonly permissions: ReadonlySet<Permission>;
+  readonly scope: TenantScope;
+}
+
+/** The token of an `Authorization: Bearer <JWT>` header, or null when the header is anything else. */
+export function bearerToken(header: string | undefined): string | null {
+  const m = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/.exec(header ?? '');
+  return m ? (m[1] as string) : null;
+}
+
+/**
+ * Resolves a bearer token to a Caller, or throws 401. The user is read on every request, so a token dies
+ * the moment its user is deleted or changes its password (the token's version no longer matches).
+ */
+export async function resolveCaller(db: Db, tokens: TokenService, token: string | null): Promise<Caller> {
+  const claims = token ? tokens.verify(token) : null;
+  if (!claims) throw notAuthenticated('Missing, invalid or expired access token');
+  const user = await findUserById(db, claims.uid);
+  if (!user || user.token_version !== claims.ver) throw notAuthenticated('Missing, invalid or expired access token');
+  return callerOf(db, user);
+}
+
+export async function callerOf(db: Db, user: UserRow): Promise<Caller> {
+  return { user, permissions: effectivePermissions(user.user_role, ownPermissions(user)), scope: await scopeOf(db, user) };
+}
+
+async function scopeOf(db: Db, user: UserRow): Promise<TenantScope> {
+  const reach = roleOf(user.user_role)?.reach ?? 'own';
+  if (reach === 'all') return ALL_TENANTS;
+  if (reach === 'own') return tenantsScope([user.tenant_id]);
+  // A partner admin reaches every tenant of its partner: its own partnerId, or its tenant's when it has none.
+  let partnerId = user.partner_id;
+  if (!partnerId) {
+    const own = await db.selectFrom('tenants').select('partner_id').where('id', '=', user.tenant_id).executeTakeFirst();
+    partnerId = own?.partner_id ?? 0;
+  }
+  if (!partnerId) return tenantsScope([user.tenant_id]); // no partner: nothing beyond its own tenant
+  const rows = await db.selectFrom('tenants').select('id').where('partner_id', '=', partnerId).execute();
+  return tenantsScope(rows.map((r) => r.id));
+}

@@ -1,0 +1,59 @@
+import { randomUUID } from 'node:crypto';
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { AppError, notFound } from '../errors';
+import type { Logger } from '../log';
+
+/**
+ * A request id for every request (the caller's X-Request-Id when it is a sane token, else a new UUID),
+ * echoed in the response, and one JSON log line when the response is finished: id, method, path (no
+ * query string: it may carry filters a user typed), status, duration, user. Never a body or a header.
+ */
+export function requestLog(log: Logger): RequestHandler {
+  return (req, res, next) => {
+    const start = process.hrtime.bigint();
+    const given = req.headers['x-request-id'];
+    const requestId = typeof given === 'string' && /^[A-Za-z0-9._-]{1,64}$/.test(given) ? given : randomUUID();
+    res.locals.requestId = requestId;
+    res.setHeader('X-Request-Id', requestId);
+    res.on('finish', () => {
+      const durationMs = Number(process.hrtime.bigint() - start) / 1e6;
+      log.info(
+        { reqId: requestId, method: req.method, path: req.path, status: res.statusCode, durationMs: Math.round(durationMs * 100) / 100, userId: res.locals.userId },
+        'request',
+      );
+    });
+    next();
+  };
+}
+
+export const unknownRoute: RequestHandler = (req, _res, next) => {
+  next(notFound(`Route ${req.method} ${req.path}`));
+};
+
+/** Turns every error into the body of decisions.md §2; unknown errors are logged and answered with a generic 500. */
+export function errorHandler(log: Logger): ErrorRequestHandler {
+  return (err: unknown, _req, res, _next) => {
+    const appError = toAppError(err);
+    if (appError.status >= 500) {
+      log.error({ reqId: res.locals.requestId, err }, 'request failed');
+    }
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    for (const [k, v] of Object.entries(appError.headers)) res.setHeader(k, v);
+    res.status(appError.status).json(appError.toBody());
+  };
+}
+
+function toAppError(err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  const e = err as { status?: number; type?: string } | undefined;
+  // Errors of Express's own parsers and of the router (e.g. a malformed %-escape in the path).
+  if (e && typeof e.status === 'number' && e.status >= 400 && e.status < 500) {
+    if (e.status === 413) return new AppError(413, 'The request body is too large');
+    if (e.status === 415) return new AppError(415, 'The request body must be JSON (Content-Type: application/json)');
+    return new AppError(400, 'The request is malformed', { validationErrors: ['The request is malformed'] });
+  }
+  return new AppError(500, 'Something went wrong on the server; the request id in X-Request-Id helps find the details in its log');
+}

@@ -1,0 +1,94 @@
+/**
+ * Roles and permissions (decisions.md §5), in one place. A route names the one permission it needs
+ * (`permission: 'admin.branches.create'`); the README's role table is generated from PERMISSIONS and
+ * ROLES below (scripts/print-roles.ts), so the two cannot drift apart.
+ *
+ * Permission names are `<area>.<resource>.<action>`. In patterns, `*` matches one segment and `#` any
+ * number of segments (including none); a pattern starting with `!` denies and wins over every grant.
+ * A user's effective permissions are its role's defaults plus its own grants, minus its own denials.
+ */
+
+export const PERMISSIONS = {
+  'reporting.saved.create': 'create a saved filter',
+  'reporting.saved.read': 'list and read saved filters',
+  'reporting.saved.update': 'change a saved filter',
+  'reporting.saved.delete': 'delete a saved filter',
+  'reporting.saved.run': 'run a saved filter now and e-mail the report',
+  'reporting.queues.read': 'queue statistics and agent availability',
+  'reporting.calls.read': 'the calls report',
+  'reporting.logs.ingest': 'send PBX log lines over HTTP',
+  'admin.phone-numbers.read': 'list and read phone numbers',
+  'admin.phone-numbers.update': 'change a caller ID name',
+  'admin.emergency-locations.create': 'create an E911 location',
+  'admin.emergency-locations.read': 'list and read E911 locations',
+  'admin.emergency-locations.update': 'change an E911 location',
+  'admin.emergency-locations.delete': 'delete an E911 location',
+  'admin.call-campaigns.create': 'create a call campaign',
+  'admin.call-campaigns.read': 'list and read call campaigns',
+  'admin.call-campaigns.update': 'change a call campaign',
+  'admin.call-campaigns.delete': 'delete a call campaign',
+  'admin.branches.create': 'create a branch',
+  'admin.branches.read': 'list and read branches',
+  'webhooks.create': 'create a webhook',
+  'webhooks.read': 'list and read webhooks, their signing secret and deliveries',
+  'webhooks.update': 'change a webhook or rotate its secret',
+  'webhooks.delete': 'delete a webhook',
+} as const;
+
+export type Permission = keyof typeof PERMISSIONS;
+export const ALL_PERMISSIONS = Object.keys(PERMISSIONS) as Permission[];
+
+/** How far a role reaches across tenants. */
+export type Reach = 'all' | 'partner' | 'own';
+
+export interface Role {
+  readonly value: number;
+  readonly name: string;
+  readonly reach: Reach;
+  /** Default permission patterns. */
+  readonly grants: readonly string[];
+}
+
+export const ROLES: readonly Role[] = [
+  { value: 1, name: 'PLATFORM_ADMIN', reach: 'all', grants: ['#'] },
+  { value: 11, name: 'PARTNER_ADMIN', reach: 'partner', grants: ['#'] },
+  { value: 3, name: 'ACCOUNT_ADMIN', reach: 'own', grants: ['#'] },
+  { value: 9, name: 'REPORTS_ADMIN', reach: 'own', grants: ['reporting.saved.*', 'reporting.queues.read', 'reporting.calls.read'] },
+  { value: 7, name: 'QUEUE_MANAGER', reach: 'own', grants: ['reporting.queues.read'] },
+  { value: 5, name: 'BASIC_USER', reach: 'own', grants: [] },
+];
+
+export const ROLE_VALUES: readonly number[] = ROLES.map((r) => r.value);
+
+export function roleOf(value: number): Role | undefined {
+  return ROLES.find((r) => r.value === value);
+}
+
+/** Does `pattern` (without a leading "!") match the permission `name`? */
+export function matches(pattern: string, name: string): boolean {
+  return matchSegments(pattern.split('.'), 0, name.split('.'), 0);
+}
+
+function matchSegments(p: string[], i: number, n: string[], j: number): boolean {
+  if (i === p.length) return j === n.length;
+  const seg = p[i];
+  if (seg === '#') {
+    for (let k = j; k <= n.length; k++) if (matchSegments(p, i + 1, n, k)) return true;
+    return false;
+  }
+  if (j === n.length) return false;
+  return (seg === '*' || seg === n[j]) && matchSegments(p, i + 1, n, j + 1);
+}
+
+/** The set of permissions a user holds: role defaults + own grants − own denials. */
+export function effectivePermissions(roleValue: number, own: readonly string[]): ReadonlySet<Permission> {
+  const patterns = [...(roleOf(roleValue)?.grants ?? []), ...own];
+  const grants = patterns.filter((p) => !p.startsWith('!'));
+  const denials = patterns.filter((p) => p.startsWith('!')).map((p) => p.slice(1));
+  return new Set(
+    ALL_PERMISSIONS.filter((perm) => grants.some((g) => matches(g, perm)) && !denials.some((d) => matches(d, perm))),
+  );
+}
+
+/** A permission pattern as a user's own grant or denial: segments of [a-z-], "*" or "#", optional leading "!". */
+export const PERMISSION_PATTERN = /^!?(?:[a-z][a-z-]*|\*|#)(?:\.(?:[a-z][a-z-]*|\*|#))*$/;

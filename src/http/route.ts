@@ -1,0 +1,109 @@
+import type { NextFunction, Request, Response, Router } from 'express';
+import { AppError, forbidden } from '../errors';
+import type { AppDeps } from '../deps';
+import { readJsonBody } from './body';
+import { bearerToken, resolveCaller, type Caller } from './caller';
+import type { Permission } from './permissions';
+import type { SchemaId } from './validation';
+
+/**
+ * A route is declared, not hand-wired: its method and path, the permission it needs (one word), the
+ * schemas of its path, query and body, the schema and status of its response, and a small handler.
+ * Every route runs the same checks in the order of decisions.md §2:
+ *   authentication (401) → shape of path, query and body (400) → permission (403) → handler
+ * (tenant checks (403) and record lookups (404) happen in the services, in that order). The same
+ * declarations feed the OpenAPI document and the route-driven security tests.
+ */
+export interface RouteContext<B, Q, P> {
+  readonly caller: Caller;
+  readonly body: B;
+  readonly query: Q;
+  readonly params: P;
+  readonly requestId: string;
+  readonly ip: string;
+}
+
+/** What a public route's handler sees: no caller. */
+export type PublicContext<B, Q, P> = Omit<RouteContext<B, Q, P>, 'caller'>;
+
+interface RouteBase {
+  readonly method: 'get' | 'post' | 'patch' | 'put' | 'delete';
+  /** Express path, e.g. /v2/webhooks/:id (a trailing slash is optional on every route). */
+  readonly path: string;
+  readonly summary: string;
+  readonly tag: string;
+  /** true for operations the hosted API does not have (listed apart in the README and the OpenAPI). */
+  readonly addition?: boolean;
+  readonly body?: SchemaId;
+  readonly query?: SchemaId;
+  readonly params?: SchemaId;
+  readonly response: SchemaId;
+  /** Default: 201 for POST, 200 otherwise (decisions.md §1). */
+  readonly status?: number;
+}
+
+export interface ProtectedRoute<B = any, Q = any, P = any> extends RouteBase {
+  /** The permission the caller needs; 'authenticated' when any signed-in user may call it. */
+  readonly permission: Permission | 'authenticated';
+  readonly handler: (ctx: RouteContext<B, Q, P>) => unknown;
+}
+
+export interface PublicRoute<B = any, Q = any, P = any> extends RouteBase {
+  readonly permission: 'public';
+  readonly handler: (ctx: PublicContext<B, Q, P>) => unknown;
+}
+
+export type RouteDef = ProtectedRoute | PublicRoute;
+
+export interface MountOptions {
+  /** Check every response against its schema and fail loudly (tests turn this on). */
+  readonly checkResponses: boolean;
+}
+
+export function mountRoutes(router: Router, routes: readonly RouteDef[], deps: AppDeps, opts: MountOptions): void {
+  for (const route of routes) {
+    router[route.method](route.path, async (req: Request, res: Response, _next: NextFunction) => {
+      const requestId = String(res.locals.requestId ?? '');
+      const caller = route.permission === 'public' ? undefined : await resolveCaller(deps.database.db, deps.tokens, bearerToken(req.headers.authorization));
+      if (caller) res.locals.userId = caller.user.id;
+      const rawBody = route.body ? await readJsonBody(req) : undefined;
+      const { validator } = deps;
+      // Collect the problems of all three parts, so that one 400 lists every one of them.
+      const problems: string[] = [];
+      const take = <T>(fn: () => T): T | undefined => {
+        try {
+          return fn();
+        } catch (err) {
+          if (err instanceof AppError && err.status === 400) {
+            problems.push(...(err.validationErrors ?? [err.message]));
+            return undefined;
+          }
+          throw err;
+        }
+      };
+      const params = route.params ? take(() => validator.text(route.params as string, { ...req.params })) : {};
+      const query = route.query ? take(() => validator.text(route.query as string, { ...(req.query as Record<string, unknown>) })) : {};
+      const body = route.body ? take(() => validator.body(route.body as string, rawBody)) : undefined;
+      if (problems.length > 0) throw new AppError(400, problems[0] as string, { validationErrors: [...new Set(problems)] });
+      if (caller && route.permission !== 'authenticated' && route.permission !== 'public' && !caller.permissions.has(route.permission)) {
+        throw forbidden(`Your role does not allow ${route.permission}`);
+      }
+      const base = { body, query, params, requestId, ip: req.ip ?? '' };
+      const result = await (caller ? (route as ProtectedRoute).handler({ ...base, caller }) : (route as PublicRoute).handler(base));
+      if (opts.checkResponses) {
+        const wrong = validator.problems(route.response, result);
+        if (wrong.length > 0) throw new Error(`response of ${route.method.toUpperCase()} ${route.path} breaks schema ${route.response}: ${wrong.join('; ')}`);
+      }
+      res.status(route.status ?? (route.method === 'post' ? 201 : 200)).json(result);
+    });
+  }
+}
+
+/** Typed helpers: the handler's context is typed by the route's generic parameters. */
+export function route<B = unknown, Q = unknown, P = unknown>(def: ProtectedRoute<B, Q, P>): RouteDef {
+  return def as RouteDef;
+}
+
+export function publicRoute<B = unknown, Q = unknown, P = unknown>(def: PublicRoute<B, Q, P>): RouteDef {
+  return def as RouteDef;
+}

@@ -1,0 +1,144 @@
+import type { AppDeps } from '../../deps';
+import type { UserRow } from '../../db/schema';
+import { AppError, badRequest, notAuthenticated, unavailable } from '../../errors';
+import { callerOf, resolveCaller } from '../../http/caller';
+import { branchName, findUserByEmail, findUserById, recordTotpStep } from '../users/users.repository';
+import { toApiUser, type ApiUser } from '../users/user';
+import {
+  closeChallenge,
+  codeMatches,
+  countWrongCode,
+  findChallenge,
+  MFA_MODES,
+  modeAllowed,
+  openChallenge,
+  totpStep,
+  type MfaMode,
+} from './mfa';
+import { dummyHash, verifyPassword } from './passwords';
+import { checkThrottle, recordFailure } from './throttle';
+
+export interface AuthResult {
+  user: ApiUser;
+  accessToken: string;
+}
+
+export interface MfaChallengeBody {
+  mode: MfaMode;
+  mfaVerifyToken: string;
+  message: string;
+}
+
+const BAD_CREDENTIALS = 'Invalid e-mail or password';
+const BAD_CODE = 'Invalid or expired one-time code';
+
+type Deps = Pick<AppDeps, 'database' | 'tokens' | 'clock' | 'mailer' | 'sms'>;
+
+export class AuthService {
+  constructor(private readonly deps: Deps) {}
+
+  private get db() {
+    return this.deps.database.db;
+  }
+
+  /** POST /v2/authentication/: password only. An MFA user is sent to /v2/authentication/mfa. */
+  async login(email: string, password: string, ip: string): Promise<AuthResult> {
+    const user = await this.checkPassword(email, password, ip);
+    if (user.mfa_enabled === 1) {
+      throw notAuthenticated('Multi-factor authentication is enabled for this account: log in through POST /v2/authentication/mfa');
+    }
+    return this.issue(user);
+  }
+
+  /** POST /v2/authentication/mfa: the user when MFA is off, else a challenge (and the code sent by e-mail/SMS). */
+  async loginMfa(email: string, password: string, ip: string): Promise<AuthResult | MfaChallengeBody> {
+    const user = await this.checkPassword(email, password, ip);
+    if (user.mfa_enabled !== 1) return this.issue(user);
+    const mode = (MFA_MODES as readonly string[]).includes(user.mfa_mode) ? (user.mfa_mode as MfaMode) : 'app';
+    return this.challenge(user, mode);
+  }
+
+  /** POST /v2/mfa/validate. */
+  async validate(token: string, otp: string): Promise<AuthResult> {
+    const now = this.deps.clock.now();
+    const challenge = await findChallenge(this.db, token, now);
+    if (!challenge) throw notAuthenticated(BAD_CODE);
+    const user = await findUserById(this.db, challenge.userId);
+    if (!user) throw notAuthenticated(BAD_CODE);
+    let ok: boolean;
+    if (challenge.mode === 'app') {
+      const step = totpStep(user.mfa_app_secret, otp, now);
+      // A code is accepted once: its step must be newer than the last one that succeeded.
+      ok = step !== null && (await recordTotpStep(this.db, user.id, step));
+    } else {
+      ok = challenge.codeHash !== null && codeMatches(challenge.codeHash, otp);
+    }
+    if (!ok) {
+      await countWrongCode(this.db, token);
+      throw notAuthenticated(BAD_CODE);
+    }
+    await closeChallenge(this.db, token);
+    return this.issue(user);
+  }
+
+  /** POST /v2/mfa/resend-otp: a new challenge (and code) for an open one; the old token dies. */
+  async resend(token: string, mode: MfaMode | undefined): Promise<MfaChallengeBody> {
+    const challenge = await findChallenge(this.db, token, this.deps.clock.now());
+    if (!challenge) throw notAuthenticated(BAD_CODE);
+    const user = await findUserById(this.db, challenge.userId);
+    if (!user) throw notAuthenticated(BAD_CODE);
+    const next = mode ?? challenge.mode;
+    if (!modeAllowed(user, next)) throw badRequest(`mode "${next}" is not set up for this account`);
+    await closeChallenge(this.db, token);
+    return this.challenge(user, next);
+  }
+
+  /** POST /v2/authentication/jwt: a still-valid token buys a fresh one. */
+  async refresh(accessToken: string): Promise<AuthResult> {
+    const caller = await resolveCaller(this.db, this.deps.tokens, accessToken);
+    return this.issue(caller.user);
+  }
+
+  private async checkPassword(email: string, password: string, ip: string): Promise<UserRow> {
+    const now = this.deps.clock.now();
+    await checkThrottle(this.db, email, ip, now);
+    const user = await findUserByEmail(this.db, email);
+    // Hash even when the e-mail is unknown, so the answer takes as long either way.
+    const ok = await verifyPassword(password, user?.password_hash ?? (await dummyHash()));
+    if (!user || !ok) {
+      await recordFailure(this.db, email, ip, now);
+      throw notAuthenticated(BAD_CREDENTIALS);
+    }
+    return user;
+  }
+
+  private async challenge(user: UserRow, mode: MfaMode): Promise<MfaChallengeBody> {
+    const challenge = await openChallenge(this.db, user.id, mode, this.deps.clock.now());
+    if (mode === 'app') {
+      return { mode, mfaVerifyToken: challenge.token, message: 'Enter the 6-digit code from your authenticator app' };
+    }
+    const text = `Your TARS sign-in code is ${challenge.code}. It expires in 5 minutes.`;
+    try {
+      if (mode === 'email') {
+        await this.deps.mailer.send({ to: user.email, subject: 'Your TARS sign-in code', text });
+      } else {
+        await this.deps.sms.send(user.mfa_phone_number, text);
+      }
+    } catch (err) {
+      await closeChallenge(this.db, challenge.token);
+      throw err instanceof AppError ? err : unavailable(`The sign-in code could not be sent ${mode === 'email' ? 'by e-mail' : 'by SMS'}`);
+    }
+    const where = mode === 'email' ? 'by e-mail' : 'by SMS';
+    return { mode, mfaVerifyToken: challenge.token, message: `A 6-digit code was sent ${where}` };
+  }
+
+  private async issue(user: UserRow): Promise<AuthResult> {
+    const caller = await callerOf(this.db, user);
+    const user_ = toApiUser(user, {
+      branchName: await branchName(this.db, user.tenant_id, user.branch_id),
+      permissions: [...caller.permissions].sort(),
+      withPeerSecret: true,
+    });
+    return { user: user_, accessToken: this.deps.tokens.issue({ uid: user.id, ver: user.token_version }) };
+  }
+}

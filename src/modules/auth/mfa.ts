@@ -1,0 +1,95 @@
+import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { Secret, TOTP } from 'otpauth';
+import type { Db } from '../../db/database';
+import type { UserRow } from '../../db/schema';
+
+/**
+ * MFA challenges (decisions.md §4). A challenge lives 5 minutes and allows 5 wrong codes. Its token is
+ * random and stored only as a hash; e-mail and SMS codes are stored only as hashes too. TOTP (RFC 6238,
+ * SHA-1, 6 digits, 30 s) accepts the current step and one either side, and a step that succeeded once
+ * is refused again for that user.
+ */
+export const CHALLENGE_TTL_MS = 5 * 60 * 1000;
+export const MAX_WRONG_CODES = 5;
+export const TOTP_PERIOD_S = 30;
+
+export type MfaMode = 'app' | 'email' | 'sms';
+export const MFA_MODES: readonly MfaMode[] = ['app', 'email', 'sms'];
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+export interface Challenge {
+  readonly token: string;
+  readonly mode: MfaMode;
+  /** The code to send by e-mail or SMS; null for app mode. */
+  readonly code: string | null;
+}
+
+export async function openChallenge(db: Db, userId: number, mode: MfaMode, now: number): Promise<Challenge> {
+  const token = randomBytes(32).toString('base64url');
+  const code = mode === 'app' ? null : String(randomInt(0, 1_000_000)).padStart(6, '0');
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('mfa_challenges').where('expires_at', '<=', now).execute();
+    await trx
+      .insertInto('mfa_challenges')
+      .values({ token_hash: sha256(token), user_id: userId, mode, code_hash: code ? sha256(code) : null, expires_at: now + CHALLENGE_TTL_MS })
+      .execute();
+  });
+  return { token, mode, code };
+}
+
+export interface OpenChallenge {
+  readonly userId: number;
+  readonly mode: MfaMode;
+  readonly codeHash: string | null;
+  readonly attempts: number;
+}
+
+/** The live challenge of a token (not expired, not exhausted), or undefined. */
+export async function findChallenge(db: Db, token: string, now: number): Promise<OpenChallenge | undefined> {
+  const row = await db
+    .selectFrom('mfa_challenges')
+    .selectAll()
+    .where('token_hash', '=', sha256(token))
+    .where('expires_at', '>', now)
+    .where('attempts', '<', MAX_WRONG_CODES)
+    .executeTakeFirst();
+  return row ? { userId: row.user_id, mode: row.mode as MfaMode, codeHash: row.code_hash, attempts: row.attempts } : undefined;
+}
+
+export async function countWrongCode(db: Db, token: string): Promise<void> {
+  await db
+    .updateTable('mfa_challenges')
+    .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+    .where('token_hash', '=', sha256(token))
+    .execute();
+}
+
+export async function closeChallenge(db: Db, token: string): Promise<void> {
+  await db.deleteFrom('mfa_challenges').where('token_hash', '=', sha256(token)).execute();
+}
+
+export function codeMatches(codeHash: string, otp: string): boolean {
+  return timingSafeEqual(Buffer.from(codeHash, 'hex'), Buffer.from(sha256(otp), 'hex'));
+}
+
+/** The TOTP step the code belongs to (current step ±1), or null when it matches none. */
+export function totpStep(base32Secret: string, otp: string, now: number): number | null {
+  let secret: Secret;
+  try {
+    secret = Secret.fromBase32(base32Secret.replace(/[\s=]/g, '').toUpperCase());
+  } catch {
+    return null;
+  }
+  const totp = new TOTP({ secret, algorithm: 'SHA1', digits: 6, period: TOTP_PERIOD_S });
+  const delta = totp.validate({ token: otp, timestamp: now, window: 1 });
+  return delta === null ? null : Math.floor(now / 1000 / TOTP_PERIOD_S) + delta;
+}
+
+/** Is `mode` usable for this user: its configured mode, or another one it has verified? */
+export function modeAllowed(user: UserRow, mode: MfaMode): boolean {
+  if (user.mfa_mode === mode) return true;
+  if (mode === 'app') return user.mfa_app_verified === 1 && user.mfa_app_secret !== '';
+  if (mode === 'email') return user.mfa_email_verified === 1;
+  return user.mfa_sms_verified === 1 && user.mfa_phone_number !== '';
+}

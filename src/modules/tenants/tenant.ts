@@ -1,0 +1,5 @@
+export interface TenantInput {
+  id?: number;
+  name: string;
+  partnerId?: number;
+}

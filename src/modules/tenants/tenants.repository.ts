@@ -1,0 +1,38 @@
+import type { Db } from '../../db/database';
+import { notFound } from '../../errors';
+
+export interface TenantRef {
+  id: number;
+  name: string;
+}
+
+/** The tenant as {id, name}; 404 when it does not exist. The caller has checked that it may act in it. */
+export async function getTenantRef(db: Db, tenantId: number): Promise<TenantRef> {
+  const row = await db.selectFrom('tenants').select(['id', 'name']).where('id', '=', tenantId).executeTakeFirst();
+  if (!row) throw notFound(`Tenant ${tenantId}`);
+  return row;
+}
+
+/**
+ * The timezone a tenant's reports and new branches use: its default branch's (the first one when there
+ * are several), else UTC (decisions.md §3, reporting.md R2).
+ */
+export async function tenantTimezone(db: Db, tenantId: number): Promise<string> {
+  const row = await db
+    .selectFrom('branches')
+    .select('timezone')
+    .where('tenant_id', '=', tenantId)
+    .where('is_default', '=', 1)
+    .orderBy('id')
+    .executeTakeFirst();
+  return row?.timezone ?? 'UTC';
+}
+
+export async function insertTenant(db: Db, input: { id?: number; name: string; partnerId?: number }): Promise<number> {
+  const row = await db
+    .insertInto('tenants')
+    .values({ id: input.id, name: input.name, partner_id: input.partnerId ?? 0 })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}

@@ -1,0 +1,49 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/database';
+import type { NewUser, UserRow } from '../../db/schema';
+
+/*
+ * Users are looked up across tenants only to authenticate (by e-mail at login, by id from a token):
+ * that is where the tenant comes from. Everything else about users is scoped to a tenant.
+ */
+
+export function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
+  // E-mails are unique without regard to case; COLLATE NOCASE lets the query use that unique index.
+  return db.selectFrom('users').selectAll().where(sql<boolean>`email = ${email} COLLATE NOCASE`).executeTakeFirst();
+}
+
+export function findUserById(db: Db, id: number): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function branchName(db: Db, tenantId: number, branchId: number | null): Promise<string> {
+  if (branchId === null) return '';
+  const row = await db.selectFrom('branches').select('name').where('tenant_id', '=', tenantId).where('id', '=', branchId).executeTakeFirst();
+  return row?.name ?? '';
+}
+
+export async function insertUser(db: Db, user: NewUser): Promise<number> {
+  const row = await db.insertInto('users').values(user).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function countUsers(db: Db): Promise<number> {
+  const row = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function setPassword(db: Db, tenantId: number, userId: number, passwordHash: string): Promise<boolean> {
+  const res = await db
+    .updateTable('users')
+    .set((eb) => ({ password_hash: passwordHash, token_version: eb('token_version', '+', 1) }))
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', userId)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+export async function recordTotpStep(db: Db, userId: number, step: number): Promise<boolean> {
+  // Only moves forward: a step at or below the last accepted one is a replay.
+  const res = await db.updateTable('users').set({ last_totp_step: step }).where('id', '=', userId).where('last_totp_step', '<', step).executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}

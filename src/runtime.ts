@@ -1,0 +1,58 @@
+import { chmodSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { systemClock, type Clock } from './clock';
+import type { Config } from './config';
+import { openDatabase, type OpenDatabase } from './db/database';
+import { migrateToLatest } from './db/migrate';
+import type { AppDeps } from './deps';
+import { Validator } from './http/validation';
+import type { Logger } from './log';
+import { createMailer } from './mail/mailer';
+import { createSmsGateway } from './mail/sms';
+import { loadJwtSecret, TokenService } from './modules/auth/tokens';
+
+export const DATABASE_FILE = 'tars.db';
+
+export function databasePath(dataDir: string): string {
+  return join(dataDir, DATABASE_FILE);
+}
+
+/** Creates the data directory (mode 0700: it holds the database and the JWT secret). */
+export function ensureDataDir(dataDir: string): void {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  try {
+    chmodSync(dataDir, 0o700);
+  } catch {
+    /* not ours to change (e.g. a mounted volume); the files inside keep their own modes */
+  }
+}
+
+/** Opens and migrates the database of a data directory: what every command that touches data starts with. */
+export async function openDataDir(dataDir: string): Promise<OpenDatabase> {
+  ensureDataDir(dataDir);
+  const database = openDatabase(databasePath(dataDir));
+  try {
+    await migrateToLatest(database);
+  } catch (err) {
+    await database.close();
+    throw err;
+  }
+  return database;
+}
+
+/** Everything the app and the jobs need, built from the configuration. */
+export async function buildDeps(config: Config, log: Logger, clock: Clock = systemClock): Promise<AppDeps> {
+  const database = await openDataDir(config.dataDir);
+  const validator = new Validator();
+  validator.compileAll();
+  return {
+    config,
+    database,
+    log,
+    validator,
+    clock,
+    tokens: new TokenService(loadJwtSecret(config.dataDir, config.jwtSecret), config.tokenTtlSeconds),
+    mailer: createMailer(config.smtpUrl, config.mailFrom),
+    sms: createSmsGateway(config.smsGatewayUrl),
+  };
+}

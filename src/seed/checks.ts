@@ -1,0 +1,118 @@
+import type { Db } from '../db/database';
+import { FIXTURE_KEYS, type Fixture } from './fixture';
+
+/**
+ * The rules of a fixture that one schema cannot express: unique ids and keys (within the file and against
+ * the database), and references that must point at an existing record of the same tenant. Every broken
+ * rule is reported as `key[index].field: what is wrong`.
+ */
+export async function fixtureProblems(db: Db, fx: Fixture): Promise<string[]> {
+  const problems: string[] = [];
+  const existing = await existingRecords(db);
+
+  // Ids: unique within the key and new to the database.
+  const tables: Record<(typeof FIXTURE_KEYS)[number], keyof typeof existing> = {
+    tenants: 'tenants',
+    branches: 'branches',
+    users: 'users',
+    extensions: 'extensions',
+    queues: 'queues',
+    phoneNumbers: 'phoneNumbers',
+    emergencyLocations: 'emergencyLocations',
+    callCampaigns: 'callCampaigns',
+    webhooks: 'webhooks',
+    savedFilters: 'savedFilters',
+  };
+  for (const key of FIXTURE_KEYS) {
+    const seen = new Set<number>();
+    (fx[key] ?? []).forEach((rec, i) => {
+      if (seen.has(rec.id)) problems.push(`${key}[${i}].id: id ${rec.id} is given twice`);
+      else if ((existing[tables[key]] as { has(id: number): boolean }).has(rec.id)) problems.push(`${key}[${i}].id: a record with id ${rec.id} already exists in the database`);
+      seen.add(rec.id);
+    });
+  }
+
+  // Tenant of each record that others point at: from the file, else from the database.
+  const tenantOf = (key: 'tenants' | 'branches' | 'users' | 'extensions') => {
+    const m = new Map<number, number>(existing[key]);
+    for (const r of fx[key] ?? []) m.set(r.id, key === 'tenants' ? r.id : (r as { tenantId: number }).tenantId);
+    return m;
+  };
+  const tenants = tenantOf('tenants');
+  const branches = tenantOf('branches');
+  const users = tenantOf('users');
+  const extensions = tenantOf('extensions');
+
+  const refer = (where: string, what: string, id: number, map: Map<number, number>, tenantId?: number) => {
+    const owner = map.get(id);
+    if (owner === undefined) problems.push(`${where}: no ${what} with id ${id}`);
+    else if (tenantId !== undefined && owner !== tenantId) problems.push(`${where}: ${what} ${id} belongs to tenant ${owner}, not to tenant ${tenantId}`);
+  };
+  for (const key of FIXTURE_KEYS) {
+    if (key === 'tenants') continue;
+    (fx[key] ?? []).forEach((rec, i) => refer(`${key}[${i}].tenantId`, 'tenant', (rec as { tenantId: number }).tenantId, tenants));
+  }
+  (fx.users ?? []).forEach((u, i) => {
+    if (u.branchId) refer(`users[${i}].branchId`, 'branch', u.branchId, branches, u.tenantId);
+  });
+  (fx.phoneNumbers ?? []).forEach((p, i) => {
+    refer(`phoneNumbers[${i}].branchId`, 'branch', p.branchId, branches, p.tenantId);
+    refer(`phoneNumbers[${i}].smsExtId`, 'extension', p.smsExtId, extensions, p.tenantId);
+  });
+  (fx.savedFilters ?? []).forEach((f, i) => refer(`savedFilters[${i}].userId`, 'user', f.userId, users));
+
+  // Unique keys other than ids.
+  const unique = <T>(key: string, field: string, list: readonly T[] | undefined, value: (r: T) => string, taken: Set<string>, what: string) => {
+    const seen = new Set<string>();
+    (list ?? []).forEach((r, i) => {
+      const v = value(r);
+      if (seen.has(v) || taken.has(v)) problems.push(`${key}[${i}].${field}: ${what} ${JSON.stringify(v.split('\u0000').pop())} is already used`);
+      seen.add(v);
+    });
+  };
+  unique('users', 'email', fx.users, (u) => u.email.toLowerCase(), existing.emails, 'e-mail');
+  unique('extensions', 'extNum', fx.extensions, (e) => `${e.tenantId}\u0000${e.extNum}`, existing.extNums, 'extension number');
+  unique('extensions', 'peerName', fx.extensions, (e) => `${e.tenantId}\u0000${e.peerName}`, existing.peerNames, 'peer name');
+  unique('queues', 'logName', fx.queues, (q) => q.logName, existing.logNames, 'queue log name');
+  unique('phoneNumbers', 'number', fx.phoneNumbers, (p) => p.number, existing.numbers, 'number');
+
+  const groupIds = new Set<number>();
+  (fx.emergencyLocations ?? []).forEach((l, i) =>
+    (l.notificationGroups ?? []).forEach((g, j) => {
+      if (g.id === undefined) return;
+      if (groupIds.has(g.id) || existing.groupIds.has(g.id)) problems.push(`emergencyLocations[${i}].notificationGroups[${j}].id: id ${g.id} is already used`);
+      groupIds.add(g.id);
+    }),
+  );
+  (fx.savedFilters ?? []).forEach((f, i) => {
+    if (f.scheduled === 1 && (!f.frequency || !f.recipients)) problems.push(`savedFilters[${i}].scheduled: a scheduled filter needs frequency and recipients`);
+  });
+  return problems;
+}
+
+async function existingRecords(db: Db) {
+  const pairs = async (table: 'branches' | 'users' | 'extensions') =>
+    new Map((await db.selectFrom(table).select(['id', 'tenant_id']).execute()).map((r) => [r.id, r.tenant_id] as [number, number]));
+  const ids = async (table: 'queues' | 'phone_numbers' | 'emergency_locations' | 'call_campaigns' | 'webhooks' | 'saved_filters' | 'notification_groups') =>
+    new Set((await db.selectFrom(table).select('id').execute()).map((r) => r.id));
+  const tenants = new Map((await db.selectFrom('tenants').select('id').execute()).map((r) => [r.id, r.id] as [number, number]));
+  const extensionRows = await db.selectFrom('extensions').select(['tenant_id', 'ext_num', 'peer_name']).execute();
+  return {
+    tenants,
+    branches: await pairs('branches'),
+    users: await pairs('users'),
+    extensions: await pairs('extensions'),
+    queues: await ids('queues'),
+    phoneNumbers: await ids('phone_numbers'),
+    emergencyLocations: await ids('emergency_locations'),
+    callCampaigns: await ids('call_campaigns'),
+    webhooks: await ids('webhooks'),
+    savedFilters: await ids('saved_filters'),
+    groupIds: await ids('notification_groups'),
+    emails: new Set((await db.selectFrom('users').select('email').execute()).map((r) => r.email.toLowerCase())),
+    extNums: new Set(extensionRows.map((e) => `${e.tenant_id}\u0000${e.ext_num}`)),
+    peerNames: new Set(extensionRows.map((e) => `${e.tenant_id}\u0000${e.peer_name}`)),
+    logNames: new Set((await db.selectFrom('queues').select('log_name').execute()).map((r) => r.log_name)),
+    numbers: new Set((await db.selectFrom('phone_numbers').select('number').execute()).map((r) => r.number)),
+  };
+}

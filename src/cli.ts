@@ -1,0 +1,4 @@
+// The executable's entry: `tars …` (dist/tars.cjs, and the standalone binary).
+import { run } from './main';
+
+run();

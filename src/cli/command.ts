@@ -1,0 +1,30 @@
+import type { ParseArgsConfig } from 'node:util';
+
+export type Options = NonNullable<ParseArgsConfig['options']>;
+export type Values = Record<string, string | boolean | undefined>;
+
+/** One CLI command: `tars <name…> [positionals] [options]`. */
+export interface Command {
+  /** e.g. ['serve'] or ['user', 'add'] */
+  readonly name: readonly string[];
+  readonly summary: string;
+  /** The usage line and what follows it in --help. */
+  readonly help: string;
+  readonly options: Options;
+  readonly positionals: { readonly min: number; readonly max: number };
+  /** Returns the exit code. */
+  run(values: Values, positionals: string[]): Promise<number>;
+}
+
+/** Exit codes: 0 done, 1 the work failed, 2 the command line or the configuration is wrong. */
+export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
+
+export const DATA_DIR_OPTION = { 'data-dir': { type: 'string' } } as const satisfies Options;
+export const DATA_DIR_HELP = '  --data-dir DIR   data directory (default: $TARS_DATA_DIR, else ./data)';
+
+/** A failure to report in one line (no stack), with its exit code. */
+export class CliError extends Error {
+  constructor(message: string, readonly exitCode: number = EXIT.failed) {
+    super(message);
+  }
+}

@@ -1,0 +1,105 @@
+import { parseArgs } from 'node:util';
+import { ConfigError } from './config';
+import { CliError, EXIT, type Command } from './cli/command';
+import { migrateCommand, seedCommand } from './cli/data-commands';
+import { serveCommand } from './cli/serve';
+import { userAddCommand, userPasswordCommand } from './cli/user-commands';
+import { SeedError } from './seed/seed';
+import { VERSION } from './version';
+
+/** Every command of the `tars` CLI. */
+export const COMMANDS: readonly Command[] = [serveCommand, seedCommand, migrateCommand, userAddCommand, userPasswordCommand];
+
+function overview(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.join(' ').length));
+  return `TARS ${VERSION}: the Telephony Administration and Reporting Server
+
+Usage: tars <command> [options]      tars <command> --help for its options
+
+Commands:
+${COMMANDS.map((c) => `  ${c.name.join(' ').padEnd(width)}  ${c.summary}`).join('\n')}
+
+  tars --version                      print the versions of TARS, Node.js and SQLite
+`;
+}
+
+async function versions(): Promise<string> {
+  const { default: Sqlite } = await import('better-sqlite3');
+  const { nativeBinding } = await import('./db/native');
+  const binding = nativeBinding();
+  const db = new Sqlite(':memory:', binding ? { nativeBinding: binding as unknown as string } : {});
+  const sqlite = (db.prepare('SELECT sqlite_version() AS v').get() as { v: string }).v;
+  db.close();
+  return `tars ${VERSION}\nnode ${process.versions.node}\nsqlite ${sqlite}\n`;
+}
+
+/** Runs the command line; resolves with the exit code. */
+export async function main(argv: readonly string[]): Promise<number> {
+  const [first, second] = argv;
+  if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
+    process.stdout.write(overview());
+    return first === undefined ? EXIT.usage : EXIT.ok;
+  }
+  if (first === '--version' || first === '-v' || first === 'version') {
+    process.stdout.write(await versions());
+    return EXIT.ok;
+  }
+  const command = COMMANDS.find((c) => c.name.length === 2 ? c.name[0] === first && c.name[1] === second : c.name[0] === first);
+  if (!command) {
+    const group = COMMANDS.filter((c) => c.name[0] === first);
+    process.stderr.write(group.length > 0 ? `tars ${first}: say which: ${group.map((c) => c.name.join(' ')).join(', ')}\n` : `tars: unknown command "${first}"\n\n${overview()}`);
+    return EXIT.usage;
+  }
+  const rest = argv.slice(command.name.length);
+  if (rest.includes('--help') || rest.includes('-h')) {
+    process.stdout.write(`${command.help}\n`);
+    return EXIT.ok;
+  }
+  let parsed: { values: Record<string, string | boolean | undefined>; positionals: string[] };
+  try {
+    parsed = parseArgs({ args: [...rest], options: command.options, allowPositionals: true, strict: true }) as typeof parsed;
+  } catch (err) {
+    process.stderr.write(`tars ${command.name.join(' ')}: ${(err as Error).message}\n\n${command.help}\n`);
+    return EXIT.usage;
+  }
+  const { min, max } = command.positionals;
+  if (parsed.positionals.length < min || parsed.positionals.length > max) {
+    process.stderr.write(`tars ${command.name.join(' ')}: wrong number of arguments\n\n${command.help}\n`);
+    return EXIT.usage;
+  }
+  try {
+    return await command.run(parsed.values, parsed.positionals);
+  } catch (err) {
+    return report(command, err);
+  }
+}
+
+function report(command: Command, err: unknown): number {
+  const name = `tars ${command.name.join(' ')}`;
+  if (err instanceof ConfigError) {
+    process.stderr.write(`${name}: ${err.message}\n`);
+    return EXIT.usage;
+  }
+  if (err instanceof CliError || err instanceof SeedError) {
+    process.stderr.write(`${name}: ${err.message}\n`);
+    return err instanceof CliError ? err.exitCode : EXIT.failed;
+  }
+  process.stderr.write(`${name}: ${err instanceof Error ? err.message : String(err)}\n`);
+  if (process.env.TARS_DEBUG && err instanceof Error) process.stderr.write(`${err.stack}\n`);
+  return EXIT.failed;
+}
+
+/** The entry point of the bundle and the executable. */
+export function run(): void {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+      // serve resolves only when it has stopped; other commands may leave timers (e.g. SMTP pools) behind.
+      setImmediate(() => process.exit(code));
+    },
+    (err: unknown) => {
+      process.stderr.write(`tars: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.exit(EXIT.failed);
+    },
+  );
+}

@@ -1,0 +1,3 @@
+import packageJson from '../package.json';
+
+export const VERSION: string = packageJson.version;

@@ -5,6 +5,7 @@ import authOrChallenge from '../../schemas/auth-or-challenge.json';
 import authResponse from '../../schemas/auth-response.json';
 import branchCreate from '../../schemas/branch-create.json';
 import branch from '../../schemas/branch.json';
+import callsQuery from '../../schemas/calls-query.json';
 import common from '../../schemas/common.json';
 import error from '../../schemas/error.json';
 import fixture from '../../schemas/fixture.json';
@@ -13,6 +14,7 @@ import mfaChallenge from '../../schemas/mfa-challenge.json';
 import mfaResend from '../../schemas/mfa-resend.json';
 import mfaValidate from '../../schemas/mfa-validate.json';
 import pathParams from '../../schemas/path-params.json';
+import reportRange from '../../schemas/report-range.json';
 import user from '../../schemas/user.json';
 
 /** Every JSON Schema of schemas/, each with its $id. */
@@ -23,6 +25,7 @@ export const SCHEMAS: readonly object[] = [
   authResponse,
   branchCreate,
   branch,
+  callsQuery,
   common,
   error,
   fixture,
@@ -31,5 +34,6 @@ export const SCHEMAS: readonly object[] = [
   mfaResend,
   mfaValidate,
   pathParams,
+  reportRange,
   user,
 ];

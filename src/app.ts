@@ -13,7 +13,11 @@ export interface AppOptions {
 
 /** Every route of the server, in registration order (fixed paths before parameterised ones). */
 export function allRoutes(deps: AppDeps): RouteDef[] {
-  return [...healthRoutes(deps), ...authRoutes(deps), ...branchRoutes(deps)];
+  return [
+    ...healthRoutes(deps),
+    ...authRoutes(deps),
+    ...branchRoutes(deps),
+  ];
 }
 
 /** Builds the Express app; never listens (src/cli/serve.ts does, tests call this directly). */

@@ -10,6 +10,7 @@ import common from '../../schemas/common.json';
 import error from '../../schemas/error.json';
 import fixture from '../../schemas/fixture.json';
 import health from '../../schemas/health.json';
+import listQuery from '../../schemas/list-query.json';
 import mfaChallenge from '../../schemas/mfa-challenge.json';
 import mfaResend from '../../schemas/mfa-resend.json';
 import mfaValidate from '../../schemas/mfa-validate.json';
@@ -30,6 +31,7 @@ export const SCHEMAS: readonly object[] = [
   error,
   fixture,
   health,
+  listQuery,
   mfaChallenge,
   mfaResend,
   mfaValidate,

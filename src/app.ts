@@ -5,6 +5,7 @@ import { mountRoutes, type RouteDef } from './http/route';
 import { authRoutes } from './modules/auth/auth.routes';
 import { branchRoutes } from './modules/branches/branches.routes';
 import { healthRoutes } from './modules/health/health.routes';
+import { webhookRoutes } from './modules/webhooks/webhooks.routes';
 
 export interface AppOptions {
   /** Check every response against its schema (tests). */
@@ -17,6 +18,7 @@ export function allRoutes(deps: AppDeps): RouteDef[] {
     ...healthRoutes(deps),
     ...authRoutes(deps),
     ...branchRoutes(deps),
+    ...webhookRoutes(deps),
   ];
 }
 

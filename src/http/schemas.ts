@@ -17,6 +17,12 @@ import mfaValidate from '../../schemas/mfa-validate.json';
 import pathParams from '../../schemas/path-params.json';
 import reportRange from '../../schemas/report-range.json';
 import user from '../../schemas/user.json';
+import webhookCreate from '../../schemas/webhook-create.json';
+import webhookListQuery from '../../schemas/webhook-list-query.json';
+import webhookList from '../../schemas/webhook-list.json';
+import webhookTypes from '../../schemas/webhook-types.json';
+import webhookUpdate from '../../schemas/webhook-update.json';
+import webhook from '../../schemas/webhook.json';
 
 /** Every JSON Schema of schemas/, each with its $id. */
 export const SCHEMAS: readonly object[] = [
@@ -38,4 +44,10 @@ export const SCHEMAS: readonly object[] = [
   pathParams,
   reportRange,
   user,
+  webhookCreate,
+  webhookListQuery,
+  webhookList,
+  webhookTypes,
+  webhookUpdate,
+  webhook,
 ];

@@ -1,5 +1,8 @@
 import type { Db } from '../../db/database';
+import { inTenants } from '../../db/tenant-filter';
+import type { TenantScope } from '../../http/scope';
 import { newWebhookSecret } from './secret';
+import type { WebhookRow, WebhookUpdate } from './webhook';
 
 export interface WebhookInput {
   id?: number;
@@ -28,4 +31,25 @@ export async function insertWebhook(db: Db, input: WebhookInput, createdAt: stri
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
+}
+
+// Every column but the signing secret, which only delivery reads.
+const API_COLUMNS = ['id', 'tenant_id', 'type', 'url', 'username', 'password', 'authtoken'] as const;
+
+export function findWebhook(db: Db, scope: TenantScope, id: number): Promise<WebhookRow | undefined> {
+  return db.selectFrom('webhooks').select(API_COLUMNS).where('id', '=', id).where(inTenants(scope)).executeTakeFirst();
+}
+
+export function listWebhooks(db: Db, tenantId: number): Promise<WebhookRow[]> {
+  return db.selectFrom('webhooks').select(API_COLUMNS).where('tenant_id', '=', tenantId).orderBy('id').execute();
+}
+
+/** The API fields of a webhook are its column names: the fields given are set, the others kept. */
+export async function updateWebhookColumns(db: Db, tenantId: number, id: number, fields: WebhookUpdate): Promise<void> {
+  if (Object.keys(fields).length === 0) return;
+  await db.updateTable('webhooks').set(fields).where('tenant_id', '=', tenantId).where('id', '=', id).execute();
+}
+
+export async function deleteWebhook(db: Db, tenantId: number, id: number): Promise<void> {
+  await db.deleteFrom('webhooks').where('tenant_id', '=', tenantId).where('id', '=', id).execute();
 }

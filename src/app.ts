@@ -5,6 +5,7 @@ import { mountRoutes, type RouteDef } from './http/route';
 import { authRoutes } from './modules/auth/auth.routes';
 import { branchRoutes } from './modules/branches/branches.routes';
 import { healthRoutes } from './modules/health/health.routes';
+import { phoneNumberRoutes } from './modules/phone-numbers/phone-numbers.routes';
 import { webhookRoutes } from './modules/webhooks/webhooks.routes';
 
 export interface AppOptions {
@@ -17,6 +18,7 @@ export function allRoutes(deps: AppDeps): RouteDef[] {
   return [
     ...healthRoutes(deps),
     ...authRoutes(deps),
+    ...phoneNumberRoutes(deps),
     ...branchRoutes(deps),
     ...webhookRoutes(deps),
   ];

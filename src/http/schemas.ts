@@ -5,6 +5,7 @@ import authOrChallenge from '../../schemas/auth-or-challenge.json';
 import authResponse from '../../schemas/auth-response.json';
 import branchCreate from '../../schemas/branch-create.json';
 import branch from '../../schemas/branch.json';
+import callerIdName from '../../schemas/caller-id-name.json';
 import callsQuery from '../../schemas/calls-query.json';
 import common from '../../schemas/common.json';
 import error from '../../schemas/error.json';
@@ -15,6 +16,10 @@ import mfaChallenge from '../../schemas/mfa-challenge.json';
 import mfaResend from '../../schemas/mfa-resend.json';
 import mfaValidate from '../../schemas/mfa-validate.json';
 import pathParams from '../../schemas/path-params.json';
+import phoneNumberPage from '../../schemas/phone-number-page.json';
+import phoneNumberQuery from '../../schemas/phone-number-query.json';
+import phoneNumberRecord from '../../schemas/phone-number-record.json';
+import phoneNumber from '../../schemas/phone-number.json';
 import reportRange from '../../schemas/report-range.json';
 import user from '../../schemas/user.json';
 import webhookCreate from '../../schemas/webhook-create.json';
@@ -32,6 +37,7 @@ export const SCHEMAS: readonly object[] = [
   authResponse,
   branchCreate,
   branch,
+  callerIdName,
   callsQuery,
   common,
   error,
@@ -42,6 +48,10 @@ export const SCHEMAS: readonly object[] = [
   mfaResend,
   mfaValidate,
   pathParams,
+  phoneNumberPage,
+  phoneNumberQuery,
+  phoneNumberRecord,
+  phoneNumber,
   reportRange,
   user,
   webhookCreate,

@@ -4,6 +4,7 @@ import { errorHandler, requestLog, unknownRoute } from './http/middleware';
 import { mountRoutes, type RouteDef } from './http/route';
 import { authRoutes } from './modules/auth/auth.routes';
 import { branchRoutes } from './modules/branches/branches.routes';
+import { emergencyLocationRoutes } from './modules/emergency-locations/emergency-locations.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { phoneNumberRoutes } from './modules/phone-numbers/phone-numbers.routes';
 import { webhookRoutes } from './modules/webhooks/webhooks.routes';
@@ -19,6 +20,7 @@ export function allRoutes(deps: AppDeps): RouteDef[] {
     ...healthRoutes(deps),
     ...authRoutes(deps),
     ...phoneNumberRoutes(deps),
+    ...emergencyLocationRoutes(deps),
     ...branchRoutes(deps),
     ...webhookRoutes(deps),
   ];

@@ -8,6 +8,10 @@ import branch from '../../schemas/branch.json';
 import callerIdName from '../../schemas/caller-id-name.json';
 import callsQuery from '../../schemas/calls-query.json';
 import common from '../../schemas/common.json';
+import emergencyLocationCreate from '../../schemas/emergency-location-create.json';
+import emergencyLocationPage from '../../schemas/emergency-location-page.json';
+import emergencyLocationUpdate from '../../schemas/emergency-location-update.json';
+import emergencyLocation from '../../schemas/emergency-location.json';
 import error from '../../schemas/error.json';
 import fixture from '../../schemas/fixture.json';
 import health from '../../schemas/health.json';
@@ -40,6 +44,10 @@ export const SCHEMAS: readonly object[] = [
   callerIdName,
   callsQuery,
   common,
+  emergencyLocationCreate,
+  emergencyLocationPage,
+  emergencyLocationUpdate,
+  emergencyLocation,
   error,
   fixture,
   health,

@@ -4,6 +4,7 @@ import { errorHandler, requestLog, unknownRoute } from './http/middleware';
 import { mountRoutes, type RouteDef } from './http/route';
 import { authRoutes } from './modules/auth/auth.routes';
 import { branchRoutes } from './modules/branches/branches.routes';
+import { callCampaignRoutes } from './modules/call-campaigns/call-campaigns.routes';
 import { emergencyLocationRoutes } from './modules/emergency-locations/emergency-locations.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { phoneNumberRoutes } from './modules/phone-numbers/phone-numbers.routes';
@@ -21,6 +22,7 @@ export function allRoutes(deps: AppDeps): RouteDef[] {
     ...authRoutes(deps),
     ...phoneNumberRoutes(deps),
     ...emergencyLocationRoutes(deps),
+    ...callCampaignRoutes(deps),
     ...branchRoutes(deps),
     ...webhookRoutes(deps),
   ];

@@ -5,6 +5,10 @@ import authOrChallenge from '../../schemas/auth-or-challenge.json';
 import authResponse from '../../schemas/auth-response.json';
 import branchCreate from '../../schemas/branch-create.json';
 import branch from '../../schemas/branch.json';
+import callCampaignCreate from '../../schemas/call-campaign-create.json';
+import callCampaignPage from '../../schemas/call-campaign-page.json';
+import callCampaignUpdate from '../../schemas/call-campaign-update.json';
+import callCampaign from '../../schemas/call-campaign.json';
 import callerIdName from '../../schemas/caller-id-name.json';
 import callsQuery from '../../schemas/calls-query.json';
 import common from '../../schemas/common.json';
@@ -41,6 +45,10 @@ export const SCHEMAS: readonly object[] = [
   authResponse,
   branchCreate,
   branch,
+  callCampaignCreate,
+  callCampaignPage,
+  callCampaignUpdate,
+  callCampaign,
   callerIdName,
   callsQuery,
   common,

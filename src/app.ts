@@ -8,6 +8,7 @@ import { callCampaignRoutes } from './modules/call-campaigns/call-campaigns.rout
 import { emergencyLocationRoutes } from './modules/emergency-locations/emergency-locations.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { phoneNumberRoutes } from './modules/phone-numbers/phone-numbers.routes';
+import { savedFilterRoutes } from './modules/saved-filters/saved-filters.routes';
 import { webhookRoutes } from './modules/webhooks/webhooks.routes';
 
 export interface AppOptions {
@@ -20,6 +21,7 @@ export function allRoutes(deps: AppDeps): RouteDef[] {
   return [
     ...healthRoutes(deps),
     ...authRoutes(deps),
+    ...savedFilterRoutes(deps),
     ...phoneNumberRoutes(deps),
     ...emergencyLocationRoutes(deps),
     ...callCampaignRoutes(deps),

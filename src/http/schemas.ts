@@ -29,6 +29,11 @@ import phoneNumberQuery from '../../schemas/phone-number-query.json';
 import phoneNumberRecord from '../../schemas/phone-number-record.json';
 import phoneNumber from '../../schemas/phone-number.json';
 import reportRange from '../../schemas/report-range.json';
+import savedFilterCreate from '../../schemas/saved-filter-create.json';
+import savedFilterCreated from '../../schemas/saved-filter-created.json';
+import savedFilterPage from '../../schemas/saved-filter-page.json';
+import savedFilterUpdate from '../../schemas/saved-filter-update.json';
+import savedFilter from '../../schemas/saved-filter.json';
 import user from '../../schemas/user.json';
 import webhookCreate from '../../schemas/webhook-create.json';
 import webhookListQuery from '../../schemas/webhook-list-query.json';
@@ -69,6 +74,11 @@ export const SCHEMAS: readonly object[] = [
   phoneNumberRecord,
   phoneNumber,
   reportRange,
+  savedFilterCreate,
+  savedFilterCreated,
+  savedFilterPage,
+  savedFilterUpdate,
+  savedFilter,
   user,
   webhookCreate,
   webhookListQuery,

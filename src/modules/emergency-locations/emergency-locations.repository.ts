@@ -51,10 +51,10 @@ export async function insertLocation(db: Db, input: LocationInput): Promise<numb
 
 export async function insertNotificationGroups(db: Db, locationId: number, groups: readonly NotificationGroupInput[]): Promise<void> {
   if (groups.length === 0) return;
-  await db
-    .insertInto('notification_groups')
-    .values(groups.map((g, i) => ({ id: g.id, location_id: locationId, position: i, name: g.name, number: g.number, email: g.email, peer_name: g.peerName })))
-    .execute();
+  const rows = groups.map((g, i) => ({ id: g.id, location_id: locationId, position: i, name: g.name, number: g.number, email: g.email, peer_name: g.peerName }));
+  // Rows with an id go first: SQLite gives a row without one max(id) + 1, which must not be an id still to come.
+  rows.sort((a, b) => Number(a.id === undefined) - Number(b.id === undefined));
+  await db.insertInto('notification_groups').values(rows).execute();
 }
 
 function selectLocations(db: Db, scope: TenantScope) {

@@ -35,6 +35,7 @@ export function webhookRoutes(deps: AppDeps): RouteDef[] {
       path: `${path}/list-types`,
       tag,
       summary: 'The webhook event types, with what triggers each',
+      addition: true,
       permission: 'webhooks.read',
       response: 'webhook-types',
       handler: () => webhookTypes(),

@@ -20,6 +20,12 @@ export interface Config {
   readonly logLevel: LogLevel;
   /** Express "trust proxy" setting, so that the login throttle sees the real client address behind a proxy. */
   readonly trustProxy: boolean;
+  /** Scheduled reports: local hour (tenant's timezone) at which a period's report is due. */
+  readonly reportHour: number;
+  /** Scheduled reports: how far back missed periods are still sent when the server comes back. */
+  readonly reportCatchUpDays: number;
+  /** Scheduled reports: attempts before a run is given up. */
+  readonly reportAttempts: number;
 }
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -54,6 +60,9 @@ export const SETTINGS = [
   ['', 'TARS_SMS_GATEWAY_URL', '', 'URL that receives POST {to, message} for SMS one-time codes'],
   ['', 'TARS_LOG_LEVEL', 'info', LOG_LEVELS.join(', ')],
   ['', 'TARS_TRUST_PROXY', '0', '1 when behind a reverse proxy that sets X-Forwarded-For'],
+  ['', 'TARS_REPORT_HOUR', '6', "hour (0–23, the tenant's local time) when scheduled reports of the period that just ended are sent"],
+  ['', 'TARS_REPORT_CATCHUP_DAYS', '7', 'reports that fell due while the server was down are sent on start if due within this many days'],
+  ['', 'TARS_REPORT_ATTEMPTS', '5', 'attempts to send a scheduled report before it is marked failed (backoff 1 min, 5 min, 15 min, 1 h …)'],
 ] as const;
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -103,6 +112,16 @@ export function loadConfig(env: Env, flags: ConfigFlags = {}, cwd = process.cwd(
   const trustText = env.TARS_TRUST_PROXY || '0';
   if (trustText !== '0' && trustText !== '1') problems.push(`TARS_TRUST_PROXY must be 0 or 1, got "${trustText}"`);
 
+  const int = (name: string, fallback: string, min: number, max: number): number => {
+    const text = env[name] || fallback;
+    const n = Number(text);
+    if (!/^\d+$/.test(text) || n < min || n > max) problems.push(`${name} must be a whole number from ${min} to ${max}, got "${text}"`);
+    return n;
+  };
+  const reportHour = int('TARS_REPORT_HOUR', '6', 0, 23);
+  const reportCatchUpDays = int('TARS_REPORT_CATCHUP_DAYS', '7', 0, 366);
+  const reportAttempts = int('TARS_REPORT_ATTEMPTS', '5', 1, 20);
+
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze({
     port,
@@ -118,6 +137,9 @@ export function loadConfig(env: Env, flags: ConfigFlags = {}, cwd = process.cwd(
     smsGatewayUrl,
     logLevel,
     trustProxy: trustText === '1',
+    reportHour,
+    reportCatchUpDays,
+    reportAttempts,
   });
 }
 

@@ -18,6 +18,7 @@ export interface Database {
   saved_filters: SavedFilterTable;
   mfa_challenges: MfaChallengeTable;
   login_failures: LoginFailureTable;
+  report_runs: ReportRunTable;
 }
 
 export interface TenantTable {
@@ -244,3 +245,26 @@ export interface LoginFailureTable {
 
 export type UserRow = Selectable<UserTable>;
 export type NewUser = Insertable<UserTable>;
+
+export type ReportRunStatus = 'pending' | 'running' | 'sent' | 'retry' | 'failed' | 'cancelled';
+
+export interface ReportRunTable {
+  id: Generated<number>;
+  filter_id: number;
+  tenant_id: number;
+  kind: 'scheduled' | 'manual';
+  frequency: string;
+  period_start: string;
+  period_end: string;
+  status: ReportRunStatus;
+  attempts: Generated<number>;
+  /** Epoch ms: not before this. */
+  next_attempt_at: number;
+  /** Epoch ms: a running claim older than this was abandoned (the process died) and may be taken over. */
+  lease_until: number | null;
+  started_at: string | null;
+  finished_at: string | null;
+  rows: number | null;
+  error: string | null;
+  created_at: string;
+}

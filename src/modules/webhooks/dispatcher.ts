@@ -64,7 +64,8 @@ export class Dispatcher {
       ? { statusCode: null, error: 'the webhook no longer exists', refused: true }
       : hook.disabled_at
         ? { statusCode: null, error: 'the webhook is disabled', refused: true }
-        : await deliverOnce(hook, d.message_id, d.payload, Math.floor(clock.now() / 1000), this.policy, config.webhookTimeoutMs);
+        : // The signature's timestamp is the wall clock: receivers compare it with theirs to refuse replays.
+          await deliverOnce(hook, d.message_id, d.payload, Math.floor(Date.now() / 1000), this.policy, config.webhookTimeoutMs);
     let outcome = classify(result);
     if (outcome === 'retry' && attempt >= config.webhookAttempts) outcome = 'failed';
     const end = clock.now();

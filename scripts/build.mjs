@@ -12,7 +12,7 @@ import * as esbuild from 'esbuild';
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 /** esbuild options shared by the development bundle and the executable. */
-export function bundleOptions({ outfile, external = [] }) {
+export function bundleOptions({ outfile, external = [], alias = {} }) {
   return {
     absWorkingDir: root,
     entryPoints: ['src/cli.ts'],
@@ -30,7 +30,7 @@ export function bundleOptions({ outfile, external = [] }) {
     define: { 'import.meta.url': '__tarsImportMetaUrl' },
     banner: { js: "#!/usr/bin/env node\nconst __tarsImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
     // debug's optional colour support: absent on purpose; alias it away so the bundle does not warn.
-    alias: { 'supports-color': './scripts/empty-module.cjs' },
+    alias: { 'supports-color': './scripts/empty-module.cjs', ...alias },
   };
 }
 

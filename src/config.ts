@@ -1,4 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
+import { DEFAULT_DENY, parsePolicyList } from './modules/webhooks/url-policy';
 
 /**
  * The server's configuration: command-line flags win over TARS_* environment variables, which win over
@@ -20,6 +21,19 @@ export interface Config {
   readonly logLevel: LogLevel;
   /** Express "trust proxy" setting, so that the login throttle sees the real client address behind a proxy. */
   readonly trustProxy: boolean;
+  /** Scheduled reports: local hour (tenant's timezone) at which a period's report is due. */
+  readonly reportHour: number;
+  /** Scheduled reports: how far back missed periods are still sent when the server comes back. */
+  readonly reportCatchUpDays: number;
+  /** Scheduled reports: attempts before a run is given up. */
+  readonly reportAttempts: number;
+  /** Webhook destinations: when not empty, only these hosts/ranges; the deny list always wins. */
+  readonly webhookAllow: readonly string[];
+  readonly webhookDeny: readonly string[];
+  readonly webhookTimeoutMs: number;
+  readonly webhookAttempts: number;
+  /** First retry delay; each further retry doubles it (with jitter), up to an hour. */
+  readonly webhookRetryBaseMs: number;
 }
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -54,6 +68,14 @@ export const SETTINGS = [
   ['', 'TARS_SMS_GATEWAY_URL', '', 'URL that receives POST {to, message} for SMS one-time codes'],
   ['', 'TARS_LOG_LEVEL', 'info', LOG_LEVELS.join(', ')],
   ['', 'TARS_TRUST_PROXY', '0', '1 when behind a reverse proxy that sets X-Forwarded-For'],
+  ['', 'TARS_REPORT_HOUR', '6', "hour (0–23, the tenant's local time) when scheduled reports of the period that just ended are sent"],
+  ['', 'TARS_REPORT_CATCHUP_DAYS', '7', 'reports that fell due while the server was down are sent on start if due within this many days'],
+  ['', 'TARS_WEBHOOK_ALLOW', '', 'webhook destinations allowed (comma-separated host names, addresses, CIDR ranges); empty: any not denied'],
+  ['', 'TARS_WEBHOOK_DENY', DEFAULT_DENY.join(','), 'webhook destinations refused (link-local and cloud metadata by default); wins over the allow list'],
+  ['', 'TARS_WEBHOOK_TIMEOUT', '10s', 'how long one webhook delivery may take'],
+  ['', 'TARS_WEBHOOK_ATTEMPTS', '8', 'attempts per webhook delivery before it is marked failed'],
+  ['', 'TARS_WEBHOOK_RETRY_BASE', '10s', 'first retry delay of a failed delivery; doubled each time (with jitter), at most 1 h'],
+  ['', 'TARS_REPORT_ATTEMPTS', '5', 'attempts to send a scheduled report before it is marked failed (backoff 1 min, 5 min, 15 min, 1 h …)'],
 ] as const;
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -103,6 +125,35 @@ export function loadConfig(env: Env, flags: ConfigFlags = {}, cwd = process.cwd(
   const trustText = env.TARS_TRUST_PROXY || '0';
   if (trustText !== '0' && trustText !== '1') problems.push(`TARS_TRUST_PROXY must be 0 or 1, got "${trustText}"`);
 
+  const int = (name: string, fallback: string, min: number, max: number): number => {
+    const text = env[name] || fallback;
+    const n = Number(text);
+    if (!/^\d+$/.test(text) || n < min || n > max) problems.push(`${name} must be a whole number from ${min} to ${max}, got "${text}"`);
+    return n;
+  };
+  const reportHour = int('TARS_REPORT_HOUR', '6', 0, 23);
+  const reportCatchUpDays = int('TARS_REPORT_CATCHUP_DAYS', '7', 0, 366);
+  const reportAttempts = int('TARS_REPORT_ATTEMPTS', '5', 1, 20);
+  const list = (name: string, fallback: readonly string[]): string[] => {
+    try {
+      return parsePolicyList(env[name], fallback);
+    } catch (err) {
+      problems.push(`${name}: ${(err as Error).message}`);
+      return [];
+    }
+  };
+  const webhookAllow = list('TARS_WEBHOOK_ALLOW', []);
+  const webhookDeny = list('TARS_WEBHOOK_DENY', DEFAULT_DENY);
+  const seconds = (name: string, fallback: string): number => {
+    const text = env[name] || fallback;
+    const s = parseDuration(text);
+    if (s === undefined || s < 1 || s > 3600) problems.push(`${name} must be a duration from 1 s to 1 h, such as 10s or 2m, got "${text}"`);
+    return (s ?? 0) * 1000;
+  };
+  const webhookTimeoutMs = seconds('TARS_WEBHOOK_TIMEOUT', '10s');
+  const webhookRetryBaseMs = seconds('TARS_WEBHOOK_RETRY_BASE', '10s');
+  const webhookAttempts = int('TARS_WEBHOOK_ATTEMPTS', '8', 1, 30);
+
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze({
     port,
@@ -118,6 +169,14 @@ export function loadConfig(env: Env, flags: ConfigFlags = {}, cwd = process.cwd(
     smsGatewayUrl,
     logLevel,
     trustProxy: trustText === '1',
+    reportHour,
+    reportCatchUpDays,
+    reportAttempts,
+    webhookAllow,
+    webhookDeny,
+    webhookTimeoutMs,
+    webhookAttempts,
+    webhookRetryBaseMs,
   });
 }
 

@@ -91,6 +91,8 @@ function report(command: Command, err: unknown): number {
 
 /** The entry point of the bundle and the executable. */
 export function run(): void {
+  // Everything TARS writes (database, WAL, backups, secrets) is for the service user alone.
+  process.umask(0o077);
   main(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sea from 'node:sea';
@@ -12,25 +12,53 @@ let cached: object | undefined;
 /**
  * better-sqlite3's `nativeBinding` option. From node_modules (development, tests, npm start) it is undefined
  * and better-sqlite3 finds its addon itself. Inside the standalone executable (Node's single executable
- * application) `require` reaches only built-ins, so the addon travels as an asset: it is written once to a
- * per-user cache directory, named by its hash (atomic rename, so concurrent starts never see half a file),
- * loaded with process.dlopen and handed over as the loaded module (better-sqlite3 accepts an object).
+ * application) `require` reaches only built-ins, so the addon travels as an asset: it is written to a
+ * per-user cache directory, named by its hash (written to a temporary name and renamed, so concurrent
+ * starts never see half a file; an existing file is loaded only when its hash matches), loaded with
+ * process.dlopen and handed over as the loaded module (better-sqlite3 accepts an object).
  */
 export function nativeBinding(): object | undefined {
   if (!sea.isSea()) return undefined;
   if (cached) return cached;
   const bytes = Buffer.from(sea.getAsset(ADDON_ASSET));
-  const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 16);
-  const dir = join(process.env.XDG_CACHE_HOME || (homedir() ? join(homedir(), '.cache') : tmpdir()), 'tars');
-  const file = join(dir, `better_sqlite3-${hash}.node`);
-  if (!existsSync(file)) {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const partial = `${file}.${process.pid}.tmp`;
-    writeFileSync(partial, bytes, { mode: 0o500 });
-    renameSync(partial, file);
-  }
+  const hash = createHash('sha256').update(bytes).digest('hex');
+  const file = writeOnce(bytes, hash, `better_sqlite3-${hash.slice(0, 16)}.node`);
   const module = { exports: {} as object };
   process.dlopen(module, file);
   cached = module.exports;
   return cached;
+}
+
+function cacheDirs(): string[] {
+  const uid = typeof process.getuid === 'function' ? process.getuid() : 0;
+  const dirs = [process.env.TARS_CACHE_DIR, process.env.XDG_CACHE_HOME && join(process.env.XDG_CACHE_HOME, 'tars')];
+  try {
+    dirs.push(join(homedir(), '.cache', 'tars'));
+  } catch {
+    /* no home directory (e.g. a service user): use the fallback */
+  }
+  dirs.push(join(tmpdir(), `tars-cache-${uid}`));
+  return dirs.filter((d): d is string => Boolean(d));
+}
+
+function writeOnce(bytes: Buffer, hash: string, name: string): string {
+  const problems: string[] = [];
+  for (const dir of cacheDirs()) {
+    const file = join(dir, name);
+    try {
+      if (createHash('sha256').update(readFileSync(file)).digest('hex') === hash) return file;
+    } catch {
+      /* not there yet */
+    }
+    try {
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      const partial = `${file}.${process.pid}.tmp`;
+      writeFileSync(partial, bytes, { mode: 0o500 });
+      renameSync(partial, file);
+      return file;
+    } catch (err) {
+      problems.push(`${dir}: ${(err as Error).message}`);
+    }
+  }
+  throw new Error(`cannot write the SQLite addon to a cache directory (set TARS_CACHE_DIR):\n  ${problems.join('\n  ')}`);
 }

@@ -18,6 +18,9 @@ export interface Database {
   saved_filters: SavedFilterTable;
   mfa_challenges: MfaChallengeTable;
   login_failures: LoginFailureTable;
+  report_runs: ReportRunTable;
+  webhook_deliveries: WebhookDeliveryTable;
+  webhook_attempts: WebhookAttemptTable;
 }
 
 export interface TenantTable {
@@ -206,6 +209,9 @@ export interface WebhookTable {
   authtoken: string | null;
   secret: string;
   created_at: string;
+  /** Set when a receiver answered 410 Gone: no more deliveries until the webhook is updated. */
+  disabled_at: Generated<string | null>;
+  disabled_reason: Generated<string | null>;
 }
 
 export interface SavedFilterTable {
@@ -244,3 +250,56 @@ export interface LoginFailureTable {
 
 export type UserRow = Selectable<UserTable>;
 export type NewUser = Insertable<UserTable>;
+
+export type ReportRunStatus = 'pending' | 'running' | 'sent' | 'retry' | 'failed' | 'cancelled';
+
+export interface ReportRunTable {
+  id: Generated<number>;
+  filter_id: number;
+  tenant_id: number;
+  kind: 'scheduled' | 'manual';
+  frequency: string;
+  period_start: string;
+  period_end: string;
+  status: ReportRunStatus;
+  attempts: Generated<number>;
+  /** Epoch ms: not before this. */
+  next_attempt_at: number;
+  /** Epoch ms: a running claim older than this was abandoned (the process died) and may be taken over. */
+  lease_until: number | null;
+  started_at: string | null;
+  finished_at: string | null;
+  rows: number | null;
+  error: string | null;
+  created_at: string;
+}
+
+export type DeliveryStatus = 'pending' | 'delivering' | 'delivered' | 'retry' | 'failed' | 'gone';
+
+export interface WebhookDeliveryTable {
+  id: Generated<number>;
+  webhook_id: number;
+  tenant_id: number;
+  message_id: string;
+  event_type: string;
+  /** The JSON body, exactly as signed and sent. */
+  payload: string;
+  status: DeliveryStatus;
+  attempts: Generated<number>;
+  next_attempt_at: number;
+  lease_until: number | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: string;
+  delivered_at: string | null;
+}
+
+export interface WebhookAttemptTable {
+  id: Generated<number>;
+  delivery_id: number;
+  attempt: number;
+  started_at: string;
+  duration_ms: number;
+  status_code: number | null;
+  error: string | null;
+}

@@ -37,8 +37,19 @@ export interface TestApp {
 
 export interface TestAppOptions {
   env?: Record<string, string>;
+  /** Reuse this data directory (a restart); it is then left in place on close. */
+  dataDir?: string;
   clock?: Clock;
   log?: Logger;
+}
+
+/** A clock the test moves by hand. */
+export class TestClock {
+  constructor(public ms = Date.UTC(2026, 10, 22, 12, 0, 0)) {}
+  now = (): number => this.ms;
+  advance(ms: number): void {
+    this.ms += ms;
+  }
 }
 
 /**
@@ -47,7 +58,7 @@ export interface TestAppOptions {
  * checks the JSON types of what it gets back.
  */
 export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'tars-test-'));
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'tars-test-'));
   const config = loadConfig({ TARS_LOG_LEVEL: 'silent', ...opts.env }, { 'data-dir': dataDir, host: '127.0.0.1', port: '0' });
   const deps = await buildDeps(config, opts.log ?? silentLogger, opts.clock);
   const app = createApp(deps, { checkResponses: true });
@@ -67,7 +78,7 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
       });
       deps.mailer.close();
       await deps.database.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

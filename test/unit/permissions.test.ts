@@ -1,0 +1,35 @@
+import { expect } from 'chai';
+import { ALL_PERMISSIONS, effectivePermissions, matches, ROLES } from '../../src/http/permissions';
+
+describe('permission patterns (decisions.md §5)', () => {
+  it('when a pattern has *, then it matches exactly one segment', () => {
+    expect(matches('reporting.*.read', 'reporting.queues.read')).to.equal(true);
+    expect(matches('reporting.*', 'reporting.queues.read')).to.equal(false);
+    expect(matches('*.*.read', 'webhooks.read')).to.equal(false);
+  });
+
+  it('when a pattern has #, then it matches any number of segments, none included', () => {
+    expect(matches('#', 'webhooks.read')).to.equal(true);
+    expect(matches('admin.#', 'admin.phone-numbers.read')).to.equal(true);
+    expect(matches('admin.#.read', 'admin.read')).to.equal(true);
+    expect(matches('admin.#', 'webhooks.read')).to.equal(false);
+  });
+
+  it('when a user has own grants and denials, then they add to and take from the role defaults, and a denial wins', () => {
+    const basic = effectivePermissions(5, ['webhooks.read']);
+    expect([...basic]).to.deep.equal(['webhooks.read']);
+    const admin = effectivePermissions(3, ['!webhooks.#', 'webhooks.read']);
+    expect(admin.has('webhooks.read')).to.equal(false);
+    expect(admin.has('admin.branches.create')).to.equal(true);
+  });
+
+  it('when roles are compared, then their defaults are what decisions.md §5 says', () => {
+    const of = (role: number) => effectivePermissions(role, []);
+    for (const role of [1, 11, 3]) expect(of(role).size).to.equal(ALL_PERMISSIONS.length);
+    expect([...of(7)]).to.deep.equal(['reporting.queues.read']);
+    expect(of(9).has('reporting.saved.create')).to.equal(true);
+    expect(of(9).has('admin.branches.create')).to.equal(false);
+    expect(of(5).size).to.equal(0);
+    expect(ROLES.map((r) => r.value).sort((a, b) => a - b)).to.deep.equal([1, 3, 5, 7, 9, 11]);
+  });
+});

@@ -53,6 +53,15 @@ describe('webhooks', () => {
     expect((await req('PATCH', `/${h.id}`, { body: {} })).body).to.deep.equal(res.body);
   });
 
+  it('when a webhook that delivery disabled (410 Gone) is patched, then it is enabled again', async () => {
+    const db = app.deps.database.db;
+    const h = await buildWebhook(db, cast.a.id);
+    await db.updateTable('webhooks').set({ disabled_at: '2026-11-22T10:00:00.000Z', disabled_reason: 'the receiver answered 410' }).where('id', '=', h.id).execute();
+    expect((await req('PATCH', `/${h.id}`, { body: { url: 'https://hooks.example.test/moved' } })).status).to.equal(200);
+    const row = await db.selectFrom('webhooks').select(['disabled_at', 'disabled_reason']).where('id', '=', h.id).executeTakeFirstOrThrow();
+    expect(row).to.deep.equal({ disabled_at: null, disabled_reason: null });
+  });
+
   it('when a tenant is listed, then its webhooks in id order in the four-field form; tenantId is required', async () => {
     const db = app.deps.database.db;
     const a1 = await buildWebhook(db, cast.a.id);

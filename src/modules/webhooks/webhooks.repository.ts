@@ -47,10 +47,17 @@ export function listWebhooks(db: Db, tenantId: number): Promise<WebhookRow[]> {
   return db.selectFrom('webhooks').select(API_COLUMNS).where('tenant_id', '=', tenantId).orderBy('id').execute();
 }
 
-/** The API fields of a webhook are its column names: the fields given are set, the others kept. */
+/**
+ * The API fields of a webhook are its column names: the fields given are set, the others kept. An update
+ * also re-enables a webhook that delivery disabled (its receiver answered 410 Gone).
+ */
 export async function updateWebhookColumns(db: Db, tenantId: number, id: number, fields: WebhookUpdate): Promise<void> {
-  if (Object.keys(fields).length === 0) return;
-  await db.updateTable('webhooks').set(fields).where('tenant_id', '=', tenantId).where('id', '=', id).execute();
+  await db
+    .updateTable('webhooks')
+    .set({ ...fields, disabled_at: null, disabled_reason: null })
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .execute();
 }
 
 export async function deleteWebhook(db: Db, tenantId: number, id: number): Promise<void> {

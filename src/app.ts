@@ -9,6 +9,7 @@ import { emergencyLocationRoutes } from './modules/emergency-locations/emergency
 import { healthRoutes } from './modules/health/health.routes';
 import { phoneNumberRoutes } from './modules/phone-numbers/phone-numbers.routes';
 import { savedFilterRoutes } from './modules/saved-filters/saved-filters.routes';
+import { webhookDeliveryRoutes } from './modules/webhooks/deliveries.routes';
 import { webhookRoutes } from './modules/webhooks/webhooks.routes';
 
 export interface AppOptions {
@@ -27,6 +28,7 @@ export function allRoutes(deps: AppDeps): RouteDef[] {
     ...callCampaignRoutes(deps),
     ...branchRoutes(deps),
     ...webhookRoutes(deps),
+    ...webhookDeliveryRoutes(deps),
   ];
 }
 

@@ -8,6 +8,9 @@ import { sql, type Kysely } from 'kysely';
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('webhooks').addColumn('disabled_at', 'text').execute();
   await db.schema.alterTable('webhooks').addColumn('disabled_reason', 'text').execute();
+  // After a rotation the old secret also signs (a second signature) until this time, so receivers can switch over.
+  await db.schema.alterTable('webhooks').addColumn('previous_secret', 'text').execute();
+  await db.schema.alterTable('webhooks').addColumn('previous_secret_until', 'integer').execute();
 
   await db.schema
     .createTable('webhook_deliveries')

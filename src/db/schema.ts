@@ -212,6 +212,9 @@ export interface WebhookTable {
   /** Set when a receiver answered 410 Gone: no more deliveries until the webhook is updated. */
   disabled_at: Generated<string | null>;
   disabled_reason: Generated<string | null>;
+  /** After a rotation the old secret signs too, until previous_secret_until (epoch ms). */
+  previous_secret: Generated<string | null>;
+  previous_secret_until: Generated<number | null>;
 }
 
 export interface SavedFilterTable {

@@ -23,6 +23,7 @@ import listQuery from '../../schemas/list-query.json';
 import mfaChallenge from '../../schemas/mfa-challenge.json';
 import mfaResend from '../../schemas/mfa-resend.json';
 import mfaValidate from '../../schemas/mfa-validate.json';
+import pagingQuery from '../../schemas/paging-query.json';
 import pathParams from '../../schemas/path-params.json';
 import phoneNumberPage from '../../schemas/phone-number-page.json';
 import phoneNumberQuery from '../../schemas/phone-number-query.json';
@@ -36,8 +37,10 @@ import savedFilterUpdate from '../../schemas/saved-filter-update.json';
 import savedFilter from '../../schemas/saved-filter.json';
 import user from '../../schemas/user.json';
 import webhookCreate from '../../schemas/webhook-create.json';
+import webhookDeliveryPage from '../../schemas/webhook-delivery-page.json';
 import webhookListQuery from '../../schemas/webhook-list-query.json';
 import webhookList from '../../schemas/webhook-list.json';
+import webhookSecret from '../../schemas/webhook-secret.json';
 import webhookTypes from '../../schemas/webhook-types.json';
 import webhookUpdate from '../../schemas/webhook-update.json';
 import webhook from '../../schemas/webhook.json';
@@ -68,6 +71,7 @@ export const SCHEMAS: readonly object[] = [
   mfaChallenge,
   mfaResend,
   mfaValidate,
+  pagingQuery,
   pathParams,
   phoneNumberPage,
   phoneNumberQuery,
@@ -81,8 +85,10 @@ export const SCHEMAS: readonly object[] = [
   savedFilter,
   user,
   webhookCreate,
+  webhookDeliveryPage,
   webhookListQuery,
   webhookList,
+  webhookSecret,
   webhookTypes,
   webhookUpdate,
   webhook,

@@ -49,6 +49,9 @@ const SAMPLES: Record<string, Sample> = {
   'get /v2/webhooks/:id': { record: webhook },
   'patch /v2/webhooks/:webhookId': { record: webhook, body: () => ({ url: 'https://hooks.example.test/changed' }) },
   'delete /v2/webhooks/:webhookId': { record: webhook },
+  'get /v2/webhooks/:webhookId/deliveries': { record: webhook },
+  'get /v2/webhooks/:webhookId/secret': { record: webhook },
+  'post /v2/webhooks/:webhookId/secret/rotate': { record: webhook },
 };
 
 /** decisions.md §5, read independently of src/http/permissions.ts: which role may call which route. */
@@ -108,7 +111,8 @@ describe('every route: roles (decisions.md §5) and tenant isolation', () => {
       const record = await (SAMPLES[keyOf(route)]?.record as NonNullable<Sample['record']>)(app.deps.database.db, cast.b.id, cast.adminB.id);
       const foreign = await send(route, cast.tokenA, cast.a.id, record.id);
       const own = await send(route, cast.tokenB, cast.b.id, record.id);
-      if (foreign.status !== 404 || own.status !== 200) wrong.push(`${keyOf(route)}: another tenant ${foreign.status}, its own ${own.status}`);
+      const ok = route.method === 'post' ? 201 : 200;
+      if (foreign.status !== 404 || own.status !== ok) wrong.push(`${keyOf(route)}: another tenant ${foreign.status}, its own ${own.status}`);
     }
     expect(wrong).to.deep.equal([]);
   });

@@ -10,7 +10,8 @@ export interface Target {
   username: string | null;
   password: string | null;
   authtoken: string | null;
-  secret: string;
+  /** The current signing secret, then the previous one while a rotation's grace period lasts. */
+  secrets: readonly string[];
 }
 
 /** What one attempt came to: an HTTP status, or an error before any status (refused, timeout, policy). */
@@ -42,7 +43,7 @@ export function deliverOnce(target: Target, messageId: string, body: string, now
     'content-type': 'application/json',
     'content-length': String(Buffer.byteLength(body)),
     'user-agent': 'TARS-Webhooks/1',
-    ...signatureHeaders(target.secret, messageId, nowSeconds, body),
+    ...signatureHeaders(target.secrets, messageId, nowSeconds, body),
   };
   if (target.username !== null && target.password !== null) {
     headers.authorization = `Basic ${Buffer.from(`${target.username}:${target.password}`).toString('base64')}`;

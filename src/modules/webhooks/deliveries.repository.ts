@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database';
 import type { WebhookDeliveryTable } from '../../db/schema';
+import { windowed, type PageWindow } from '../../http/paging';
 
 export type Delivery = Selectable<WebhookDeliveryTable>;
 
@@ -86,6 +87,34 @@ export async function disableWebhook(db: Db, webhookId: number, reason: string, 
   });
 }
 
-export async function webhookTarget(db: Db, webhookId: number) {
-  return db.selectFrom('webhooks').select(['id', 'url', 'username', 'password', 'authtoken', 'secret', 'disabled_at']).where('id', '=', webhookId).executeTakeFirst();
+/** Where and how to deliver for a webhook, with the secrets that sign at `now`; undefined when it is gone. */
+export async function webhookTarget(db: Db, webhookId: number, now: number) {
+  const row = await db
+    .selectFrom('webhooks')
+    .select(['id', 'url', 'username', 'password', 'authtoken', 'secret', 'previous_secret', 'previous_secret_until', 'disabled_at'])
+    .where('id', '=', webhookId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const previous = row.previous_secret && (row.previous_secret_until ?? 0) > now ? [row.previous_secret] : [];
+  return { ...row, secrets: [row.secret, ...previous] };
+}
+
+export async function listDeliveries(db: Db, tenantId: number, webhookId: number, w: PageWindow): Promise<{ rows: Delivery[]; total: number }> {
+  const base = db.selectFrom('webhook_deliveries').where('tenant_id', '=', tenantId).where('webhook_id', '=', webhookId);
+  const rows = await windowed(base.selectAll().orderBy('id', 'desc'), w).execute();
+  const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return { rows, total: Number(n) };
+}
+
+export async function readSecret(db: Db, tenantId: number, webhookId: number) {
+  return db.selectFrom('webhooks').select(['secret', 'previous_secret_until']).where('tenant_id', '=', tenantId).where('id', '=', webhookId).executeTakeFirstOrThrow();
+}
+
+export async function replaceSecret(db: Db, tenantId: number, webhookId: number, secret: string, previousUntil: number): Promise<void> {
+  await db
+    .updateTable('webhooks')
+    .set((eb) => ({ previous_secret: eb.ref('secret'), previous_secret_until: previousUntil, secret }))
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', webhookId)
+    .execute();
 }

@@ -57,7 +57,7 @@ export class Dispatcher {
     const now = clock.now();
     if (!(await claimDelivery(db, d, now, config.webhookTimeoutMs * 3))) return false;
     const attempt = d.attempts + 1;
-    const hook = await webhookTarget(db, d.webhook_id);
+    const hook = await webhookTarget(db, d.webhook_id, now);
     const startedAt = new Date(now).toISOString();
     const started = Date.now();
     const result: AttemptResult = !hook

@@ -11,10 +11,14 @@ export function sign(secret: string, messageId: string, timestampSeconds: number
   return `v1,${createHmac('sha256', key).update(`${messageId}.${timestampSeconds}.${body}`).digest('base64')}`;
 }
 
-export function signatureHeaders(secret: string, messageId: string, timestampSeconds: number, body: string): Record<string, string> {
+/**
+ * The three headers. With more than one secret (during a rotation) the signature header carries one
+ * signature per secret, space-separated, as the specification allows: a receiver with either secret verifies.
+ */
+export function signatureHeaders(secrets: readonly string[], messageId: string, timestampSeconds: number, body: string): Record<string, string> {
   return {
     'webhook-id': messageId,
     'webhook-timestamp': String(timestampSeconds),
-    'webhook-signature': sign(secret, messageId, timestampSeconds, body),
+    'webhook-signature': secrets.map((s) => sign(s, messageId, timestampSeconds, body)).join(' '),
   };
 }

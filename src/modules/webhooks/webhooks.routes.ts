@@ -1,11 +1,13 @@
 import { isoNow } from '../../clock';
 import type { AppDeps } from '../../deps';
 import { route, type RouteDef } from '../../http/route';
+import { createUrlPolicy } from './url-policy';
 import type { WebhookCreate, WebhookUpdate } from './webhook';
 import { createWebhook, getWebhook, listTenantWebhooks, removeWebhook, updateWebhook, webhookTypes } from './webhooks.service';
 
 export function webhookRoutes(deps: AppDeps): RouteDef[] {
   const { db } = deps.database;
+  const policy = createUrlPolicy(deps.config.webhookAllow, deps.config.webhookDeny);
   const tag = 'Webhooks';
   const path = '/v2/webhooks';
   return [
@@ -28,7 +30,7 @@ export function webhookRoutes(deps: AppDeps): RouteDef[] {
       permission: 'webhooks.create',
       body: 'webhook-create',
       response: 'webhook',
-      handler: ({ caller, body }) => createWebhook(db, caller, body, isoNow(deps.clock)),
+      handler: ({ caller, body }) => createWebhook(db, caller, body, isoNow(deps.clock), policy),
     }),
     route({
       method: 'get',
@@ -60,7 +62,7 @@ export function webhookRoutes(deps: AppDeps): RouteDef[] {
       params: 'path-params',
       body: 'webhook-update',
       response: 'webhook',
-      handler: ({ caller, params, body }) => updateWebhook(db, caller, params.webhookId, body),
+      handler: ({ caller, params, body }) => updateWebhook(db, caller, params.webhookId, body, policy),
     }),
     route<unknown, unknown, { webhookId: number }>({
       method: 'delete',

@@ -1,9 +1,10 @@
 import type { Db } from '../../db/database';
-import { notFound } from '../../errors';
+import { badRequest, notFound } from '../../errors';
 import type { Caller } from '../../http/caller';
 import { requireTenant } from '../../http/scope';
 import { getTenantRef } from '../tenants/tenants.repository';
 import { WEBHOOK_EVENT_TYPES } from './event-types';
+import type { UrlPolicy } from './url-policy';
 import { toApiWebhook, toWebhookListItem, type ApiWebhook, type ApiWebhookListItem, type WebhookCreate, type WebhookUpdate } from './webhook';
 import { deleteWebhook, findWebhook, insertWebhook, listWebhooks, updateWebhookColumns } from './webhooks.repository';
 
@@ -23,7 +24,15 @@ export async function getWebhook(db: Db, caller: Caller, id: number): Promise<Ap
   return toApiWebhook(row);
 }
 
-export async function createWebhook(db: Db, caller: Caller, input: WebhookCreate, createdAt: string): Promise<ApiWebhook> {
+/** The operator's destination policy, checked when a webhook is saved (and again at every delivery). */
+function checkDestination(policy: UrlPolicy, url: string | undefined): void {
+  if (url === undefined) return;
+  const refused = policy.denied(new URL(url).hostname);
+  if (refused) throw badRequest(`url: ${refused}`);
+}
+
+export async function createWebhook(db: Db, caller: Caller, input: WebhookCreate, createdAt: string, policy: UrlPolicy): Promise<ApiWebhook> {
+  checkDestination(policy, input.url);
   requireTenant(caller.scope, input.tenantId);
   return db.transaction().execute(async (trx) => {
     await getTenantRef(trx, input.tenantId);
@@ -31,7 +40,8 @@ export async function createWebhook(db: Db, caller: Caller, input: WebhookCreate
   });
 }
 
-export async function updateWebhook(db: Db, caller: Caller, id: number, patch: WebhookUpdate): Promise<ApiWebhook> {
+export async function updateWebhook(db: Db, caller: Caller, id: number, patch: WebhookUpdate, policy: UrlPolicy): Promise<ApiWebhook> {
+  checkDestination(policy, patch.url);
   return db.transaction().execute(async (trx) => {
     const { tenantId } = await getWebhook(trx, caller, id);
     await updateWebhookColumns(trx, tenantId, id, patch);

@@ -5,6 +5,8 @@ import { createLogger } from '../log';
 import { buildDeps } from '../runtime';
 import { readFixtureFile, seedFixture } from '../seed/seed';
 import { ensureFirstAdmin } from '../modules/users/bootstrap';
+import { jobsOf } from '../jobs/index';
+import { startJobs } from '../jobs/jobs';
 import { EXIT, type Command } from './command';
 
 export const serveCommand: Command = {
@@ -58,6 +60,7 @@ Every TARS_* variable is listed in the README. SIGTERM or SIGINT stops the serve
     const shownHost = config.host.includes(':') ? `[${config.host}]` : config.host;
     process.stdout.write(`listening on http://${shownHost}:${port}\n`);
     log.info({ host: config.host, port }, 'listening');
+    const jobs = startJobs(deps, jobsOf(deps));
 
     return new Promise<number>((resolve) => {
       let stopping = false;
@@ -70,7 +73,7 @@ Every TARS_* variable is listed in the README. SIGTERM or SIGINT stops the serve
         server.close(() => {
           clearTimeout(force);
           deps.mailer.close();
-          void deps.database.close().then(() => {
+          void jobs.stop().then(() => deps.database.close()).then(() => {
             log.info('stopped');
             resolve(EXIT.ok);
           });

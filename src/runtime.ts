@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { systemClock, type Clock } from './clock';
 import type { Config } from './config';
 import { openDatabase, type OpenDatabase } from './db/database';
-import { migrateToLatest } from './db/migrate';
+import { upgradeDatabase, type UpgradeResult } from './db/upgrade';
 import type { AppDeps } from './deps';
 import { Validator } from './http/validation';
 import type { Logger } from './log';
@@ -27,12 +27,19 @@ export function ensureDataDir(dataDir: string): void {
   }
 }
 
-/** Opens and migrates the database of a data directory: what every command that touches data starts with. */
-export async function openDataDir(dataDir: string): Promise<OpenDatabase> {
+/** Says where the copy made before an upgrade is; by default on stderr (the server logs it instead). */
+export type UpgradeReporter = (result: UpgradeResult) => void;
+
+const reportOnStderr: UpgradeReporter = ({ applied, backup }) => {
+  if (backup) process.stderr.write(`upgraded the database schema (${applied.join(', ')}); the database as it was before is in ${backup}\n`);
+};
+
+/** Opens and upgrades the database of a data directory: what every command that touches data starts with. */
+export async function openDataDir(dataDir: string, report: UpgradeReporter = reportOnStderr): Promise<OpenDatabase> {
   ensureDataDir(dataDir);
   const database = openDatabase(databasePath(dataDir));
   try {
-    await migrateToLatest(database);
+    report(await upgradeDatabase(database));
   } catch (err) {
     await database.close();
     throw err;
@@ -42,7 +49,9 @@ export async function openDataDir(dataDir: string): Promise<OpenDatabase> {
 
 /** Everything the app and the jobs need, built from the configuration. */
 export async function buildDeps(config: Config, log: Logger, clock: Clock = systemClock): Promise<AppDeps> {
-  const database = await openDataDir(config.dataDir);
+  const database = await openDataDir(config.dataDir, ({ applied, backup }) => {
+    if (backup) log.info({ applied, backup }, 'upgraded the database schema; the database as it was before is in the backup file');
+  });
   const validator = new Validator();
   validator.compileAll();
   return {

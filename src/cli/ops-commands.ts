@@ -21,7 +21,7 @@ ${DATA_DIR_HELP}`,
   async run(values, [file]) {
     const target = resolve(file as string);
     const summary = await createBackup(dataDirOf(values), target);
-    const secret = summary.withSecret ? 'with the JWT secret' : 'without a JWT secret (it comes from TARS_JWT_SECRET: keep that setting)';
+    const secret = summary.withSecret ? 'with the JWT secret' : 'without a JWT secret: the data directory has none (it comes from TARS_JWT_SECRET, or no server has started yet)';
     process.stdout.write(`backed up to ${target}: ${summary.bytes} bytes, schema ${summary.schema}, ${secret}\n`);
     return EXIT.ok;
   },

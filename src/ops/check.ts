@@ -82,11 +82,14 @@ function checkDiskSpace(dataDir: string): Finding {
   let where = dataDir;
   while (!existsSync(where)) where = dirname(where);
   const fs = statfsSync(where);
-  const free = fs.bavail * fs.bsize;
   const file = databasePath(dataDir);
   const used = [file, `${file}-wal`].reduce((sum, f) => sum + (existsSync(f) ? statSync(f).size : 0), 0);
-  const needed = Math.max(MIN_FREE_BYTES, 2 * used);
-  const text = `${gib(free)} free where the data directory is (database ${gib(used)})`;
+  return diskSpaceFinding(fs.bavail * fs.bsize, used);
+}
+
+export function diskSpaceFinding(free: number, databaseBytes: number): Finding {
+  const needed = Math.max(MIN_FREE_BYTES, 2 * databaseBytes);
+  const text = `${gib(free)} free where the data directory is (database ${gib(databaseBytes)})`;
   return free < needed ? problem('disk space', `${text}; keep at least ${gib(needed)} free`) : ok('disk space', text);
 }
 

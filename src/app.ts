@@ -2,6 +2,9 @@ import express, { type Express } from 'express';
 import type { AppDeps } from './deps';
 import { errorHandler, requestLog, unknownRoute } from './http/middleware';
 import { mountRoutes, type RouteDef } from './http/route';
+import { mountMetricsPage } from './metrics/metrics';
+import { mountDocsPage } from './modules/api-docs/docs-page';
+import { apiDocsRoutes } from './modules/api-docs/api-docs.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { branchRoutes } from './modules/branches/branches.routes';
 import { healthRoutes } from './modules/health/health.routes';
@@ -13,7 +16,8 @@ export interface AppOptions {
 
 /** Every route of the server, in registration order (fixed paths before parameterised ones). */
 export function allRoutes(deps: AppDeps): RouteDef[] {
-  return [...healthRoutes(deps), ...authRoutes(deps), ...branchRoutes(deps)];
+  const routes: RouteDef[] = [...healthRoutes(deps), ...apiDocsRoutes(() => routes), ...authRoutes(deps), ...branchRoutes(deps)];
+  return routes;
 }
 
 /** Builds the Express app; never listens (src/cli/serve.ts does, tests call this directly). */
@@ -23,8 +27,12 @@ export function createApp(deps: AppDeps, opts: AppOptions = {}): Express {
   app.set('trust proxy', deps.config.trustProxy);
   app.set('etag', false);
   app.use(requestLog(deps.log));
+  if (deps.config.metrics) app.use(deps.metrics.middleware());
   const router = express.Router({ strict: false, caseSensitive: true });
   mountRoutes(router, allRoutes(deps), deps, { checkResponses: opts.checkResponses ?? false });
+  // Pages besides the JSON API (not in the route table, so not in the OpenAPI document):
+  mountDocsPage(router);
+  if (deps.config.metrics) mountMetricsPage(router, deps.metrics, deps.config);
   app.use(router);
   app.use(unknownRoute);
   app.use(errorHandler(deps.log));

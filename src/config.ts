@@ -26,6 +26,10 @@ export interface Config {
   readonly reportCatchUpDays: number;
   /** Scheduled reports: attempts before a run is given up. */
   readonly reportAttempts: number;
+  /** GET /metrics is served (Prometheus text format). */
+  readonly metrics: boolean;
+  /** When set, a scrape of /metrics must send it as a bearer token. */
+  readonly metricsToken: string | undefined;
 }
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -63,6 +67,8 @@ export const SETTINGS = [
   ['', 'TARS_REPORT_HOUR', '6', "hour (0–23, the tenant's local time) when scheduled reports of the period that just ended are sent"],
   ['', 'TARS_REPORT_CATCHUP_DAYS', '7', 'reports that fell due while the server was down are sent on start if due within this many days'],
   ['', 'TARS_REPORT_ATTEMPTS', '5', 'attempts to send a scheduled report before it is marked failed (backoff 1 min, 5 min, 15 min, 1 h …)'],
+  ['', 'TARS_METRICS', 'on', 'on: `GET /metrics` serves Prometheus metrics; off: it does not exist'],
+  ['', 'TARS_METRICS_TOKEN', '', 'when set (at least 16 characters), a scrape of `/metrics` must send `Authorization: Bearer <token>`'],
 ] as const;
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -122,6 +128,11 @@ export function loadConfig(env: Env, flags: ConfigFlags = {}, cwd = process.cwd(
   const reportCatchUpDays = int('TARS_REPORT_CATCHUP_DAYS', '7', 0, 366);
   const reportAttempts = int('TARS_REPORT_ATTEMPTS', '5', 1, 20);
 
+  const metricsText = env.TARS_METRICS || 'on';
+  if (metricsText !== 'on' && metricsText !== 'off') problems.push(`TARS_METRICS must be on or off, got "${metricsText}"`);
+  const metricsToken = env.TARS_METRICS_TOKEN || undefined;
+  if (metricsToken !== undefined && (metricsToken.length < 16 || /\s/.test(metricsToken))) problems.push('TARS_METRICS_TOKEN must be at least 16 characters long, without spaces');
+
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze({
     port,
@@ -140,6 +151,8 @@ export function loadConfig(env: Env, flags: ConfigFlags = {}, cwd = process.cwd(
     reportHour,
     reportCatchUpDays,
     reportAttempts,
+    metrics: metricsText === 'on',
+    metricsToken,
   });
 }
 

@@ -9,6 +9,8 @@ import { Validator } from './http/validation';
 import type { Logger } from './log';
 import { createMailer } from './mail/mailer';
 import { createSmsGateway } from './mail/sms';
+import { registerGauges } from './metrics/gauges';
+import { Metrics } from './metrics/metrics';
 import { loadJwtSecret, TokenService } from './modules/auth/tokens';
 
 export const DATABASE_FILE = 'tars.db';
@@ -54,7 +56,7 @@ export async function buildDeps(config: Config, log: Logger, clock: Clock = syst
   });
   const validator = new Validator();
   validator.compileAll();
-  return {
+  const deps: AppDeps = {
     config,
     database,
     log,
@@ -63,5 +65,8 @@ export async function buildDeps(config: Config, log: Logger, clock: Clock = syst
     tokens: new TokenService(loadJwtSecret(config.dataDir, config.jwtSecret), config.tokenTtlSeconds),
     mailer: createMailer(config.smtpUrl, config.mailFrom),
     sms: createSmsGateway(config.smsGatewayUrl),
+    metrics: new Metrics(),
   };
+  registerGauges(deps);
+  return deps;
 }

@@ -13,6 +13,7 @@ import health from '../../schemas/health.json';
 import mfaChallenge from '../../schemas/mfa-challenge.json';
 import mfaResend from '../../schemas/mfa-resend.json';
 import mfaValidate from '../../schemas/mfa-validate.json';
+import openapi from '../../schemas/openapi.json';
 import pathParams from '../../schemas/path-params.json';
 import reportRange from '../../schemas/report-range.json';
 import user from '../../schemas/user.json';
@@ -33,6 +34,7 @@ export const SCHEMAS: readonly object[] = [
   mfaChallenge,
   mfaResend,
   mfaValidate,
+  openapi,
   pathParams,
   reportRange,
   user,

@@ -1,0 +1,173 @@
+import { VERSION } from '../version';
+import type { RouteDef } from './route';
+import { SCHEMAS } from './schemas';
+
+/**
+ * The OpenAPI 3.1 document of the server, generated from the two things that also run it: the route table
+ * (method, path, tag, summary, permission, schema ids, status, addition) and the JSON Schemas of schemas/.
+ * OpenAPI 3.1 schema objects are JSON Schema 2020-12, so each schema file becomes a component as it is; only
+ * its $id goes and its references are rewritten ("common#/$defs/id" → "#/components/schemas/common/$defs/id").
+ */
+type Json = Record<string, unknown>;
+
+export const ADDITION_TAG = 'Addition to the hosted API';
+
+const RAW = new Map((SCHEMAS as Json[]).map((s) => [s.$id as string, s]));
+
+/** The error responses, each with the error body of decisions.md §2. */
+const ERRORS = {
+  400: ['BadRequest', 'The path, query or body breaks its schema; validationErrors names every problem'],
+  401: ['NotAuthenticated', 'No valid bearer token'],
+  403: ['Forbidden', "The caller's role or permissions do not allow this, or it names a tenant it may not act in"],
+  404: ['NotFound', 'No such record, or one of a tenant the caller may not see'],
+  413: ['PayloadTooLarge', 'The body is larger than 1 MiB'],
+  415: ['UnsupportedMediaType', 'The body is not application/json'],
+  500: ['GeneralError', 'Something went wrong on the server (details only in its log)'],
+} as const;
+
+export function buildOpenApi(routes: readonly RouteDef[]): Json {
+  const paths: Record<string, Json> = {};
+  const tags: string[] = [];
+  for (const route of routes) {
+    const path = openApiPath(route.path);
+    paths[path] = { ...paths[path], [route.method]: operation(route, path) };
+    for (const tag of operationTags(route)) if (!tags.includes(tag)) tags.push(tag);
+  }
+  const used = reachableSchemas(routes);
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'TARS API',
+      version: VERSION,
+      description: 'The v2 admin and reporting API of TARS, the Telephony Administration and Reporting Server. Send the accessToken of POST /v2/authentication as `Authorization: Bearer <token>`.',
+    },
+    tags: tags.map((name) => (name === ADDITION_TAG ? { name, description: 'Operations TARS has and the hosted API does not.' } : { name })),
+    paths,
+    components: {
+      schemas: Object.fromEntries([...used].sort().map((id) => [id, rewrite(RAW.get(id), id)])),
+      responses: Object.fromEntries(Object.values(ERRORS).map(([name, description]) => [name, { description, content: json('error') }])),
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+    },
+  };
+}
+
+/** Express's /v2/webhooks/:id → OpenAPI's /v2/webhooks/{id}; other Express path syntax is not described. */
+export function openApiPath(expressPath: string): string {
+  const path = expressPath.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+  if (/[*?()]|:/.test(path)) throw new Error(`route path ${expressPath}: only :name parameters can be described in OpenAPI`);
+  return path;
+}
+
+function operationTags(route: RouteDef): string[] {
+  return route.addition ? [route.tag, ADDITION_TAG] : [route.tag];
+}
+
+function operation(route: RouteDef, path: string): Json {
+  const isPublic = route.permission === 'public';
+  const status = route.status ?? (route.method === 'post' ? 201 : 200);
+  const errors: (keyof typeof ERRORS)[] = [];
+  if (route.body || route.query || route.params) errors.push(400);
+  if (!isPublic) errors.push(401, 403);
+  if (route.params) errors.push(404);
+  if (route.body) errors.push(413, 415);
+  const access = isPublic ? 'Public: no token needed.' : route.permission === 'authenticated' ? 'Any signed-in user.' : `Permission: \`${route.permission}\`.`;
+  return {
+    operationId: operationId(route.method, path),
+    tags: operationTags(route),
+    summary: route.summary,
+    description: route.addition ? `${access} An addition: the hosted API does not have this operation.` : access,
+    ...(isPublic ? { security: [] } : { security: [{ bearer: [] }], 'x-permission': route.permission }),
+    parameters: [...parameters(route, 'path'), ...parameters(route, 'query')],
+    ...(route.body ? { requestBody: { required: true, content: json(route.body) } } : {}),
+    responses: {
+      [status]: { description: status === 201 ? 'Created' : 'OK', content: json(route.response) },
+      ...Object.fromEntries(errors.map((code) => [code, { $ref: `#/components/responses/${ERRORS[code][0]}` }])),
+      default: { $ref: '#/components/responses/GeneralError' },
+    },
+  };
+}
+
+function operationId(method: string, path: string): string {
+  const words = path.split('/').filter(Boolean).map((p) => (p.startsWith('{') ? `by-${p.slice(1, -1)}` : p));
+  return [method, ...words].join('-').replace(/[-_.]+([a-zA-Z0-9])/g, (_, c: string) => c.toUpperCase());
+}
+
+const json = (schemaId: string) => ({ 'application/json': { schema: { $ref: `#/components/schemas/${schemaId}` } } });
+
+/** The path parameters (those named in the path) or the query parameters, one per property of the route's schema. */
+function parameters(route: RouteDef, where: 'path' | 'query'): Json[] {
+  const id = where === 'path' ? route.params : route.query;
+  const names = where === 'path' ? [...route.path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1] as string) : undefined;
+  if (!id) {
+    if (names?.length) throw new Error(`route ${route.method.toUpperCase()} ${route.path} has path parameters but no params schema`);
+    return [];
+  }
+  const { properties, required } = objectShape(id, '');
+  return (names ?? Object.keys(properties)).map((name) => {
+    const found = properties[name];
+    if (!found) throw new Error(`route ${route.method.toUpperCase()} ${route.path}: schema ${id} has no property "${name}"`);
+    const schema = rewrite(found.schema, found.owner) as Json;
+    const description = typeof schema.description === 'string' ? { description: schema.description } : {};
+    return { name, in: where, required: where === 'path' || required.includes(name), ...description, schema };
+  });
+}
+
+interface Shape {
+  properties: Record<string, { schema: unknown; owner: string }>;
+  required: string[];
+}
+
+/** The properties of an object schema, following $ref and allOf (query schemas may be composed). */
+function objectShape(ref: string, owner: string): Shape {
+  const { schema, id } = resolve(ref, owner);
+  return shapeOf(schema, id);
+}
+
+function shapeOf(schema: Json, owner: string): Shape {
+  const properties = Object.entries((schema.properties as Json | undefined) ?? {}).map(([k, v]) => [k, { schema: v, owner }] as const);
+  const shape: Shape = { properties: Object.fromEntries(properties), required: [...((schema.required as string[] | undefined) ?? [])] };
+  const inner = [...(typeof schema.$ref === 'string' ? [objectShape(schema.$ref, owner)] : []), ...((schema.allOf as Json[] | undefined) ?? []).map((part) => shapeOf(part, owner))];
+  for (const part of inner) {
+    Object.assign(shape.properties, part.properties);
+    shape.required.push(...part.required);
+  }
+  return shape;
+}
+
+/** "calls-query", "common#/$defs/paging" or "#/$defs/x" (inside `owner`) → that schema and the file it is in. */
+function resolve(ref: string, owner: string): { schema: Json; id: string } {
+  const [file, pointer = ''] = ref.split('#');
+  const id = file || owner;
+  let node: unknown = RAW.get(id);
+  for (const key of pointer.split('/').filter(Boolean)) node = (node as Json | undefined)?.[key.replace(/~1/g, '/').replace(/~0/g, '~')];
+  if (!node || typeof node !== 'object') throw new Error(`schema reference ${ref} (in ${owner || 'a route'}) leads nowhere`);
+  return { schema: node as Json, id };
+}
+
+/** A schema file as a component: no $id, references pointing into #/components/schemas. */
+function rewrite(node: unknown, owner: string): unknown {
+  if (Array.isArray(node)) return node.map((n) => rewrite(n, owner));
+  if (!node || typeof node !== 'object') return node;
+  const out: Json = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === '$id') continue;
+    if (key === '$ref' && typeof value === 'string') {
+      const [file, pointer = ''] = value.split('#');
+      out.$ref = `#/components/schemas/${file || owner}${pointer}`;
+    } else out[key] = rewrite(value, owner);
+  }
+  return out;
+}
+
+/** Every schema file the routes use, directly or through references. */
+function reachableSchemas(routes: readonly RouteDef[]): Set<string> {
+  const seen = new Set<string>();
+  const visit = (id: string) => {
+    if (seen.has(id)) return;
+    if (!RAW.has(id)) throw new Error(`no schema with $id "${id}" in schemas/`);
+    seen.add(id);
+    for (const ref of JSON.stringify(RAW.get(id)).matchAll(/"\$ref":"([^"#]*)/g)) if (ref[1]) visit(ref[1]);
+  };
+  for (const r of routes) for (const id of [r.body, r.query, r.params, r.response, 'error']) if (id) visit(id);
+  return seen;
+}

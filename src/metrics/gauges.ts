@@ -1,0 +1,71 @@
+import { statSync } from 'node:fs';
+import { Gauge } from 'prom-client';
+import type { AppDeps } from '../deps';
+
+/** One sample of a gauge: its labels and its value. */
+export interface Sample {
+  readonly labels?: Record<string, string>;
+  readonly value: number;
+}
+
+/**
+ * A gauge read at scrape time, usually from a table: what happened in any process (the server, `tars import`)
+ * and before a restart counts. To add one, add an entry to GAUGES; read() should be one cheap query.
+ */
+export interface ScrapedGauge {
+  readonly name: string;
+  readonly help: string;
+  readonly labelNames?: readonly string[];
+  read(deps: AppDeps): Promise<Sample[]> | Sample[];
+}
+
+const databaseSize: ScrapedGauge = {
+  name: 'tars_database_size_bytes',
+  help: 'Size of the SQLite database file and of its write-ahead log',
+  labelNames: ['file'],
+  read: ({ database }) => [
+    { labels: { file: 'database' }, value: sizeOf(database.file) },
+    { labels: { file: 'wal' }, value: sizeOf(`${database.file}-wal`) },
+  ],
+};
+
+const reportRuns: ScrapedGauge = {
+  name: 'tars_report_runs',
+  help: 'Runs of saved-filter reports recorded in the database, by kind (scheduled, manual) and status (sent, failed, retry …)',
+  labelNames: ['kind', 'status'],
+  async read({ database }) {
+    const rows = await database.db
+      .selectFrom('report_runs')
+      .select((eb) => ['kind', 'status', eb.fn.countAll<number>().as('n')])
+      .groupBy(['kind', 'status'])
+      .execute();
+    return rows.map((r) => ({ labels: { kind: r.kind, status: r.status }, value: Number(r.n) }));
+  },
+};
+
+/** Every gauge read at scrape time. */
+export const GAUGES: readonly ScrapedGauge[] = [databaseSize, reportRuns];
+
+export function registerGauges(deps: AppDeps, gauges: readonly ScrapedGauge[] = GAUGES): void {
+  for (const g of gauges) {
+    new Gauge({
+      name: g.name,
+      help: g.help,
+      labelNames: g.labelNames ?? [],
+      registers: [deps.metrics.registry],
+      async collect() {
+        const samples = await g.read(deps);
+        this.reset();
+        for (const s of samples) this.set(s.labels ?? {}, s.value);
+      },
+    });
+  }
+}
+
+function sizeOf(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0;
+  }
+}

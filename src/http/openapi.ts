@@ -16,14 +16,20 @@ const RAW = new Map((SCHEMAS as Json[]).map((s) => [s.$id as string, s]));
 
 /** The error responses, each with the error body of decisions.md §2. */
 const ERRORS = {
-  400: ['BadRequest', 'The path, query or body breaks its schema; validationErrors names every problem'],
-  401: ['NotAuthenticated', 'No valid bearer token'],
-  403: ['Forbidden', "The caller's role or permissions do not allow this, or it names a tenant it may not act in"],
-  404: ['NotFound', 'No such record, or one of a tenant the caller may not see'],
-  413: ['PayloadTooLarge', 'The body is larger than 1 MiB'],
-  415: ['UnsupportedMediaType', 'The body is not application/json'],
-  500: ['GeneralError', 'Something went wrong on the server (details only in its log)'],
+  400: ['BadRequest', 'The path, query or body breaks its schema; validationErrors names every problem', 'tenantId must be greater than 0'],
+  401: ['NotAuthenticated', 'No valid bearer token', 'Not authenticated'],
+  403: ['Forbidden', "The caller's role or permissions do not allow this, or it names a tenant it may not act in", 'You are not allowed to do this'],
+  404: ['NotFound', 'No such record, or one of a tenant the caller may not see', 'Record not found'],
+  413: ['PayloadTooLarge', 'The body is larger than 1 MiB', 'The request body is too large'],
+  415: ['UnsupportedMediaType', 'The body is not application/json', 'The request body must be JSON (Content-Type: application/json)'],
+  500: ['GeneralError', 'Something went wrong on the server (details only in its log)', 'Something went wrong on the server'],
 } as const;
+
+function errorResponse(code: keyof typeof ERRORS): Json {
+  const [name, description, message] = ERRORS[code];
+  const example = code === 400 ? { name, message, code, validationErrors: [message] } : { name, message, code };
+  return { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/error' }, example } } };
+}
 
 export function buildOpenApi(routes: readonly RouteDef[]): Json {
   const paths: Record<string, Json> = {};
@@ -41,11 +47,11 @@ export function buildOpenApi(routes: readonly RouteDef[]): Json {
       version: VERSION,
       description: 'The v2 admin and reporting API of TARS, the Telephony Administration and Reporting Server. Send the accessToken of POST /v2/authentication as `Authorization: Bearer <token>`.',
     },
-    tags: tags.map((name) => (name === ADDITION_TAG ? { name, description: 'Operations TARS has and the hosted API does not.' } : { name })),
+    tags: [...tags.filter((t) => t !== ADDITION_TAG).map((name) => ({ name })), { name: ADDITION_TAG, description: 'Operations TARS has and the hosted API does not.' }],
     paths,
     components: {
       schemas: Object.fromEntries([...used].sort().map((id) => [id, rewrite(RAW.get(id), id)])),
-      responses: Object.fromEntries(Object.values(ERRORS).map(([name, description]) => [name, { description, content: json('error') }])),
+      responses: Object.fromEntries(Object.entries(ERRORS).map(([code, [name]]) => [name, errorResponse(Number(code) as keyof typeof ERRORS)])),
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
     },
   };

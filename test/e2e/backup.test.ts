@@ -97,7 +97,7 @@ describe('tars backup and tars restore (e2e, real processes)', function () {
     expect(readDb(join(restored, 'tars.db'), (db) => db.prepare("SELECT name FROM sqlite_master WHERE name = 'tars_backup'").get()), 'the facts table is dropped').to.equal(undefined);
   });
 
-  it('when a server runs on the data directory, then restore is refused and changes nothing', async () => {
+  it('when a server runs on the data directory, then restore is refused; after the server crashed, its stale lock does not block and the crashed database is kept aside with its WAL', async () => {
     server = await startServe(['--data-dir', data], { env: ADMIN });
     const file = join(dir, 'b.db');
     expect((await runTars(['backup', file, '--data-dir', data])).code).to.equal(0);
@@ -105,11 +105,22 @@ describe('tars backup and tars restore (e2e, real processes)', function () {
     expect(res.code).to.equal(1);
     expect(res.stderr).to.match(/a TARS server \(pid \d+\) is running/);
     expect((await send(server.url, 'GET', '/healthz')).status).to.equal(200);
-    expect(await server.stop()).to.equal(0);
+
+    const { token, tenantId } = await adminToken(server.url);
+    expect((await send(server.url, 'POST', '/v2/admin/branches', { token, body: { tenantId, name: 'Load after the backup', timezone: 'UTC' } })).status).to.equal(201);
+    expect(await server.stop('SIGKILL')).to.equal(null); // a crash: lock, -wal and -shm stay behind
     server = undefined;
+    expect(existsSync(join(data, 'server.lock'))).to.equal(true);
+    expect(existsSync(join(data, 'tars.db-wal'))).to.equal(true);
+
     const again = await runTars(['restore', file, '--data-dir', data]);
-    expect(again.code, `once it has stopped, restore runs: ${again.stderr}`).to.equal(0);
-    expect(again.stdout).to.match(/the database it replaced is in .*tars\.db\.replaced-/);
+    expect(again.code, again.stderr).to.equal(0);
+    const replaced = /the database it replaced is in (\S+)/.exec(again.stdout)?.[1] as string;
+    expect(replaced).to.match(/tars\.db\.replaced-/);
+    expect(existsSync(`${replaced}-wal`), 'the crashed WAL moved with its database').to.equal(true);
+    expect(branchNames(replaced), 'the write that was only in the WAL is kept aside').to.deep.equal(['Load after the backup']);
+    for (const stale of ['tars.db-wal', 'tars.db-shm']) expect(existsSync(join(data, stale)), stale).to.equal(false);
+    expect(branchNames(join(data, 'tars.db')), 'the backup, from before that write').to.deep.equal([]);
   });
 
   it('when the backup file is not a database or is damaged, then restore is refused and the data directory is untouched', async () => {

@@ -7,7 +7,13 @@ import { mountDocsPage } from './modules/api-docs/docs-page';
 import { apiDocsRoutes } from './modules/api-docs/api-docs.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { branchRoutes } from './modules/branches/branches.routes';
+import { callCampaignRoutes } from './modules/call-campaigns/call-campaigns.routes';
+import { emergencyLocationRoutes } from './modules/emergency-locations/emergency-locations.routes';
 import { healthRoutes } from './modules/health/health.routes';
+import { phoneNumberRoutes } from './modules/phone-numbers/phone-numbers.routes';
+import { savedFilterRoutes } from './modules/saved-filters/saved-filters.routes';
+import { webhookDeliveryRoutes } from './modules/webhooks/deliveries.routes';
+import { webhookRoutes } from './modules/webhooks/webhooks.routes';
 
 export interface AppOptions {
   /** Check every response against its schema (tests). */
@@ -16,7 +22,19 @@ export interface AppOptions {
 
 /** Every route of the server, in registration order (fixed paths before parameterised ones). */
 export function allRoutes(deps: AppDeps): RouteDef[] {
-  const routes: RouteDef[] = [...healthRoutes(deps), ...apiDocsRoutes(() => routes), ...authRoutes(deps), ...branchRoutes(deps)];
+  // The OpenAPI route describes this very list, itself included: it reads it when first asked.
+  const routes: RouteDef[] = [
+    ...healthRoutes(deps),
+    ...apiDocsRoutes(() => routes),
+    ...authRoutes(deps),
+    ...savedFilterRoutes(deps),
+    ...phoneNumberRoutes(deps),
+    ...emergencyLocationRoutes(deps),
+    ...callCampaignRoutes(deps),
+    ...branchRoutes(deps),
+    ...webhookRoutes(deps),
+    ...webhookDeliveryRoutes(deps),
+  ];
   return routes;
 }
 

@@ -1,4 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
+import { DEFAULT_DENY, parsePolicyList } from './modules/webhooks/url-policy';
 
 /**
  * The server's configuration: command-line flags win over TARS_* environment variables, which win over
@@ -26,6 +27,13 @@ export interface Config {
   readonly reportCatchUpDays: number;
   /** Scheduled reports: attempts before a run is given up. */
   readonly reportAttempts: number;
+  /** Webhook destinations: when not empty, only these hosts/ranges; the deny list always wins. */
+  readonly webhookAllow: readonly string[];
+  readonly webhookDeny: readonly string[];
+  readonly webhookTimeoutMs: number;
+  readonly webhookAttempts: number;
+  /** First retry delay; each further retry doubles it (with jitter), up to an hour. */
+  readonly webhookRetryBaseMs: number;
   /** GET /metrics is served (Prometheus text format). */
   readonly metrics: boolean;
   /** When set, a scrape of /metrics must send it as a bearer token. */
@@ -66,6 +74,11 @@ export const SETTINGS = [
   ['', 'TARS_TRUST_PROXY', '0', '1 when behind a reverse proxy that sets X-Forwarded-For'],
   ['', 'TARS_REPORT_HOUR', '6', "hour (0–23, the tenant's local time) when scheduled reports of the period that just ended are sent"],
   ['', 'TARS_REPORT_CATCHUP_DAYS', '7', 'reports that fell due while the server was down are sent on start if due within this many days'],
+  ['', 'TARS_WEBHOOK_ALLOW', '', 'webhook destinations allowed (comma-separated host names, addresses, CIDR ranges); empty: any not denied'],
+  ['', 'TARS_WEBHOOK_DENY', DEFAULT_DENY.join(','), 'webhook destinations refused (link-local and cloud metadata by default); wins over the allow list'],
+  ['', 'TARS_WEBHOOK_TIMEOUT', '10s', 'how long one webhook delivery may take'],
+  ['', 'TARS_WEBHOOK_ATTEMPTS', '8', 'attempts per webhook delivery before it is marked failed'],
+  ['', 'TARS_WEBHOOK_RETRY_BASE', '10s', 'first retry delay of a failed delivery; doubled each time (with jitter), at most 1 h'],
   ['', 'TARS_REPORT_ATTEMPTS', '5', 'attempts to send a scheduled report before it is marked failed (backoff 1 min, 5 min, 15 min, 1 h …)'],
   ['', 'TARS_METRICS', 'on', 'on: `GET /metrics` serves Prometheus metrics; off: it does not exist'],
   ['', 'TARS_METRICS_TOKEN', '', 'when set (at least 16 characters), a scrape of `/metrics` must send `Authorization: Bearer <token>`'],
@@ -127,6 +140,25 @@ export function loadConfig(env: Env, flags: ConfigFlags = {}, cwd = process.cwd(
   const reportHour = int('TARS_REPORT_HOUR', '6', 0, 23);
   const reportCatchUpDays = int('TARS_REPORT_CATCHUP_DAYS', '7', 0, 366);
   const reportAttempts = int('TARS_REPORT_ATTEMPTS', '5', 1, 20);
+  const list = (name: string, fallback: readonly string[]): string[] => {
+    try {
+      return parsePolicyList(env[name], fallback);
+    } catch (err) {
+      problems.push(`${name}: ${(err as Error).message}`);
+      return [];
+    }
+  };
+  const webhookAllow = list('TARS_WEBHOOK_ALLOW', []);
+  const webhookDeny = list('TARS_WEBHOOK_DENY', DEFAULT_DENY);
+  const seconds = (name: string, fallback: string): number => {
+    const text = env[name] || fallback;
+    const s = parseDuration(text);
+    if (s === undefined || s < 1 || s > 3600) problems.push(`${name} must be a duration from 1 s to 1 h, such as 10s or 2m, got "${text}"`);
+    return (s ?? 0) * 1000;
+  };
+  const webhookTimeoutMs = seconds('TARS_WEBHOOK_TIMEOUT', '10s');
+  const webhookRetryBaseMs = seconds('TARS_WEBHOOK_RETRY_BASE', '10s');
+  const webhookAttempts = int('TARS_WEBHOOK_ATTEMPTS', '8', 1, 30);
 
   const metricsText = env.TARS_METRICS || 'on';
   if (metricsText !== 'on' && metricsText !== 'off') problems.push(`TARS_METRICS must be on or off, got "${metricsText}"`);
@@ -151,6 +183,11 @@ export function loadConfig(env: Env, flags: ConfigFlags = {}, cwd = process.cwd(
     reportHour,
     reportCatchUpDays,
     reportAttempts,
+    webhookAllow,
+    webhookDeny,
+    webhookTimeoutMs,
+    webhookAttempts,
+    webhookRetryBaseMs,
     metrics: metricsText === 'on',
     metricsToken,
   });

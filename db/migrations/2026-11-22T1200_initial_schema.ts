@@ -134,7 +134,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable('emergency_locations')
-    .addColumn('id', 'integer', (c) => c.primaryKey())
+    // AUTOINCREMENT: the API deletes these, and an id a client still holds must never name a new record.
+    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
     .addColumn('tenant_id', 'integer', (c) => c.notNull().references('tenants.id'))
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('loc', 'text', (c) => c.notNull().defaultTo(''))
@@ -149,7 +150,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable('notification_groups')
-    .addColumn('id', 'integer', (c) => c.primaryKey())
+    // AUTOINCREMENT: the API deletes these, and an id a client still holds must never name a new record.
+    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
     .addColumn('location_id', 'integer', (c) => c.notNull().references('emergency_locations.id').onDelete('cascade'))
     .addColumn('position', 'integer', (c) => c.notNull())
     .addColumn('name', 'text', (c) => c.notNull())
@@ -161,7 +163,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable('call_campaigns')
-    .addColumn('id', 'integer', (c) => c.primaryKey())
+    // AUTOINCREMENT: the API deletes these, and an id a client still holds must never name a new record.
+    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
     .addColumn('tenant_id', 'integer', (c) => c.notNull().references('tenants.id'))
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('type', 'text', (c) => c.notNull())
@@ -210,7 +213,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable('webhooks')
-    .addColumn('id', 'integer', (c) => c.primaryKey())
+    // AUTOINCREMENT: the API deletes these, and an id a client still holds must never name a new record.
+    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
     .addColumn('tenant_id', 'integer', (c) => c.notNull().references('tenants.id'))
     .addColumn('type', 'text', (c) => c.notNull())
     .addColumn('url', 'text', (c) => c.notNull())

@@ -1,6 +1,7 @@
 import type { Migration } from 'kysely';
 import * as initialSchema from './2026-11-22T1200_initial_schema';
 import * as reportRuns from './2026-11-22T1600_report_runs';
+import * as webhookDeliveries from './2026-11-22T1700_webhook_deliveries';
 
 /**
  * Every migration, by name, imported statically so that the bundle and the standalone executable carry
@@ -9,4 +10,5 @@ import * as reportRuns from './2026-11-22T1600_report_runs';
 export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-22T1200_initial_schema': initialSchema,
   '2026-11-22T1600_report_runs': reportRuns,
+  '2026-11-22T1700_webhook_deliveries': webhookDeliveries,
 };

@@ -6,6 +6,8 @@ import type { AppDeps } from '../deps';
 import { createLogger, type Logger } from '../log';
 import { closeDatabase, runStopHooks, stopHttpServer, untilStopSignal, type StopHook } from '../ops/shutdown';
 import { lockDataDir } from '../ops/server-lock';
+import { jobsOf } from '../jobs/index';
+import { startJobs } from '../jobs/jobs';
 import { buildDeps, ensureDataDir } from '../runtime';
 import { readFixtureFile, seedFixture } from '../seed/seed';
 import { ensureFirstAdmin } from '../modules/users/bootstrap';
@@ -78,8 +80,9 @@ async function start(config: Config, log: Logger): Promise<StopHook[]> {
  * start it here and return its stop hooks. They run after the HTTP server has stopped and before the
  * database closes, so a job never finds the database gone; each stops at a safe point, bounded.
  */
-function startBackgroundWork(_deps: AppDeps): StopHook[] {
-  return [];
+function startBackgroundWork(deps: AppDeps): StopHook[] {
+  const jobs = startJobs(deps, jobsOf(deps));
+  return [{ name: 'jobs', stop: () => jobs.stop() }];
 }
 
 async function prepareData(deps: AppDeps): Promise<void> {

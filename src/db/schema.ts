@@ -19,6 +19,8 @@ export interface Database {
   mfa_challenges: MfaChallengeTable;
   login_failures: LoginFailureTable;
   report_runs: ReportRunTable;
+  webhook_deliveries: WebhookDeliveryTable;
+  webhook_attempts: WebhookAttemptTable;
 }
 
 export interface TenantTable {
@@ -207,6 +209,12 @@ export interface WebhookTable {
   authtoken: string | null;
   secret: string;
   created_at: string;
+  /** Set when a receiver answered 410 Gone: no more deliveries until the webhook is updated. */
+  disabled_at: Generated<string | null>;
+  disabled_reason: Generated<string | null>;
+  /** After a rotation the old secret signs too, until previous_secret_until (epoch ms). */
+  previous_secret: Generated<string | null>;
+  previous_secret_until: Generated<number | null>;
 }
 
 export interface SavedFilterTable {
@@ -267,4 +275,34 @@ export interface ReportRunTable {
   rows: number | null;
   error: string | null;
   created_at: string;
+}
+
+export type DeliveryStatus = 'pending' | 'delivering' | 'delivered' | 'retry' | 'failed' | 'gone';
+
+export interface WebhookDeliveryTable {
+  id: Generated<number>;
+  webhook_id: number;
+  tenant_id: number;
+  message_id: string;
+  event_type: string;
+  /** The JSON body, exactly as signed and sent. */
+  payload: string;
+  status: DeliveryStatus;
+  attempts: Generated<number>;
+  next_attempt_at: number;
+  lease_until: number | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: string;
+  delivered_at: string | null;
+}
+
+export interface WebhookAttemptTable {
+  id: Generated<number>;
+  delivery_id: number;
+  attempt: number;
+  started_at: string;
+  duration_ms: number;
+  status_code: number | null;
+  error: string | null;
 }

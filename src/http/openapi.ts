@@ -1,18 +1,15 @@
 import { VERSION } from '../version';
+import { componentSchemas, objectShape, rewrite } from './openapi-components';
 import type { RouteDef } from './route';
-import { SCHEMAS } from './schemas';
 
 /**
  * The OpenAPI 3.1 document of the server, generated from the two things that also run it: the route table
- * (method, path, tag, summary, permission, schema ids, status, addition) and the JSON Schemas of schemas/.
- * OpenAPI 3.1 schema objects are JSON Schema 2020-12, so each schema file becomes a component as it is; only
- * its $id goes and its references are rewritten ("common#/$defs/id" → "#/components/schemas/common/$defs/id").
+ * (method, path, tag, summary, permission, schema ids, status, addition) and the JSON Schemas of schemas/
+ * (as components: src/http/openapi-components.ts).
  */
 type Json = Record<string, unknown>;
 
 export const ADDITION_TAG = 'Addition to the hosted API';
-
-const RAW = new Map((SCHEMAS as Json[]).map((s) => [s.$id as string, s]));
 
 /** The error responses, each with the error body of decisions.md §2. */
 const ERRORS = {
@@ -39,7 +36,7 @@ export function buildOpenApi(routes: readonly RouteDef[]): Json {
     paths[path] = { ...paths[path], [route.method]: operation(route, path) };
     for (const tag of operationTags(route)) if (!tags.includes(tag)) tags.push(tag);
   }
-  const used = reachableSchemas(routes);
+  const responses = Object.fromEntries(Object.entries(ERRORS).map(([code, [name]]) => [name, errorResponse(Number(code) as keyof typeof ERRORS)]));
   return {
     openapi: '3.1.0',
     info: {
@@ -50,8 +47,8 @@ export function buildOpenApi(routes: readonly RouteDef[]): Json {
     tags: [...tags.filter((t) => t !== ADDITION_TAG).map((name) => ({ name })), { name: ADDITION_TAG, description: 'Operations TARS has and the hosted API does not.' }],
     paths,
     components: {
-      schemas: Object.fromEntries([...used].sort().map((id) => [id, rewrite(RAW.get(id), id)])),
-      responses: Object.fromEntries(Object.entries(ERRORS).map(([code, [name]]) => [name, errorResponse(Number(code) as keyof typeof ERRORS)])),
+      schemas: componentSchemas({ paths, responses }),
+      responses,
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
     },
   };
@@ -118,62 +115,3 @@ function parameters(route: RouteDef, where: 'path' | 'query'): Json[] {
   });
 }
 
-interface Shape {
-  properties: Record<string, { schema: unknown; owner: string }>;
-  required: string[];
-}
-
-/** The properties of an object schema, following $ref and allOf (query schemas may be composed). */
-function objectShape(ref: string, owner: string): Shape {
-  const { schema, id } = resolve(ref, owner);
-  return shapeOf(schema, id);
-}
-
-function shapeOf(schema: Json, owner: string): Shape {
-  const properties = Object.entries((schema.properties as Json | undefined) ?? {}).map(([k, v]) => [k, { schema: v, owner }] as const);
-  const shape: Shape = { properties: Object.fromEntries(properties), required: [...((schema.required as string[] | undefined) ?? [])] };
-  const inner = [...(typeof schema.$ref === 'string' ? [objectShape(schema.$ref, owner)] : []), ...((schema.allOf as Json[] | undefined) ?? []).map((part) => shapeOf(part, owner))];
-  for (const part of inner) {
-    Object.assign(shape.properties, part.properties);
-    shape.required.push(...part.required);
-  }
-  return shape;
-}
-
-/** "calls-query", "common#/$defs/paging" or "#/$defs/x" (inside `owner`) → that schema and the file it is in. */
-function resolve(ref: string, owner: string): { schema: Json; id: string } {
-  const [file, pointer = ''] = ref.split('#');
-  const id = file || owner;
-  let node: unknown = RAW.get(id);
-  for (const key of pointer.split('/').filter(Boolean)) node = (node as Json | undefined)?.[key.replace(/~1/g, '/').replace(/~0/g, '~')];
-  if (!node || typeof node !== 'object') throw new Error(`schema reference ${ref} (in ${owner || 'a route'}) leads nowhere`);
-  return { schema: node as Json, id };
-}
-
-/** A schema file as a component: no $id, references pointing into #/components/schemas. */
-function rewrite(node: unknown, owner: string): unknown {
-  if (Array.isArray(node)) return node.map((n) => rewrite(n, owner));
-  if (!node || typeof node !== 'object') return node;
-  const out: Json = {};
-  for (const [key, value] of Object.entries(node)) {
-    if (key === '$id') continue;
-    if (key === '$ref' && typeof value === 'string') {
-      const [file, pointer = ''] = value.split('#');
-      out.$ref = `#/components/schemas/${file || owner}${pointer}`;
-    } else out[key] = rewrite(value, owner);
-  }
-  return out;
-}
-
-/** Every schema file the routes use, directly or through references. */
-function reachableSchemas(routes: readonly RouteDef[]): Set<string> {
-  const seen = new Set<string>();
-  const visit = (id: string) => {
-    if (seen.has(id)) return;
-    if (!RAW.has(id)) throw new Error(`no schema with $id "${id}" in schemas/`);
-    seen.add(id);
-    for (const ref of JSON.stringify(RAW.get(id)).matchAll(/"\$ref":"([^"#]*)/g)) if (ref[1]) visit(ref[1]);
-  };
-  for (const r of routes) for (const id of [r.body, r.query, r.params, r.response, 'error']) if (id) visit(id);
-  return seen;
-}

@@ -4,7 +4,7 @@ import type { AppDeps } from '../deps';
 import { readJsonBody } from './body';
 import { bearerToken, resolveCaller, type Caller } from './caller';
 import type { Permission } from './permissions';
-import type { SchemaId } from './validation';
+import type { SchemaId, Validator } from './validation';
 
 /**
  * A route is declared, not hand-wired: its method and path, the permission it needs (one word), the
@@ -63,40 +63,41 @@ export interface MountOptions {
 export function mountRoutes(router: Router, routes: readonly RouteDef[], deps: AppDeps, opts: MountOptions): void {
   for (const route of routes) {
     router[route.method](route.path, async (req: Request, res: Response, _next: NextFunction) => {
-      const requestId = String(res.locals.requestId ?? '');
       const caller = route.permission === 'public' ? undefined : await resolveCaller(deps.database.db, deps.tokens, bearerToken(req.headers.authorization));
       if (caller) res.locals.userId = caller.user.id;
-      const rawBody = route.body ? await readJsonBody(req) : undefined;
-      const { validator } = deps;
-      // Collect the problems of all three parts, so that one 400 lists every one of them.
-      const problems: string[] = [];
-      const take = <T>(fn: () => T): T | undefined => {
-        try {
-          return fn();
-        } catch (err) {
-          if (err instanceof AppError && err.status === 400) {
-            problems.push(...(err.validationErrors ?? [err.message]));
-            return undefined;
-          }
-          throw err;
-        }
-      };
-      const params = route.params ? take(() => validator.text(route.params as string, { ...req.params })) : {};
-      const query = route.query ? take(() => validator.text(route.query as string, { ...(req.query as Record<string, unknown>) })) : {};
-      const body = route.body ? take(() => validator.body(route.body as string, rawBody)) : undefined;
-      if (problems.length > 0) throw new AppError(400, problems[0] as string, { validationErrors: [...new Set(problems)] });
+      const input = await readInput(route, req, deps.validator);
       if (caller && route.permission !== 'authenticated' && route.permission !== 'public' && !caller.permissions.has(route.permission)) {
         throw forbidden(`Your role does not allow ${route.permission}`);
       }
-      const base = { body, query, params, requestId, ip: req.ip ?? '' };
+      const base = { ...input, requestId: String(res.locals.requestId ?? ''), ip: req.ip ?? '' };
       const result = await (caller ? (route as ProtectedRoute).handler({ ...base, caller }) : (route as PublicRoute).handler(base));
       if (opts.checkResponses) {
-        const wrong = validator.problems(route.response, result);
+        const wrong = deps.validator.problems(route.response, result);
         if (wrong.length > 0) throw new Error(`response of ${route.method.toUpperCase()} ${route.path} breaks schema ${route.response}: ${wrong.join('; ')}`);
       }
       res.status(route.status ?? (route.method === 'post' ? 201 : 200)).json(result);
     });
   }
+}
+
+/** Reads and validates path parameters, query and body, collecting every problem into one 400. */
+async function readInput(route: RouteDef, req: Request, validator: Validator): Promise<{ body: unknown; query: unknown; params: unknown }> {
+  const rawBody = route.body ? await readJsonBody(req) : undefined;
+  const problems: string[] = [];
+  const take = <T>(fn: () => T): T | undefined => {
+    try {
+      return fn();
+    } catch (err) {
+      if (!(err instanceof AppError) || err.status !== 400) throw err;
+      problems.push(...(err.validationErrors ?? [err.message]));
+      return undefined;
+    }
+  };
+  const params = route.params ? take(() => validator.text(route.params as string, { ...req.params })) : {};
+  const query = route.query ? take(() => validator.text(route.query as string, { ...(req.query as Record<string, unknown>) })) : {};
+  const body = route.body ? take(() => validator.body(route.body as string, rawBody)) : undefined;
+  if (problems.length > 0) throw new AppError(400, problems[0] as string, { validationErrors: [...new Set(problems)] });
+  return { body, query, params };
 }
 
 /** Typed helpers: the handler's context is typed by the route's generic parameters. */

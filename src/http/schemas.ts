@@ -5,18 +5,46 @@ import authOrChallenge from '../../schemas/auth-or-challenge.json';
 import authResponse from '../../schemas/auth-response.json';
 import branchCreate from '../../schemas/branch-create.json';
 import branch from '../../schemas/branch.json';
+import callCampaignCreate from '../../schemas/call-campaign-create.json';
+import callCampaignPage from '../../schemas/call-campaign-page.json';
+import callCampaignUpdate from '../../schemas/call-campaign-update.json';
+import callCampaign from '../../schemas/call-campaign.json';
+import callerIdName from '../../schemas/caller-id-name.json';
 import callsQuery from '../../schemas/calls-query.json';
 import common from '../../schemas/common.json';
+import emergencyLocationCreate from '../../schemas/emergency-location-create.json';
+import emergencyLocationPage from '../../schemas/emergency-location-page.json';
+import emergencyLocationUpdate from '../../schemas/emergency-location-update.json';
+import emergencyLocation from '../../schemas/emergency-location.json';
 import error from '../../schemas/error.json';
 import fixture from '../../schemas/fixture.json';
 import health from '../../schemas/health.json';
+import listQuery from '../../schemas/list-query.json';
 import mfaChallenge from '../../schemas/mfa-challenge.json';
 import mfaResend from '../../schemas/mfa-resend.json';
 import mfaValidate from '../../schemas/mfa-validate.json';
 import openapi from '../../schemas/openapi.json';
+import pagingQuery from '../../schemas/paging-query.json';
 import pathParams from '../../schemas/path-params.json';
+import phoneNumberPage from '../../schemas/phone-number-page.json';
+import phoneNumberQuery from '../../schemas/phone-number-query.json';
+import phoneNumberRecord from '../../schemas/phone-number-record.json';
+import phoneNumber from '../../schemas/phone-number.json';
 import reportRange from '../../schemas/report-range.json';
+import savedFilterCreate from '../../schemas/saved-filter-create.json';
+import savedFilterCreated from '../../schemas/saved-filter-created.json';
+import savedFilterPage from '../../schemas/saved-filter-page.json';
+import savedFilterUpdate from '../../schemas/saved-filter-update.json';
+import savedFilter from '../../schemas/saved-filter.json';
 import user from '../../schemas/user.json';
+import webhookCreate from '../../schemas/webhook-create.json';
+import webhookDeliveryPage from '../../schemas/webhook-delivery-page.json';
+import webhookListQuery from '../../schemas/webhook-list-query.json';
+import webhookList from '../../schemas/webhook-list.json';
+import webhookSecret from '../../schemas/webhook-secret.json';
+import webhookTypes from '../../schemas/webhook-types.json';
+import webhookUpdate from '../../schemas/webhook-update.json';
+import webhook from '../../schemas/webhook.json';
 
 /** Every JSON Schema of schemas/, each with its $id. */
 export const SCHEMAS: readonly object[] = [
@@ -26,16 +54,44 @@ export const SCHEMAS: readonly object[] = [
   authResponse,
   branchCreate,
   branch,
+  callCampaignCreate,
+  callCampaignPage,
+  callCampaignUpdate,
+  callCampaign,
+  callerIdName,
   callsQuery,
   common,
+  emergencyLocationCreate,
+  emergencyLocationPage,
+  emergencyLocationUpdate,
+  emergencyLocation,
   error,
   fixture,
   health,
+  listQuery,
   mfaChallenge,
   mfaResend,
   mfaValidate,
   openapi,
+  pagingQuery,
   pathParams,
+  phoneNumberPage,
+  phoneNumberQuery,
+  phoneNumberRecord,
+  phoneNumber,
   reportRange,
+  savedFilterCreate,
+  savedFilterCreated,
+  savedFilterPage,
+  savedFilterUpdate,
+  savedFilter,
   user,
+  webhookCreate,
+  webhookDeliveryPage,
+  webhookListQuery,
+  webhookList,
+  webhookSecret,
+  webhookTypes,
+  webhookUpdate,
+  webhook,
 ];

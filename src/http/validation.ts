@@ -1,6 +1,7 @@
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { badRequest } from '../errors';
+import { isWebhookEventType, WEBHOOK_EVENT_TYPES } from '../modules/webhooks/event-types';
 import { SCHEMAS } from './schemas';
 
 /**
@@ -18,6 +19,7 @@ const FORMAT_MESSAGES: Readonly<Record<string, string>> = {
   email: 'must be an e-mail address',
   'date-time': 'must be an ISO 8601 timestamp',
   uri: 'must be an absolute URL',
+  'webhook-type': `must be one of: ${WEBHOOK_EVENT_TYPES.map((t) => t.type).join(', ')}`,
 };
 
 export function isTimezone(name: string): boolean {
@@ -43,6 +45,8 @@ function makeAjv(coerce: boolean): Ajv2020 {
   });
   addFormats(ajv);
   ajv.addFormat('iana-timezone', { type: 'string', validate: isTimezone });
+  // The webhook event types live in one catalogue (src/modules/webhooks/event-types.ts), not in a schema enum.
+  ajv.addFormat('webhook-type', { type: 'string', validate: isWebhookEventType });
   // An annotation: the sentence to show when a `pattern` fails (schemas may carry OpenAPI-style x- keys).
   ajv.addKeyword({ keyword: 'x-message', schemaType: 'string' });
   ajv.addKeyword({ keyword: 'x-addition', schemaType: 'boolean' });

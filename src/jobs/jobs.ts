@@ -5,7 +5,7 @@ import type { AppDeps } from '../deps';
 export interface Job {
   readonly name: string;
   readonly schedule: string;
-  run(deps: AppDeps): Promise<void>;
+  run(): Promise<void>;
 }
 
 export interface RunningJobs {
@@ -23,7 +23,7 @@ export function startJobs(deps: AppDeps, jobs: readonly Job[]): RunningJobs {
     cron.schedule(
       job.schedule,
       async () => {
-        const run = job.run(deps).catch((err: unknown) => deps.log.error({ job: job.name, err }, 'job failed'));
+        const run = job.run().catch((err: unknown) => deps.log.error({ job: job.name, err }, 'job failed'));
         inFlight.add(run);
         try {
           await run;

@@ -43,8 +43,39 @@ const reportRuns: ScrapedGauge = {
   },
 };
 
+const webhookDeliveries: ScrapedGauge = {
+  name: 'tars_webhook_deliveries',
+  help: 'Webhook deliveries in the outbox, by status (pending, delivering, retry, delivered, failed, gone)',
+  labelNames: ['status'],
+  async read({ database }) {
+    const rows = await database.db
+      .selectFrom('webhook_deliveries')
+      .select((eb) => ['status', eb.fn.countAll<number>().as('n')])
+      .groupBy('status')
+      .execute();
+    return rows.map((r) => ({ labels: { status: r.status }, value: Number(r.n) }));
+  },
+};
+
+const webhookAttempts: ScrapedGauge = {
+  name: 'tars_webhook_attempts',
+  help: 'HTTP attempts of webhook deliveries kept in the database: first attempts and retries',
+  labelNames: ['attempt'],
+  async read({ database }) {
+    const row = await database.db
+      .selectFrom('webhook_attempts')
+      .select((eb) => [eb.fn.countAll<number>().as('all'), eb.fn.sum<number>(eb.case().when('attempt', '>', 1).then(1).else(0).end()).as('retries')])
+      .executeTakeFirstOrThrow();
+    const retries = Number(row.retries ?? 0);
+    return [
+      { labels: { attempt: 'first' }, value: Number(row.all) - retries },
+      { labels: { attempt: 'retry' }, value: retries },
+    ];
+  },
+};
+
 /** Every gauge read at scrape time. */
-export const GAUGES: readonly ScrapedGauge[] = [databaseSize, reportRuns];
+export const GAUGES: readonly ScrapedGauge[] = [databaseSize, reportRuns, webhookDeliveries, webhookAttempts];
 
 export function registerGauges(deps: AppDeps, gauges: readonly ScrapedGauge[] = GAUGES): void {
   for (const g of gauges) {

@@ -1,4 +1,6 @@
 import type { Db } from '../db/database';
+import type { Validator } from '../http/validation';
+import { savedFilterProblems } from '../modules/saved-filters/saved-filter-rules';
 import { FIXTURE_KEYS, type Fixture } from './fixture';
 
 /**
@@ -6,7 +8,7 @@ import { FIXTURE_KEYS, type Fixture } from './fixture';
  * the database), and references that must point at an existing record of the same tenant. Every broken
  * rule is reported as `key[index].field: what is wrong`.
  */
-export async function fixtureProblems(db: Db, fx: Fixture): Promise<string[]> {
+export async function fixtureProblems(db: Db, validator: Validator, fx: Fixture): Promise<string[]> {
   const problems: string[] = [];
   const existing = await existingRecords(db);
 
@@ -84,10 +86,14 @@ export async function fixtureProblems(db: Db, fx: Fixture): Promise<string[]> {
       groupIds.add(g.id);
     }),
   );
-  (fx.savedFilters ?? []).forEach((f, i) => {
-    if (f.scheduled === 1 && (!f.frequency || !f.recipients)) problems.push(`savedFilters[${i}].scheduled: a scheduled filter needs frequency and recipients`);
-  });
+  // The rules of the API's saved filters hold for seeded ones too.
+  (fx.savedFilters ?? []).forEach((f, i) => problems.push(...savedFilterProblems(validator, f).map((p) => `savedFilters[${i}].${colonAfterField(p)}`)));
   return problems;
+}
+
+/** "users[3].email must be …" → "users[3].email: must be …" (key, index and field first). */
+export function colonAfterField(problem: string): string {
+  return problem.replace(/^(\S+) /, '$1: ');
 }
 
 async function existingRecords(db: Db) {

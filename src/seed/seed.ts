@@ -15,7 +15,7 @@ import { insertUser } from '../modules/users/users.repository';
 import { PROFILE_COLUMNS } from '../modules/users/user';
 import { insertWebhook } from '../modules/webhooks/webhooks.repository';
 import { insertBranch } from '../modules/branches/branches.repository';
-import { fixtureProblems } from './checks';
+import { colonAfterField, fixtureProblems } from './checks';
 import { FIXTURE_KEYS, type Fixture, type FixtureUser } from './fixture';
 
 /** A fixture that cannot be loaded: every problem, as `key[index].field: what is wrong`. Nothing was written. */
@@ -58,7 +58,7 @@ export async function seedFixture(database: OpenDatabase, validator: Validator, 
   const createdAt = now.toISOString();
 
   return database.db.transaction().execute(async (trx) => {
-    const problems = await fixtureProblems(trx, fx);
+    const problems = await fixtureProblems(trx, validator, fx);
     if (problems.length > 0) throw new SeedError(problems);
     const step = async <T>(key: keyof Fixture, list: readonly T[] | undefined, insert: (rec: T, i: number) => Promise<unknown>) => {
       for (const [i, rec] of (list ?? []).entries()) {
@@ -81,11 +81,6 @@ export async function seedFixture(database: OpenDatabase, validator: Validator, 
     await step('savedFilters', fx.savedFilters, (f) => insertSavedFilter(trx, f, createdAt));
     return Object.fromEntries(FIXTURE_KEYS.map((k) => [k, fx[k]?.length ?? 0])) as SeedSummary;
   });
-}
-
-/** "users[3].email must be …" → "users[3].email: must be …" (key, index and field first). */
-function colonAfterField(problem: string): string {
-  return problem.replace(/^(\S+) /, '$1: ');
 }
 
 function userRow(u: FixtureUser, passwordHash: string, createdAt: string): NewUser {

@@ -52,7 +52,7 @@ describe('GET /metrics', () => {
       expect(statSync(file).size).to.be.greaterThan(0);
     });
 
-    it('when another process records report runs in the database, then the next scrape counts them by kind and status', async () => {
+    it('when another process records report runs and webhook deliveries in the database, then the next scrape counts them', async () => {
       const other = new Sqlite(join(app.dataDir, 'tars.db'));
       other.exec(`
         INSERT INTO tenants (id, name, partner_id) VALUES (900, 'Reports', 0);
@@ -66,11 +66,24 @@ describe('GET /metrics', () => {
       run.run('scheduled', '2026-01-02', 'failed');
       run.run('scheduled', '2026-01-03', 'sent');
       run.run('manual', '2026-01-01', 'sent');
+      other.exec(`
+        INSERT INTO webhooks (id, tenant_id, type, url, secret, created_at) VALUES (900, 900, 'call.ended', 'http://127.0.0.1:9/', 'whsec_x', '2026-01-01');
+        INSERT INTO webhook_deliveries (id, webhook_id, tenant_id, message_id, event_type, payload, status, next_attempt_at, created_at)
+          VALUES (900, 900, 900, 'msg_1', 'call.ended', '{}', 'delivered', 0, '2026-01-01'),
+                 (901, 900, 900, 'msg_2', 'call.ended', '{}', 'retry', 0, '2026-01-01'),
+                 (902, 900, 900, 'msg_3', 'call.ended', '{}', 'retry', 0, '2026-01-01');
+        INSERT INTO webhook_attempts (delivery_id, attempt, started_at, duration_ms, status_code)
+          VALUES (900, 1, '2026-01-01', 5, 200), (901, 1, '2026-01-01', 5, 500), (901, 2, '2026-01-01', 5, 500), (902, 1, '2026-01-01', 5, 503);
+      `);
       other.close();
       const res = await app.request('GET', '/metrics');
       expect(value(res.text, 'tars_report_runs{kind="scheduled",status="failed"}')).to.equal(2);
       expect(value(res.text, 'tars_report_runs{kind="scheduled",status="sent"}')).to.equal(1);
       expect(value(res.text, 'tars_report_runs{kind="manual",status="sent"}')).to.equal(1);
+      expect(value(res.text, 'tars_webhook_deliveries{status="retry"}')).to.equal(2);
+      expect(value(res.text, 'tars_webhook_deliveries{status="delivered"}')).to.equal(1);
+      expect(value(res.text, 'tars_webhook_attempts{attempt="first"}')).to.equal(3);
+      expect(value(res.text, 'tars_webhook_attempts{attempt="retry"}')).to.equal(1);
     });
 
     it('when a module registers a counter or a scrape-time gauge of its own, then it is served too', async () => {

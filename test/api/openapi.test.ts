@@ -68,13 +68,15 @@ describe('GET /v2/openapi.json', () => {
     expect(doc.components.responses.NotAuthenticated.content['application/json'].schema).to.deep.equal({ $ref: '#/components/schemas/error' });
   });
 
-  it('when the schema files become components, then $id is gone and references point into the document', () => {
+  it('when the schema files become components, then $id is gone, each $defs entry is a component, and references point into the document', () => {
     const text = JSON.stringify(doc.components.schemas);
     expect(text).not.to.include('"$id"');
     const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"([^"]*)"/g)].map((m) => m[1] as string);
     expect(refs.length).to.be.greaterThan(10);
     for (const ref of refs) expect(ref).to.match(/^#\/components\/(schemas|responses)\//);
-    expect(doc.components.schemas.user.properties.darkMode).to.deep.equal({ $ref: '#/components/schemas/common/$defs/flag' });
+    expect(doc.components.schemas.user.properties.darkMode).to.deep.equal({ $ref: '#/components/schemas/common.flag' });
+    expect(doc.components.schemas['common.flag'], 'each $defs entry is a component of its own').to.deep.equal({ type: 'integer', enum: [0, 1], description: '1 = yes, 0 = no.' });
+    expect(text).not.to.include('"$defs"');
     expect(doc.components.schemas.fixture, 'schemas no route uses are left out').to.equal(undefined);
   });
 
@@ -101,11 +103,11 @@ describe('the OpenAPI generator', () => {
     const doc = buildOpenApi([reads({ path: '/v2/things/:id', params: 'path-params', query: 'calls-query' })]) as Json;
     await validate(doc);
     const op = doc.paths['/v2/things/{id}'].get;
-    expect(op.parameters[0]).to.deep.equal({ name: 'id', in: 'path', required: true, schema: { $ref: '#/components/schemas/common/$defs/id' } });
+    expect(op.parameters[0]).to.deep.equal({ name: 'id', in: 'path', required: true, schema: { $ref: '#/components/schemas/common.id' } });
     const names = op.parameters.slice(1).map((p: Json) => p.name);
     expect(names).to.include.members(['tenantId', 'startDate', 'page', 'recordsPerPage']);
     const page = op.parameters.find((p: Json) => p.name === 'page');
-    expect(page).to.deep.equal({ name: 'page', in: 'query', required: false, schema: { $ref: '#/components/schemas/common/$defs/paging/properties/page' } });
+    expect(page).to.deep.equal({ name: 'page', in: 'query', required: false, schema: { $ref: '#/components/schemas/common.paging/properties/page' } });
     expect(op.responses['404']).to.deep.equal({ $ref: '#/components/responses/NotFound' });
     expect(op['x-permission']).to.equal('admin.branches.read');
   });

@@ -1,13 +1,20 @@
-import type { Insertable } from 'kysely';
+import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../../db/database';
 import type { CallCampaignTable, CampaignDestinationList } from '../../db/schema';
-import { toDestinationColumns, type Destination } from '../destinations';
+import { inTenants } from '../../db/tenant-filter';
+import { windowed, type PageWindow } from '../../http/paging';
+import type { TenantScope } from '../../http/scope';
+import { toDestination, toDestinationColumns, type Destination } from '../destinations';
+import { emptyChildren, type CampaignChildren } from './call-campaign';
 
 export interface CampaignNumber {
   number: string;
   description: string;
   disposition: string;
 }
+
+/** A campaign number as a request gives it: description and disposition default to "". */
+export type CampaignNumberInput = Pick<CampaignNumber, 'number'> & Partial<CampaignNumber>;
 
 /** The Call campaign of api.md §2.6 (an id only when seeding). */
 export interface CampaignInput {
@@ -31,7 +38,7 @@ export interface CampaignInput {
   callHoursStart?: string | null;
   callHoursEnd?: string | null;
   recording?: string | null;
-  numbers?: CampaignNumber[];
+  numbers?: CampaignNumberInput[];
   destinations?: Destination[];
   enableVMDetect?: number;
   matchDestinations?: Destination[];
@@ -80,10 +87,49 @@ export async function insertCampaign(db: Db, input: CampaignInput): Promise<numb
 
 /** The numbers and the three destination lists of a campaign, in order. */
 export async function insertCampaignChildren(db: Db, campaignId: number, input: Pick<CampaignInput, 'numbers' | 'destinations' | 'matchDestinations' | 'notMatchDestinations'>): Promise<void> {
-  const numbers = (input.numbers ?? []).map((n, i) => ({ campaign_id: campaignId, position: i, number: n.number, description: n.description, disposition: n.disposition }));
+  const numbers = (input.numbers ?? []).map((n, i) => ({ campaign_id: campaignId, position: i, number: n.number, description: n.description ?? '', disposition: n.disposition ?? '' }));
   if (numbers.length > 0) await db.insertInto('campaign_numbers').values(numbers).execute();
   const destinations = CAMPAIGN_DESTINATION_LISTS.flatMap(([list, key]) =>
     (input[key] ?? []).map((d, i) => ({ campaign_id: campaignId, list, ...toDestinationColumns(d, i) })),
   );
   if (destinations.length > 0) await db.insertInto('campaign_destinations').values(destinations).execute();
+}
+
+export function findCampaign(db: Db, scope: TenantScope, id: number): Promise<Selectable<CallCampaignTable> | undefined> {
+  return db.selectFrom('call_campaigns').selectAll().where('id', '=', id).where(inTenants(scope)).executeTakeFirst();
+}
+
+export async function listCampaigns(db: Db, scope: TenantScope, w: PageWindow): Promise<{ rows: Selectable<CallCampaignTable>[]; total: number }> {
+  const base = db.selectFrom('call_campaigns').where(inTenants(scope));
+  const { total } = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+  const rows = await windowed(base.selectAll().orderBy('id'), w).execute();
+  return { rows, total: Number(total) };
+}
+
+/** The numbers and destination lists of some campaigns, in order, by campaign id. */
+export async function campaignChildren(db: Db, campaignIds: readonly number[]): Promise<Map<number, CampaignChildren>> {
+  const byId = new Map<number, CampaignChildren>(campaignIds.map((id) => [id, emptyChildren()]));
+  if (campaignIds.length === 0) return byId;
+  const numbers = await db.selectFrom('campaign_numbers').selectAll().where('campaign_id', 'in', campaignIds).orderBy('position').execute();
+  for (const n of numbers) byId.get(n.campaign_id)?.numbers.push({ number: n.number, description: n.description, disposition: n.disposition });
+  const destinations = await db.selectFrom('campaign_destinations').selectAll().where('campaign_id', 'in', campaignIds).orderBy('position').execute();
+  for (const d of destinations) byId.get(d.campaign_id)?.lists[d.list].push(toDestination(d));
+  return byId;
+}
+
+export async function updateCampaignColumns(db: Db, tenantId: number, id: number, columns: ReturnType<typeof campaignColumns>): Promise<void> {
+  await db.updateTable('call_campaigns').set(columns).where('tenant_id', '=', tenantId).where('id', '=', id).execute();
+}
+
+/** Replaces the lists the update names (numbers, destination lists), each as a whole. */
+export async function replaceCampaignChildren(db: Db, campaignId: number, input: Pick<CampaignInput, 'numbers' | 'destinations' | 'matchDestinations' | 'notMatchDestinations'>): Promise<void> {
+  if (input.numbers) await db.deleteFrom('campaign_numbers').where('campaign_id', '=', campaignId).execute();
+  const lists = CAMPAIGN_DESTINATION_LISTS.filter(([, key]) => input[key] !== undefined).map(([list]) => list);
+  if (lists.length > 0) await db.deleteFrom('campaign_destinations').where('campaign_id', '=', campaignId).where('list', 'in', lists).execute();
+  await insertCampaignChildren(db, campaignId, input);
+}
+
+/** Deletes a campaign; its numbers and destinations go with it (ON DELETE CASCADE). */
+export async function deleteCampaign(db: Db, tenantId: number, id: number): Promise<void> {
+  await db.deleteFrom('call_campaigns').where('tenant_id', '=', tenantId).where('id', '=', id).execute();
 }

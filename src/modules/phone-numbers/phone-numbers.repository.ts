@@ -1,6 +1,11 @@
+import { sql, type SqlBool } from 'kysely';
 import type { Db } from '../../db/database';
 import type { PhoneDestinationList } from '../../db/schema';
-import { toDestinationColumns, type Destination } from '../destinations';
+import { inTenants } from '../../db/tenant-filter';
+import { windowed, type PageWindow } from '../../http/paging';
+import type { TenantScope } from '../../http/scope';
+import { toDestination, toDestinationColumns, type Destination } from '../destinations';
+import type { PhoneDestinations, PhoneNumberFilters, PhoneNumberRow } from './phone-number';
 
 /** The phone-number detail record with tenantId, branchId and smsExtId instead of the nested objects. */
 export interface PhoneNumberInput {
@@ -57,4 +62,45 @@ export async function insertPhoneNumber(db: Db, input: PhoneNumberInput): Promis
   );
   if (destinations.length > 0) await db.insertInto('phone_number_destinations').values(destinations).execute();
   return row.id;
+}
+
+function selectPhoneNumbers(db: Db, scope: TenantScope) {
+  return db
+    .selectFrom('phone_numbers')
+    .innerJoin('tenants', 'tenants.id', 'phone_numbers.tenant_id')
+    .innerJoin('branches', 'branches.id', 'phone_numbers.branch_id')
+    .innerJoin('extensions', 'extensions.id', 'phone_numbers.sms_ext_id')
+    .where(inTenants(scope, 'phone_numbers.tenant_id'));
+}
+
+const ROW_COLUMNS = ['tenants.name as tenant_name', 'branches.name as branch_name', 'extensions.ext_name as sms_ext_name'] as const;
+
+// The digits of a stored number: the separators a number may be written with are dropped.
+const digitsOfNumber = sql<string>`replace(replace(replace(replace(replace(replace(replace(replace(phone_numbers.number, '+', ''), '-', ''), ' ', ''), '(', ''), ')', ''), '.', ''), '*', ''), '#', '')`;
+
+export async function listPhoneNumbers(db: Db, scope: TenantScope, f: PhoneNumberFilters, w: PageWindow): Promise<{ rows: PhoneNumberRow[]; total: number }> {
+  const digits = f.number?.replace(/\D/g, '');
+  const base = selectPhoneNumbers(db, scope)
+    .$if(digits !== undefined, (q) => q.where(sql<SqlBool>`instr(${digitsOfNumber}, ${digits}) > 0`))
+    .$if(f.branchId !== undefined, (q) => q.where('phone_numbers.branch_id', '=', f.branchId as number))
+    .$if(f.fax === 1, (q) => q.where(sql<SqlBool>`coalesce(lower(phone_numbers.fax), '') not in ('', 'no', 'off')`));
+  const { total } = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+  const rows = await windowed(base.selectAll('phone_numbers').select(ROW_COLUMNS).orderBy('phone_numbers.id'), w).execute();
+  return { rows, total: Number(total) };
+}
+
+export function findPhoneNumber(db: Db, scope: TenantScope, id: number): Promise<PhoneNumberRow | undefined> {
+  return selectPhoneNumbers(db, scope).selectAll('phone_numbers').select(ROW_COLUMNS).where('phone_numbers.id', '=', id).executeTakeFirst();
+}
+
+export async function phoneDestinations(db: Db, phoneNumberId: number): Promise<PhoneDestinations> {
+  const rows = await db.selectFrom('phone_number_destinations').selectAll().where('phone_number_id', '=', phoneNumberId).orderBy('position').execute();
+  const of = (list: PhoneDestinationList) => rows.filter((r) => r.list === list).map(toDestination);
+  return { routing: of('routing'), forwarding: of('forwarding'), sms: of('sms') };
+}
+
+/** Sets the registered caller ID name; false when no number of the scope has this id. */
+export async function setRegisteredCnam(db: Db, scope: TenantScope, id: number, name: string): Promise<boolean> {
+  const res = await db.updateTable('phone_numbers').set({ registered_cnam: name }).where('id', '=', id).where(inTenants(scope)).executeTakeFirst();
+  return res.numUpdatedRows > 0n;
 }

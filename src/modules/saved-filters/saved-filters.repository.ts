@@ -1,4 +1,10 @@
+import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database';
+import type { SavedFilterTable } from '../../db/schema';
+import { inTenants } from '../../db/tenant-filter';
+import { windowed, type PageWindow } from '../../http/paging';
+import type { TenantScope } from '../../http/scope';
+import type { SavedFilterFields } from './saved-filter';
 
 /** The create body of api.md §4.2, plus the owner (and an id when seeding). */
 export interface SavedFilterInput {
@@ -18,27 +24,49 @@ export interface SavedFilterInput {
 
 const jsonOrNull = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));
 
+/** The columns a client sets (the rest, owner, error and timestamps, are the server's). */
+function clientColumns(f: SavedFilterFields) {
+  return {
+    api_url: f.url,
+    module: f.module,
+    name: f.name,
+    description: f.description ?? null,
+    scheduled: f.scheduled ?? 0,
+    recipients: f.recipients ?? null,
+    frequency: f.frequency ?? null,
+    query_params: jsonOrNull(f.queryParams),
+    post_params: jsonOrNull(f.postParams),
+  };
+}
+
 export async function insertSavedFilter(db: Db, input: SavedFilterInput, createdAt: string): Promise<number> {
   const row = await db
     .insertInto('saved_filters')
-    .values({
-      id: input.id,
-      tenant_id: input.tenantId,
-      user_id: input.userId,
-      api_url: input.url,
-      module: input.module,
-      name: input.name,
-      description: input.description ?? null,
-      scheduled: input.scheduled ?? 0,
-      recipients: input.recipients ?? null,
-      frequency: input.frequency ?? null,
-      error_description: null,
-      query_params: jsonOrNull(input.queryParams),
-      post_params: jsonOrNull(input.postParams),
-      created_at: createdAt,
-      deleted_at: null,
-    })
+    .values({ id: input.id, tenant_id: input.tenantId, user_id: input.userId, ...clientColumns(input), error_description: null, created_at: createdAt, deleted_at: null })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
+}
+
+// A deleted filter keeps its row (deleted_at set) and is missing to every read (decisions.md §2).
+function liveFilters(db: Db, scope: TenantScope) {
+  return db.selectFrom('saved_filters').where(inTenants(scope)).where('deleted_at', 'is', null);
+}
+
+export function findSavedFilter(db: Db, scope: TenantScope, id: number): Promise<Selectable<SavedFilterTable> | undefined> {
+  return liveFilters(db, scope).selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function listSavedFilters(db: Db, scope: TenantScope, w: PageWindow): Promise<{ rows: Selectable<SavedFilterTable>[]; total: number }> {
+  const { total } = await liveFilters(db, scope).select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+  const rows = await windowed(liveFilters(db, scope).selectAll().orderBy('id'), w).execute();
+  return { rows, total: Number(total) };
+}
+
+export async function updateSavedFilterColumns(db: Db, tenantId: number, id: number, f: SavedFilterFields): Promise<void> {
+  await db.updateTable('saved_filters').set(clientColumns(f)).where('tenant_id', '=', tenantId).where('id', '=', id).where('deleted_at', 'is', null).execute();
+}
+
+export async function softDeleteSavedFilter(db: Db, tenantId: number, id: number, deletedAt: string): Promise<void> {
+  await db.updateTable('saved_filters').set({ deleted_at: deletedAt }).where('tenant_id', '=', tenantId).where('id', '=', id).where('deleted_at', 'is', null).execute();
 }

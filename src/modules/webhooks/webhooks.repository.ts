@@ -1,5 +1,10 @@
+import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database';
+import type { WebhookTable } from '../../db/schema';
+import { inTenants } from '../../db/tenant-filter';
+import type { TenantScope } from '../../http/scope';
 import { newWebhookSecret } from './secret';
+import type { WebhookUpdate } from './webhook';
 
 export interface WebhookInput {
   id?: number;
@@ -28,4 +33,33 @@ export async function insertWebhook(db: Db, input: WebhookInput, createdAt: stri
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
+}
+
+// The columns of the API's seven fields: never the signing secret, which only delivery reads.
+const API_COLUMNS = ['id', 'tenant_id', 'type', 'url', 'username', 'password', 'authtoken'] as const;
+export type WebhookRow = Pick<Selectable<WebhookTable>, (typeof API_COLUMNS)[number]>;
+
+export function findWebhook(db: Db, scope: TenantScope, id: number): Promise<WebhookRow | undefined> {
+  return db.selectFrom('webhooks').select(API_COLUMNS).where('id', '=', id).where(inTenants(scope)).executeTakeFirst();
+}
+
+export function listWebhooks(db: Db, tenantId: number): Promise<WebhookRow[]> {
+  return db.selectFrom('webhooks').select(API_COLUMNS).where('tenant_id', '=', tenantId).orderBy('id').execute();
+}
+
+/**
+ * The API fields of a webhook are its column names: the fields given are set, the others kept. An update
+ * also re-enables a webhook that delivery disabled (its receiver answered 410 Gone).
+ */
+export async function updateWebhookColumns(db: Db, tenantId: number, id: number, fields: WebhookUpdate): Promise<void> {
+  await db
+    .updateTable('webhooks')
+    .set({ ...fields, disabled_at: null, disabled_reason: null })
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function deleteWebhook(db: Db, tenantId: number, id: number): Promise<void> {
+  await db.deleteFrom('webhooks').where('tenant_id', '=', tenantId).where('id', '=', id).execute();
 }

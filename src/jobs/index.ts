@@ -1,0 +1,19 @@
+import type { AppDeps } from '../deps';
+import { Dispatcher } from '../modules/webhooks/dispatcher';
+import type { Job } from './jobs';
+
+/**
+ * The job table: every background job of `tars serve`, with its schedule (node-cron syntax; a sixth
+ * leading field is seconds).
+ */
+export function jobsOf(deps: AppDeps): Job[] {
+  const dispatcher = new Dispatcher(deps);
+  return [
+    {
+      // Events may be written by any process (a CLI import included): poll the outbox every second.
+      name: 'webhook-deliveries',
+      schedule: '* * * * * *',
+      run: () => dispatcher.drain().then(() => undefined),
+    },
+  ];
+}

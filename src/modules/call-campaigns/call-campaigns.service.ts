@@ -1,0 +1,64 @@
+import type { Db } from '../../db/database';
+import { badRequest, notFound } from '../../errors';
+import type { Caller } from '../../http/caller';
+import { pageOf, pageWindow, type Page, type PageQuery } from '../../http/paging';
+import { listScope, requireTenant } from '../../http/scope';
+import { getTenantRef } from '../tenants/tenants.repository';
+import { emptyChildren, toApiCampaign, type ApiCallCampaign, type CampaignCreate, type CampaignUpdate } from './call-campaign';
+import {
+  campaignChildren,
+  campaignColumns,
+  deleteCampaign,
+  findCampaign,
+  insertCampaign,
+  listCampaigns,
+  replaceCampaignChildren,
+  updateCampaignColumns,
+} from './call-campaigns.repository';
+
+/** The rule one schema cannot express; judged on the whole campaign, so a PATCH of one date is checked too. */
+function checkDates(c: Pick<CampaignCreate, 'dateStart' | 'dateEnd'>): void {
+  if (c.dateStart && c.dateEnd && c.dateEnd < c.dateStart) throw badRequest('dateEnd must not be before dateStart');
+}
+
+export async function createCampaign(db: Db, caller: Caller, input: CampaignCreate): Promise<ApiCallCampaign> {
+  checkDates(input);
+  requireTenant(caller.scope, input.tenantId);
+  return db.transaction().execute(async (trx) => {
+    await getTenantRef(trx, input.tenantId);
+    const id = await insertCampaign(trx, { ...input, state: input.state ?? 'READY' });
+    return getCampaign(trx, caller, id);
+  });
+}
+
+export async function listCallCampaigns(db: Db, caller: Caller, q: { tenantId?: number } & PageQuery): Promise<Page<ApiCallCampaign>> {
+  const { rows, total } = await listCampaigns(db, listScope(caller.scope, q.tenantId), pageWindow(q));
+  const children = await campaignChildren(db, rows.map((r) => r.id));
+  return pageOf(rows.map((r) => toApiCampaign(r, children.get(r.id) ?? emptyChildren())), total, q);
+}
+
+export async function getCampaign(db: Db, caller: Caller, id: number): Promise<ApiCallCampaign> {
+  const row = await findCampaign(db, caller.scope, id);
+  if (!row) throw notFound(`Call campaign ${id}`);
+  return toApiCampaign(row, (await campaignChildren(db, [id])).get(id) ?? emptyChildren());
+}
+
+export async function updateCampaign(db: Db, caller: Caller, id: number, patch: CampaignUpdate): Promise<ApiCallCampaign> {
+  return db.transaction().execute(async (trx) => {
+    const current = await getCampaign(trx, caller, id);
+    const next = { ...current, ...patch };
+    checkDates(next);
+    await updateCampaignColumns(trx, current.tenantId, id, campaignColumns(next));
+    await replaceCampaignChildren(trx, id, patch);
+    return getCampaign(trx, caller, id);
+  });
+}
+
+/** Deletes a campaign with its numbers and destinations, in one transaction; returns it as it was. */
+export async function removeCampaign(db: Db, caller: Caller, id: number): Promise<ApiCallCampaign> {
+  return db.transaction().execute(async (trx) => {
+    const campaign = await getCampaign(trx, caller, id);
+    await deleteCampaign(trx, campaign.tenantId, id);
+    return campaign;
+  });
+}

@@ -1,0 +1,63 @@
+import type { Db } from '../../db/database';
+import { badRequest, notFound } from '../../errors';
+import type { Caller } from '../../http/caller';
+import { pageOf, pageWindow, type Page, type PageQuery } from '../../http/paging';
+import { listScope, requireTenant } from '../../http/scope';
+import { getTenantRef } from '../tenants/tenants.repository';
+import { toApiLocation, type ApiEmergencyLocation, type LocationCreate, type LocationUpdate } from './emergency-location';
+import {
+  deleteLocation,
+  findLocation,
+  groupsOf,
+  insertLocation,
+  listLocations,
+  replaceNotificationGroups,
+  updateLocationColumns,
+} from './emergency-locations.repository';
+
+export async function createLocation(db: Db, caller: Caller, input: LocationCreate): Promise<ApiEmergencyLocation> {
+  requireTenant(caller.scope, input.tenantId);
+  return db.transaction().execute(async (trx) => {
+    await getTenantRef(trx, input.tenantId);
+    const id = await insertLocation(trx, input);
+    return getLocation(trx, caller, id);
+  });
+}
+
+export async function listEmergencyLocations(db: Db, caller: Caller, q: { tenantId?: number } & PageQuery): Promise<Page<ApiEmergencyLocation>> {
+  const { rows, total } = await listLocations(db, listScope(caller.scope, q.tenantId), pageWindow(q));
+  const groups = await groupsOf(db, rows.map((r) => r.id));
+  return pageOf(rows.map((r) => toApiLocation(r, groups.get(r.id) ?? [])), total, q);
+}
+
+export async function getLocation(db: Db, caller: Caller, id: number): Promise<ApiEmergencyLocation> {
+  const row = await findLocation(db, caller.scope, id);
+  if (!row) throw notFound(`Emergency location ${id}`);
+  return toApiLocation(row, (await groupsOf(db, [id])).get(id) ?? []);
+}
+
+export async function updateLocation(db: Db, caller: Caller, id: number, patch: LocationUpdate): Promise<ApiEmergencyLocation> {
+  return db.transaction().execute(async (trx) => {
+    const current = await getLocation(trx, caller, id);
+    const tenantId = current.tenant.id;
+    await updateLocationColumns(trx, tenantId, id, patch.name ?? current.name, patch.address ?? current.address);
+    if (patch.notificationGroups) {
+      const own = new Set(current.notificationGroups.map((g) => g.id));
+      const foreign = patch.notificationGroups.flatMap((g, i) =>
+        g.id === undefined || own.has(g.id) ? [] : [`notificationGroups[${i}].id must be the id of a notification group of this location`],
+      );
+      if (foreign.length > 0) throw badRequest(foreign);
+      await replaceNotificationGroups(trx, id, patch.notificationGroups);
+    }
+    return getLocation(trx, caller, id);
+  });
+}
+
+/** Deletes a location with its notification groups, in one transaction; returns it as it was. */
+export async function removeLocation(db: Db, caller: Caller, id: number): Promise<ApiEmergencyLocation> {
+  return db.transaction().execute(async (trx) => {
+    const location = await getLocation(trx, caller, id);
+    await deleteLocation(trx, location.tenant.id, id);
+    return location;
+  });
+}

@@ -1,0 +1,61 @@
+import type { Db } from '../../db/database';
+import { badRequest, notFound } from '../../errors';
+import type { Caller } from '../../http/caller';
+import { pageOf, pageWindow, type Page, type PageQuery } from '../../http/paging';
+import { listScope, requireTenant } from '../../http/scope';
+import type { Validator } from '../../http/validation';
+import { getTenantRef } from '../tenants/tenants.repository';
+import { fieldsOf, toApiSavedFilter, type ApiSavedFilter, type SavedFilterCreate, type SavedFilterUpdate } from './saved-filter';
+import { savedFilterProblems } from './saved-filter-rules';
+import { findSavedFilter, insertSavedFilter, listSavedFilters, softDeleteSavedFilter, updateSavedFilterColumns } from './saved-filters.repository';
+
+export interface SavedFilterDeps {
+  readonly db: Db;
+  readonly validator: Validator;
+}
+
+function checkRules(validator: Validator, f: Parameters<typeof savedFilterProblems>[1]): void {
+  const problems = savedFilterProblems(validator, f);
+  if (problems.length > 0) throw badRequest(problems);
+}
+
+/** api.md §4.2: the response is an array holding the created filter; its owner is the caller. */
+export async function createSavedFilter({ db, validator }: SavedFilterDeps, caller: Caller, input: SavedFilterCreate, now: string): Promise<ApiSavedFilter[]> {
+  checkRules(validator, input);
+  requireTenant(caller.scope, input.tenantId);
+  return db.transaction().execute(async (trx) => {
+    await getTenantRef(trx, input.tenantId);
+    const id = await insertSavedFilter(trx, { ...input, userId: caller.user.id }, now);
+    return [await getSavedFilter(trx, caller, id)];
+  });
+}
+
+export async function listFilters(db: Db, caller: Caller, q: { tenantId?: number } & PageQuery): Promise<Page<ApiSavedFilter>> {
+  const { rows, total } = await listSavedFilters(db, listScope(caller.scope, q.tenantId), pageWindow(q));
+  return pageOf(rows.map(toApiSavedFilter), total, q);
+}
+
+export async function getSavedFilter(db: Db, caller: Caller, id: number): Promise<ApiSavedFilter> {
+  const row = await findSavedFilter(db, caller.scope, id);
+  if (!row) throw notFound(`Saved filter ${id}`);
+  return toApiSavedFilter(row);
+}
+
+export async function updateSavedFilter({ db, validator }: SavedFilterDeps, caller: Caller, id: number, patch: SavedFilterUpdate): Promise<ApiSavedFilter> {
+  return db.transaction().execute(async (trx) => {
+    const current = await getSavedFilter(trx, caller, id);
+    const next = { ...fieldsOf(current), ...patch };
+    checkRules(validator, { ...next, tenantId: current.tenantId });
+    await updateSavedFilterColumns(trx, current.tenantId, id, next);
+    return getSavedFilter(trx, caller, id);
+  });
+}
+
+/** A soft delete: the row keeps its data, gets deletedAt, and is missing to every read from then on. */
+export async function deleteSavedFilter(db: Db, caller: Caller, id: number, now: string): Promise<ApiSavedFilter> {
+  return db.transaction().execute(async (trx) => {
+    const filter = await getSavedFilter(trx, caller, id);
+    await softDeleteSavedFilter(trx, filter.tenantId, id, now);
+    return { ...filter, deletedAt: now };
+  });
+}

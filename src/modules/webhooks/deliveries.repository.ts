@@ -1,0 +1,120 @@
+import type { Selectable } from 'kysely';
+import type { Db } from '../../db/database';
+import type { WebhookDeliveryTable } from '../../db/schema';
+import { windowed, type PageWindow } from '../../http/paging';
+
+export type Delivery = Selectable<WebhookDeliveryTable>;
+
+const OPEN = ['pending', 'retry', 'delivering'] as const;
+
+/**
+ * The oldest open delivery of each webhook, when it may be attempted now (due, or delivering with an
+ * expired lease because its process died). Only heads are attempted, so each webhook receives its events
+ * in the order they happened.
+ */
+export async function dueHeads(db: Db, now: number, limit: number): Promise<Delivery[]> {
+  return db
+    .selectFrom('webhook_deliveries')
+    .selectAll()
+    .where('id', 'in', (eb) => eb.selectFrom('webhook_deliveries').select((e) => e.fn.min<number>('id').as('id')).where('status', 'in', OPEN).groupBy('webhook_id'))
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('status', 'in', ['pending', 'retry']), eb('next_attempt_at', '<=', now)]),
+        eb.and([eb('status', '=', 'delivering'), eb('lease_until', '<', now)]),
+      ]),
+    )
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
+/** Takes a delivery for this process (one conditional UPDATE: another process cannot take it too). */
+export async function claimDelivery(db: Db, d: Delivery, now: number, leaseMs: number): Promise<boolean> {
+  const res = await db
+    .updateTable('webhook_deliveries')
+    .set({ status: 'delivering', attempts: d.attempts + 1, lease_until: now + leaseMs })
+    .where('id', '=', d.id)
+    .where('status', '=', d.status)
+    .where('attempts', '=', d.attempts)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+export interface AttemptRecord {
+  attempt: number;
+  startedAt: string;
+  durationMs: number;
+  statusCode: number | null;
+  error: string | null;
+}
+
+export async function recordAttempt(
+  db: Db,
+  deliveryId: number,
+  a: AttemptRecord,
+  outcome: { status: 'delivered' | 'retry' | 'failed' | 'gone'; nextAttemptAt?: number; deliveredAt?: string },
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('webhook_attempts')
+      .values({ delivery_id: deliveryId, attempt: a.attempt, started_at: a.startedAt, duration_ms: a.durationMs, status_code: a.statusCode, error: a.error })
+      .execute();
+    await trx
+      .updateTable('webhook_deliveries')
+      .set({
+        status: outcome.status,
+        lease_until: null,
+        last_status_code: a.statusCode,
+        last_error: a.error,
+        ...(outcome.nextAttemptAt !== undefined ? { next_attempt_at: outcome.nextAttemptAt } : {}),
+        ...(outcome.deliveredAt !== undefined ? { delivered_at: outcome.deliveredAt } : {}),
+      })
+      .where('id', '=', deliveryId)
+      .execute();
+  });
+}
+
+/** A receiver answered 410 Gone: the webhook is disabled and its other open deliveries are given up. */
+export async function disableWebhook(db: Db, webhookId: number, reason: string, now: number): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('webhooks').set({ disabled_at: new Date(now).toISOString(), disabled_reason: reason }).where('id', '=', webhookId).execute();
+    await trx
+      .updateTable('webhook_deliveries')
+      .set({ status: 'failed', last_error: `not sent: ${reason}`, lease_until: null })
+      .where('webhook_id', '=', webhookId)
+      .where('status', 'in', ['pending', 'retry'])
+      .execute();
+  });
+}
+
+/** Where and how to deliver for a webhook, with the secrets that sign at `now`; undefined when it is gone. */
+export async function webhookTarget(db: Db, webhookId: number, now: number) {
+  const row = await db
+    .selectFrom('webhooks')
+    .select(['id', 'url', 'username', 'password', 'authtoken', 'secret', 'previous_secret', 'previous_secret_until', 'disabled_at'])
+    .where('id', '=', webhookId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const previous = row.previous_secret && (row.previous_secret_until ?? 0) > now ? [row.previous_secret] : [];
+  return { ...row, secrets: [row.secret, ...previous] };
+}
+
+export async function listDeliveries(db: Db, tenantId: number, webhookId: number, w: PageWindow): Promise<{ rows: Delivery[]; total: number }> {
+  const base = db.selectFrom('webhook_deliveries').where('tenant_id', '=', tenantId).where('webhook_id', '=', webhookId);
+  const rows = await windowed(base.selectAll().orderBy('id', 'desc'), w).execute();
+  const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return { rows, total: Number(n) };
+}
+
+export async function readSecret(db: Db, tenantId: number, webhookId: number) {
+  return db.selectFrom('webhooks').select(['secret', 'previous_secret_until']).where('tenant_id', '=', tenantId).where('id', '=', webhookId).executeTakeFirstOrThrow();
+}
+
+export async function replaceSecret(db: Db, tenantId: number, webhookId: number, secret: string, previousUntil: number): Promise<void> {
+  await db
+    .updateTable('webhooks')
+    .set((eb) => ({ previous_secret: eb.ref('secret'), previous_secret_until: previousUntil, secret }))
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', webhookId)
+    .execute();
+}

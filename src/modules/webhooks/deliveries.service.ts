@@ -1,0 +1,72 @@
+import type { Db } from '../../db/database';
+import { notFound } from '../../errors';
+import type { Caller } from '../../http/caller';
+import { pageOf, pageWindow, type Page, type PageQuery } from '../../http/paging';
+import { listDeliveries, readSecret, replaceSecret, type Delivery } from './deliveries.repository';
+import { newWebhookSecret } from './secret';
+import { findWebhook } from './webhooks.repository';
+
+/** How long deliveries are also signed with the old secret after a rotation. */
+export const ROTATION_GRACE_MS = 24 * 60 * 60 * 1000;
+
+export interface ApiDelivery {
+  id: number;
+  messageId: string;
+  eventType: string;
+  status: string;
+  attempts: number;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  createdAt: string;
+  nextAttemptAt: string | null;
+  deliveredAt: string | null;
+}
+
+export interface ApiSecret {
+  secret: string;
+  previousSecretValidUntil: string | null;
+}
+
+async function visibleWebhook(db: Db, caller: Caller, id: number) {
+  const hook = await findWebhook(db, caller.scope, id);
+  if (!hook) throw notFound(`Webhook ${id}`);
+  return hook;
+}
+
+function toApiDelivery(d: Delivery): ApiDelivery {
+  const waiting = d.status === 'pending' || d.status === 'retry';
+  return {
+    id: d.id,
+    messageId: d.message_id,
+    eventType: d.event_type,
+    status: d.status,
+    attempts: d.attempts,
+    lastStatusCode: d.last_status_code,
+    lastError: d.last_error,
+    createdAt: d.created_at,
+    nextAttemptAt: waiting ? new Date(d.next_attempt_at).toISOString() : null,
+    deliveredAt: d.delivered_at,
+  };
+}
+
+export async function webhookDeliveries(db: Db, caller: Caller, webhookId: number, q: PageQuery): Promise<Page<ApiDelivery>> {
+  const hook = await visibleWebhook(db, caller, webhookId);
+  const { rows, total } = await listDeliveries(db, hook.tenant_id, webhookId, pageWindow(q));
+  return pageOf(rows.map(toApiDelivery), total, q);
+}
+
+export async function webhookSecret(db: Db, caller: Caller, webhookId: number, now: number): Promise<ApiSecret> {
+  const hook = await visibleWebhook(db, caller, webhookId);
+  const row = await readSecret(db, hook.tenant_id, webhookId);
+  const until = row.previous_secret_until;
+  return { secret: row.secret, previousSecretValidUntil: until !== null && until > now ? new Date(until).toISOString() : null };
+}
+
+/** A new secret signs from now on; the old one signs as well for ROTATION_GRACE_MS, so receivers can switch. */
+export async function rotateSecret(db: Db, caller: Caller, webhookId: number, now: number): Promise<ApiSecret> {
+  return db.transaction().execute(async (trx) => {
+    const hook = await visibleWebhook(trx, caller, webhookId);
+    await replaceSecret(trx, hook.tenant_id, webhookId, newWebhookSecret(), now + ROTATION_GRACE_MS);
+    return webhookSecret(trx, caller, webhookId, now);
+  });
+}

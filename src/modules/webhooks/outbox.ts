@@ -1,0 +1,60 @@
+import { randomBytes } from 'node:crypto';
+import type { Statement } from 'better-sqlite3';
+import type { Sqlite } from '../../db/database';
+
+/** An event this server produces (src/modules/webhooks/event-types.ts lists the types). */
+export interface WebhookEvent {
+  readonly tenantId: number;
+  readonly type: string;
+  /** When it happened, ISO 8601 UTC. */
+  readonly occurredAt: string;
+  readonly data: unknown;
+}
+
+/** The body a subscriber receives. `id` is also the webhook-id header: stable across retries. */
+export interface DeliveryPayload {
+  id: string;
+  type: string;
+  tenantId: number;
+  occurredAt: string;
+  data: unknown;
+}
+
+/**
+ * Writes one delivery per enabled webhook of the event's tenant and type into the outbox. It must be
+ * called inside the transaction of the change that caused the event, so the two commit or roll back
+ * together; it is synchronous and uses the raw connection because it is called both from Kysely
+ * transactions (same connection) and from the importer's better-sqlite3 transactions. Returns the number
+ * of deliveries written.
+ */
+export function enqueueEvent(sqlite: Sqlite, event: WebhookEvent, now: number): number {
+  const { hooksOf, insert } = statementsOf(sqlite);
+  const hooks = hooksOf.all(event.tenantId, event.type) as { id: number }[];
+  if (hooks.length === 0) return 0;
+  const createdAt = new Date(now).toISOString();
+  for (const hook of hooks) {
+    const id = `msg_${randomBytes(16).toString('base64url')}`;
+    const payload: DeliveryPayload = { id, type: event.type, tenantId: event.tenantId, occurredAt: event.occurredAt, data: event.data };
+    insert.run(hook.id, event.tenantId, id, event.type, JSON.stringify(payload), now, createdAt);
+  }
+  return hooks.length;
+}
+
+type Statements = { hooksOf: Statement<[number, string]>; insert: Statement<[number, number, string, string, string, number, string]> };
+const prepared = new WeakMap<Sqlite, Statements>();
+
+/** Prepared once per connection: a bulk import with --emit-events calls this for every call. */
+function statementsOf(sqlite: Sqlite): Statements {
+  let s = prepared.get(sqlite);
+  if (!s) {
+    s = {
+      hooksOf: sqlite.prepare('SELECT id FROM webhooks WHERE tenant_id = ? AND type = ? AND disabled_at IS NULL ORDER BY id'),
+      insert: sqlite.prepare(
+        `INSERT INTO webhook_deliveries (webhook_id, tenant_id, message_id, event_type, payload, status, next_attempt_at, created_at)
+         VALUES (?, ?, ?, ?, ?, 'pending', ?, ?)`,
+      ),
+    };
+    prepared.set(sqlite, s);
+  }
+  return s;
+}

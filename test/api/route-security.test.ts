@@ -1,0 +1,130 @@
+import { expect } from 'chai';
+import { allRoutes } from '../../src/app';
+import type { Db } from '../../src/db/database';
+import type { RouteDef } from '../../src/http/route';
+import { startTestApp, type TestApp } from '../helpers/app';
+import { buildUser, ROLE, tokenFor, twoTenants } from '../helpers/factories';
+import { ADDRESS, buildCampaign, buildLocation, buildPhoneNumber, buildSavedFilter, buildWebhook } from '../helpers/records';
+
+/**
+ * Every route of allRoutes(deps) with a valid request: a body or query naming a tenant, and for a route
+ * with an id in its path, how to make a record of its resource in a tenant. A new route without an
+ * entry fails the first test below.
+ */
+interface Sample {
+  body?: (tenantId: number) => unknown;
+  query?: (tenantId: number) => Record<string, number>;
+  record?: (db: Db, tenantId: number, userId: number) => Promise<{ id: number }>;
+}
+const byTenant = (tenantId: number) => ({ tenantId });
+const phone = (db: Db, t: number) => buildPhoneNumber(db, t);
+const location = (db: Db, t: number) => buildLocation(db, t);
+const campaign = (db: Db, t: number) => buildCampaign(db, t);
+const webhook = (db: Db, t: number) => buildWebhook(db, t);
+const filter = (db: Db, t: number, userId: number) => buildSavedFilter(db, t, userId);
+
+const SAMPLES: Record<string, Sample> = {
+  'post /v2/reporting/saved': { body: (t) => ({ tenantId: t, url: '/v2/reporting/calls', module: 'calls', name: 'Role matrix' }) },
+  'get /v2/reporting/saved': { query: byTenant },
+  'get /v2/reporting/saved/:id': { record: filter },
+  'patch /v2/reporting/saved/:id': { record: filter, body: () => ({ description: 'changed' }) },
+  'delete /v2/reporting/saved/:id': { record: filter },
+  'get /v2/admin/phone-numbers': { query: byTenant },
+  'patch /v2/admin/phone-numbers/caller-id-name/:id': { record: phone, body: () => ({ callerIdName: 'ROLES' }) },
+  'get /v2/admin/phone-numbers/:id': { record: phone },
+  'post /v2/admin/emergency-locations': { body: (t) => ({ tenantId: t, name: 'Role matrix', address: ADDRESS }) },
+  'get /v2/admin/emergency-locations': { query: byTenant },
+  'get /v2/admin/emergency-locations/:id': { record: location },
+  'patch /v2/admin/emergency-locations/:id': { record: location, body: () => ({ name: 'Changed' }) },
+  'delete /v2/admin/emergency-locations/:id': { record: location },
+  'post /v2/admin/call-campaigns': { body: (t) => ({ tenantId: t, name: 'Role matrix', type: 'SCHEDULED' }) },
+  'get /v2/admin/call-campaigns': { query: byTenant },
+  'get /v2/admin/call-campaigns/:campaignId': { record: campaign },
+  'patch /v2/admin/call-campaigns/:campaignId': { record: campaign, body: () => ({ state: 'PAUSED' }) },
+  'delete /v2/admin/call-campaigns/:campaignId': { record: campaign },
+  'post /v2/admin/branches': { body: (t) => ({ tenantId: t, name: 'Role matrix' }) },
+  'get /v2/webhooks': { query: byTenant },
+  'post /v2/webhooks': { body: (t) => ({ tenantId: t, type: 'ENDCALL', url: 'https://hooks.example.test/roles' }) },
+  'get /v2/webhooks/list-types': {},
+  'get /v2/webhooks/:id': { record: webhook },
+  'patch /v2/webhooks/:webhookId': { record: webhook, body: () => ({ url: 'https://hooks.example.test/changed' }) },
+  'delete /v2/webhooks/:webhookId': { record: webhook },
+  'get /v2/webhooks/:webhookId/deliveries': { record: webhook },
+  'get /v2/webhooks/:webhookId/secret': { record: webhook },
+  'post /v2/webhooks/:webhookId/secret/rotate': { record: webhook },
+};
+
+/** decisions.md §5, read independently of src/http/permissions.ts: which role may call which route. */
+function roleMayCall(role: number, route: RouteDef): boolean {
+  if (route.permission === 'authenticated' || [ROLE.platform, ROLE.partner, ROLE.account].includes(role as 1)) return true;
+  if (role === ROLE.reports) return route.path.startsWith('/v2/reporting/');
+  if (role === ROLE.queues) return route.path.startsWith('/v2/reporting/queues/');
+  return false;
+}
+
+const MISSING_ID = 987654;
+const keyOf = (r: RouteDef) => `${r.method} ${r.path}`;
+const withId = (path: string, id: number) => path.replace(/:\w+/, String(id));
+
+describe('every route: roles (decisions.md §5) and tenant isolation', () => {
+  let app: TestApp;
+  let cast: Awaited<ReturnType<typeof twoTenants>>;
+  let routes: RouteDef[];
+  const tokens = new Map<number, string>();
+  const send = (route: RouteDef, token: string, tenantId: number, id: number) => {
+    const s = SAMPLES[keyOf(route)] ?? {};
+    return app.request(route.method.toUpperCase(), withId(route.path, id), { token, body: s.body?.(tenantId), query: s.query?.(tenantId) });
+  };
+
+  before(async () => {
+    app = await startTestApp();
+    cast = await twoTenants(app);
+    routes = allRoutes(app.deps).filter((r) => r.permission !== 'public');
+    const db = app.deps.database.db;
+    for (const role of Object.values(ROLE)) {
+      const user = await buildUser(db, cast.a.id, role, role === ROLE.partner ? { partner_id: cast.a.partnerId } : {});
+      tokens.set(role, await tokenFor(app, user));
+    }
+  });
+  after(() => app.close());
+
+  it('when the routes are listed, then every signed-in route has a sample request here', () => {
+    expect(routes.map(keyOf).filter((k) => !(k in SAMPLES)), 'routes without a sample').to.deep.equal([]);
+  });
+
+  it('when each role calls each route, then the roles that may not get 403 and the others get past the permission check', async () => {
+    const wrong: string[] = [];
+    for (const route of routes) {
+      const allowed = route.path.includes(':') ? 404 : route.method === 'post' ? 201 : 200; // a missing id is the next check
+      for (const [name, role] of Object.entries(ROLE)) {
+        const res = await send(route, tokens.get(role) as string, cast.a.id, MISSING_ID);
+        const expected = roleMayCall(role, route) ? allowed : 403;
+        if (res.status !== expected) wrong.push(`${keyOf(route)} as ${name}: ${res.status}, expected ${expected} (${res.text.slice(0, 120)})`);
+      }
+    }
+    expect(wrong).to.deep.equal([]);
+  });
+
+  it("when a route addresses another tenant's record by id, then 404; its own tenant's admin reaches it", async () => {
+    const wrong: string[] = [];
+    for (const route of routes.filter((r) => SAMPLES[keyOf(r)]?.record)) {
+      const record = await (SAMPLES[keyOf(route)]?.record as NonNullable<Sample['record']>)(app.deps.database.db, cast.b.id, cast.adminB.id);
+      const foreign = await send(route, cast.tokenA, cast.a.id, record.id);
+      const own = await send(route, cast.tokenB, cast.b.id, record.id);
+      const ok = route.method === 'post' ? 201 : 200;
+      if (foreign.status !== 404 || own.status !== ok) wrong.push(`${keyOf(route)}: another tenant ${foreign.status}, its own ${own.status}`);
+    }
+    expect(wrong).to.deep.equal([]);
+  });
+
+  it("when a route names another tenant's tenantId in its body or query, then 403", async () => {
+    const naming = routes.filter((r) => SAMPLES[keyOf(r)]?.body?.(1)?.hasOwnProperty('tenantId') || SAMPLES[keyOf(r)]?.query);
+    expect(naming.length).to.be.greaterThan(8);
+    const wrong: string[] = [];
+    for (const route of naming) {
+      const res = await send(route, cast.tokenA, cast.b.id, MISSING_ID);
+      if (res.status !== 403) wrong.push(`${keyOf(route)}: ${res.status}`);
+    }
+    expect(wrong).to.deep.equal([]);
+  });
+});

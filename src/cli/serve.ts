@@ -39,20 +39,22 @@ the WAL is checkpointed, the database closed, exit code 0. A second signal exits
     const log = createLogger(config.logLevel);
     ensureDataDir(config.dataDir);
     const lock = lockDataDir(config.dataDir);
-    let hooks: StopHook[];
-    try {
-      hooks = await start(config, log);
-    } catch (err) {
-      lock.release();
-      throw err;
-    }
-    hooks.push({ name: 'lock', stop: () => lock.release() });
-    return untilStopSignal(async (signal) => {
+    const starting = start(config, log).then(
+      (hooks) => [...hooks, { name: 'lock', stop: () => lock.release() }],
+      (err: unknown) => {
+        lock.release();
+        throw err;
+      },
+    );
+    // Listening for signals from the start: one that arrives while starting stops the server once it has started.
+    const stopped = untilStopSignal(async (signal) => {
       log.info({ signal }, 'stopping');
-      const clean = await runStopHooks(hooks, log);
+      const clean = await runStopHooks(await starting, log);
       log.info('stopped');
       return clean ? EXIT.ok : EXIT.failed;
     }, EXIT.failed);
+    await starting;
+    return stopped;
   },
 };
 

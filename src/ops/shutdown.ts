@@ -75,7 +75,7 @@ export function untilStopSignal(shutdown: (signal: NodeJS.Signals) => Promise<nu
     const onSignal = (signal: NodeJS.Signals) => {
       if (stopping) process.exit(exitNow);
       stopping = true;
-      void shutdown(signal).then(resolve);
+      shutdown(signal).then(resolve, () => resolve(exitNow)); // a start that failed is reported by the caller
     };
     process.on('SIGTERM', onSignal);
     process.on('SIGINT', onSignal);

@@ -8,7 +8,7 @@ import { migrations } from '../../db/migrations/index';
 import { openDatabase, type OpenDatabase } from '../../src/db/database';
 import { appliedMigrations, MIGRATION_NAMES, migrator } from '../../src/db/migrate';
 import { upgradeDatabase } from '../../src/db/upgrade';
-import { runTars } from '../helpers/cli';
+import { runTars, startServe } from '../helpers/cli';
 
 /** The schema of the previous release: what a database made by it holds. */
 const PREVIOUS_RELEASE = '2026-11-22T1200_initial_schema';
@@ -103,6 +103,21 @@ describe('schema upgrades', () => {
     handle = openDatabase(file);
     expect((await upgradeDatabase(handle)).backup).to.equal(undefined);
     expect(await upgradeDatabase(handle)).to.deep.equal({ applied: [] });
+  });
+
+  it('when tars serve starts on a database of the previous release, then it logs where the backup is, and serves the old data', async function () {
+    this.timeout(30_000);
+    await (await previousReleaseDatabase(file)).close();
+    const server = await startServe(['--data-dir', dir], { env: { TARS_ADMIN_EMAIL: 'old@example.test' } });
+    try {
+      const line = server.output().split('\n').find((l) => l.includes('"backup"'));
+      expect(JSON.parse(line ?? '{}')).to.include({ backup: `${file}.before-${PREVIOUS_RELEASE}.bak`, msg: 'upgraded the database schema; the database as it was before is in the backup file' });
+      expect(existsSync(`${file}.before-${PREVIOUS_RELEASE}.bak`)).to.equal(true);
+      expect(server.output(), 'the old user counts as the first admin: none is created').not.to.include('created the first platform administrator');
+    } finally {
+      const code = await server.stop();
+      expect(code, server.output()).to.equal(0);
+    }
   });
 
   it('when tars migrate upgrades a database of the previous release, then it says where the backup is', async function () {

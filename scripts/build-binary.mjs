@@ -9,11 +9,14 @@
 //     better-sqlite3 13 needs Node >= 22, so development keeps 12.x and only the executable uses 13.x.
 //  2. esbuild bundles the program, better-sqlite3 13's JavaScript included, into one CommonJS file.
 //  3. That Node 24 writes the SEA blob (code cache on), with the addon as an asset: SEA's `require`
-//     reaches only built-ins, so src/db/native.ts writes the asset to a cache file and dlopens it.
+//     reaches only built-ins, so src/db/native.ts writes the asset to a cache file and dlopens it. The
+//     files of the /docs page (swagger-ui-dist) travel as assets too, read from memory when served.
 //  4. A copy of that node binary, stripped, receives the blob (postject); SHA256SUMS is written beside it.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundle } from './build.mjs';
 
@@ -48,6 +51,12 @@ const sqliteDir = fetchPackage('better-sqlite3', BETTER_SQLITE3_VERSION);
 const node24 = `${nodeDir}/bin/node`;
 const addon = `${sqliteDir}/prebuilds/linux-x64.node`;
 
+// The files of the /docs page (Swagger UI), under the names src/modules/api-docs/docs-page.ts asks for.
+const swaggerDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+const docsAssets = Object.fromEntries(
+  JSON.parse(readFileSync(`${root}src/modules/api-docs/docs-assets.json`, 'utf8')).map((name) => [name, `${swaggerDir}/${name}`]),
+);
+
 const bundleFile = 'dist/tars-sea.cjs';
 await bundle({ outfile: bundleFile, alias: { 'better-sqlite3': `${sqliteDir}/lib/index.js` } });
 
@@ -60,7 +69,7 @@ writeFileSync(
     output: blob,
     disableExperimentalSEAWarning: true,
     useCodeCache: true,
-    assets: { 'better_sqlite3.node': addon },
+    assets: { 'better_sqlite3.node': addon, ...docsAssets },
   }),
 );
 run(node24, ['--experimental-sea-config', seaConfig]);

@@ -2,6 +2,9 @@ import express, { type Express } from 'express';
 import type { AppDeps } from './deps';
 import { errorHandler, requestLog, unknownRoute } from './http/middleware';
 import { mountRoutes, type RouteDef } from './http/route';
+import { mountMetricsPage } from './metrics/metrics';
+import { mountDocsPage } from './modules/api-docs/docs-page';
+import { apiDocsRoutes } from './modules/api-docs/api-docs.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { branchRoutes } from './modules/branches/branches.routes';
 import { callCampaignRoutes } from './modules/call-campaigns/call-campaigns.routes';
@@ -19,8 +22,10 @@ export interface AppOptions {
 
 /** Every route of the server, in registration order (fixed paths before parameterised ones). */
 export function allRoutes(deps: AppDeps): RouteDef[] {
-  return [
+  // The OpenAPI route describes this very list, itself included: it reads it when first asked.
+  const routes: RouteDef[] = [
     ...healthRoutes(deps),
+    ...apiDocsRoutes(() => routes),
     ...authRoutes(deps),
     ...savedFilterRoutes(deps),
     ...phoneNumberRoutes(deps),
@@ -30,6 +35,7 @@ export function allRoutes(deps: AppDeps): RouteDef[] {
     ...webhookRoutes(deps),
     ...webhookDeliveryRoutes(deps),
   ];
+  return routes;
 }
 
 /** Builds the Express app; never listens (src/cli/serve.ts does, tests call this directly). */
@@ -39,8 +45,12 @@ export function createApp(deps: AppDeps, opts: AppOptions = {}): Express {
   app.set('trust proxy', deps.config.trustProxy);
   app.set('etag', false);
   app.use(requestLog(deps.log));
+  if (deps.config.metrics) app.use(deps.metrics.middleware());
   const router = express.Router({ strict: false, caseSensitive: true });
   mountRoutes(router, allRoutes(deps), deps, { checkResponses: opts.checkResponses ?? false });
+  // Pages besides the JSON API (not in the route table, so not in the OpenAPI document):
+  mountDocsPage(router);
+  if (deps.config.metrics) mountMetricsPage(router, deps.metrics, deps.config);
   app.use(router);
   app.use(unknownRoute);
   app.use(errorHandler(deps.log));

@@ -34,6 +34,10 @@ export interface Config {
   readonly webhookAttempts: number;
   /** First retry delay; each further retry doubles it (with jitter), up to an hour. */
   readonly webhookRetryBaseMs: number;
+  /** GET /metrics is served (Prometheus text format). */
+  readonly metrics: boolean;
+  /** When set, a scrape of /metrics must send it as a bearer token. */
+  readonly metricsToken: string | undefined;
 }
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -76,6 +80,8 @@ export const SETTINGS = [
   ['', 'TARS_WEBHOOK_ATTEMPTS', '8', 'attempts per webhook delivery before it is marked failed'],
   ['', 'TARS_WEBHOOK_RETRY_BASE', '10s', 'first retry delay of a failed delivery; doubled each time (with jitter), at most 1 h'],
   ['', 'TARS_REPORT_ATTEMPTS', '5', 'attempts to send a scheduled report before it is marked failed (backoff 1 min, 5 min, 15 min, 1 h …)'],
+  ['', 'TARS_METRICS', 'on', 'on: `GET /metrics` serves Prometheus metrics; off: it does not exist'],
+  ['', 'TARS_METRICS_TOKEN', '', 'when set (at least 16 characters), a scrape of `/metrics` must send `Authorization: Bearer <token>`'],
 ] as const;
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -154,6 +160,11 @@ export function loadConfig(env: Env, flags: ConfigFlags = {}, cwd = process.cwd(
   const webhookRetryBaseMs = seconds('TARS_WEBHOOK_RETRY_BASE', '10s');
   const webhookAttempts = int('TARS_WEBHOOK_ATTEMPTS', '8', 1, 30);
 
+  const metricsText = env.TARS_METRICS || 'on';
+  if (metricsText !== 'on' && metricsText !== 'off') problems.push(`TARS_METRICS must be on or off, got "${metricsText}"`);
+  const metricsToken = env.TARS_METRICS_TOKEN || undefined;
+  if (metricsToken !== undefined && (metricsToken.length < 16 || /\s/.test(metricsToken))) problems.push('TARS_METRICS_TOKEN must be at least 16 characters long, without spaces');
+
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze({
     port,
@@ -177,6 +188,8 @@ export function loadConfig(env: Env, flags: ConfigFlags = {}, cwd = process.cwd(
     webhookTimeoutMs,
     webhookAttempts,
     webhookRetryBaseMs,
+    metrics: metricsText === 'on',
+    metricsToken,
   });
 }
 

@@ -3,6 +3,7 @@ import type { Config } from './config';
 import type { OpenDatabase } from './db/database';
 import type { Validator } from './http/validation';
 import type { Logger } from './log';
+import type { Metrics } from './metrics/metrics';
 import type { Mailer } from './mail/mailer';
 import type { SmsGateway } from './mail/sms';
 import type { TokenService } from './modules/auth/tokens';
@@ -17,4 +18,6 @@ export interface AppDeps {
   readonly mailer: Mailer;
   readonly sms: SmsGateway;
   readonly clock: Clock;
+  /** Prometheus metrics of this server (src/metrics): modules register their own here. */
+  readonly metrics: Metrics;
 }

@@ -3,12 +3,14 @@ import { join } from 'node:path';
 import { systemClock, type Clock } from './clock';
 import type { Config } from './config';
 import { openDatabase, type OpenDatabase } from './db/database';
-import { migrateToLatest } from './db/migrate';
+import { upgradeDatabase, type UpgradeResult } from './db/upgrade';
 import type { AppDeps } from './deps';
 import { Validator } from './http/validation';
 import type { Logger } from './log';
 import { createMailer } from './mail/mailer';
 import { createSmsGateway } from './mail/sms';
+import { registerGauges } from './metrics/gauges';
+import { Metrics } from './metrics/metrics';
 import { loadJwtSecret, TokenService } from './modules/auth/tokens';
 
 export const DATABASE_FILE = 'tars.db';
@@ -27,12 +29,19 @@ export function ensureDataDir(dataDir: string): void {
   }
 }
 
-/** Opens and migrates the database of a data directory: what every command that touches data starts with. */
-export async function openDataDir(dataDir: string): Promise<OpenDatabase> {
+/** Says where the copy made before an upgrade is; by default on stderr (the server logs it instead). */
+export type UpgradeReporter = (result: UpgradeResult) => void;
+
+const reportOnStderr: UpgradeReporter = ({ applied, backup }) => {
+  if (backup) process.stderr.write(`upgraded the database schema (${applied.join(', ')}); the database as it was before is in ${backup}\n`);
+};
+
+/** Opens and upgrades the database of a data directory: what every command that touches data starts with. */
+export async function openDataDir(dataDir: string, report: UpgradeReporter = reportOnStderr): Promise<OpenDatabase> {
   ensureDataDir(dataDir);
   const database = openDatabase(databasePath(dataDir));
   try {
-    await migrateToLatest(database);
+    report(await upgradeDatabase(database));
   } catch (err) {
     await database.close();
     throw err;
@@ -42,10 +51,12 @@ export async function openDataDir(dataDir: string): Promise<OpenDatabase> {
 
 /** Everything the app and the jobs need, built from the configuration. */
 export async function buildDeps(config: Config, log: Logger, clock: Clock = systemClock): Promise<AppDeps> {
-  const database = await openDataDir(config.dataDir);
+  const database = await openDataDir(config.dataDir, ({ applied, backup }) => {
+    if (backup) log.info({ applied, backup }, 'upgraded the database schema; the database as it was before is in the backup file');
+  });
   const validator = new Validator();
   validator.compileAll();
-  return {
+  const deps: AppDeps = {
     config,
     database,
     log,
@@ -54,5 +65,8 @@ export async function buildDeps(config: Config, log: Logger, clock: Clock = syst
     tokens: new TokenService(loadJwtSecret(config.dataDir, config.jwtSecret), config.tokenTtlSeconds),
     mailer: createMailer(config.smtpUrl, config.mailFrom),
     sms: createSmsGateway(config.smsGatewayUrl),
+    metrics: new Metrics(),
   };
+  registerGauges(deps);
+  return deps;
 }

@@ -1,12 +1,13 @@
 import { loadConfig } from '../config';
 import { openDatabase } from '../db/database';
-import { appliedMigrations, migrateToLatest, MIGRATION_NAMES } from '../db/migrate';
+import { appliedMigrations, MIGRATION_NAMES } from '../db/migrate';
+import { upgradeDatabase } from '../db/upgrade';
 import { Validator } from '../http/validation';
 import { databasePath, ensureDataDir, openDataDir } from '../runtime';
 import { readFixtureFile, seedFixture } from '../seed/seed';
 import { DATA_DIR_HELP, DATA_DIR_OPTION, EXIT, type Command } from './command';
 
-const dataDirOf = (values: Record<string, unknown>) => loadConfig(process.env, { 'data-dir': values['data-dir'] as string | undefined }).dataDir;
+export const dataDirOf = (values: Record<string, unknown>) => loadConfig(process.env, { 'data-dir': values['data-dir'] as string | undefined }).dataDir;
 
 export const seedCommand: Command = {
   name: ['seed'],
@@ -44,7 +45,9 @@ export const migrateCommand: Command = {
   help: `Usage: tars migrate [--data-dir DIR]
 
 Applies every pending migration in one transaction (the server also does this on start) and lists
-what was applied. A migration that fails leaves the database as it was.
+what was applied. Before upgrading a database that already holds data it writes a copy of it beside
+it, tars.db.before-<last applied migration>.bak, and says so. A migration that fails leaves the
+database as it was; a database made by a newer TARS is refused.
 
 ${DATA_DIR_HELP}`,
   options: DATA_DIR_OPTION,
@@ -54,8 +57,9 @@ ${DATA_DIR_HELP}`,
     ensureDataDir(dataDir);
     const database = openDatabase(databasePath(dataDir));
     try {
-      const applied = await migrateToLatest(database);
+      const { applied, backup } = await upgradeDatabase(database);
       const all = await appliedMigrations(database);
+      if (backup) process.stdout.write(`backed up the database before the upgrade: ${backup}\n`);
       process.stdout.write(applied.length > 0 ? `applied ${applied.join(', ')}\n` : 'the schema is up to date\n');
       process.stdout.write(`schema version: ${all[all.length - 1] ?? 'none'} (${all.length} of ${MIGRATION_NAMES.length} migrations)\n`);
       return EXIT.ok;

@@ -1,12 +1,16 @@
 import type { Server } from 'node:http';
+import type { Express } from 'express';
 import { createApp } from '../app';
-import { loadConfig } from '../config';
-import { createLogger } from '../log';
-import { buildDeps } from '../runtime';
-import { readFixtureFile, seedFixture } from '../seed/seed';
-import { ensureFirstAdmin } from '../modules/users/bootstrap';
+import { loadConfig, type Config } from '../config';
+import type { AppDeps } from '../deps';
+import { createLogger, type Logger } from '../log';
+import { closeDatabase, runStopHooks, stopHttpServer, untilStopSignal, type StopHook } from '../ops/shutdown';
+import { lockDataDir } from '../ops/server-lock';
 import { jobsOf } from '../jobs/index';
 import { startJobs } from '../jobs/jobs';
+import { buildDeps, ensureDataDir } from '../runtime';
+import { readFixtureFile, seedFixture } from '../seed/seed';
+import { ensureFirstAdmin } from '../modules/users/bootstrap';
 import { EXIT, type Command } from './command';
 
 export const serveCommand: Command = {
@@ -24,64 +28,95 @@ once it accepts connections.
   --data-dir DIR   data directory (default: $TARS_DATA_DIR, else ./data)
   --seed FILE      load this fixture file first when the database is empty (default: $TARS_SEED)
 
-Every TARS_* variable is listed in the README. SIGTERM or SIGINT stops the server cleanly.`,
+Every TARS_* variable is listed in the README. While it runs, the data directory holds server.lock
+(tars restore refuses to run then; a lock left by a crash is recognised as stale). SIGTERM or SIGINT
+stops it cleanly: no new connections, requests in flight finish (at most 10 s), background work stops,
+the WAL is checkpointed, the database closed, exit code 0. A second signal exits at once (code 1).`,
   options: { port: { type: 'string' }, host: { type: 'string' }, 'data-dir': { type: 'string' }, seed: { type: 'string' } },
   positionals: { min: 0, max: 0 },
   async run(values) {
     const config = loadConfig(process.env, values as Record<string, string>);
     const log = createLogger(config.logLevel);
-    const deps = await buildDeps(config, log);
-    const { db } = deps.database;
-
-    if (config.seed) {
-      const empty = (await db.selectFrom('tenants').select('id').limit(1).execute()).length === 0;
-      if (empty) {
-        const summary = await seedFixture(deps.database, deps.validator, await readFixtureFile(config.seed), new Date(deps.clock.now()));
-        log.info({ file: config.seed, ...summary }, 'fixture loaded');
-      } else {
-        log.info({ file: config.seed }, 'the database already holds data: the fixture was not loaded again');
-      }
-    }
-    const admin = await ensureFirstAdmin(db, config.adminEmail, config.adminPassword, new Date(deps.clock.now()));
-    if (admin) {
-      log.info({ email: admin.email }, 'created the first platform administrator');
-      if (admin.generatedPassword) {
-        process.stderr.write(`\nFirst platform administrator: ${admin.email}\nGenerated password (shown once, change it with \`tars user password\`): ${admin.generatedPassword}\n\n`);
-      }
-    }
-
-    const app = createApp(deps);
-    const server: Server = await new Promise((resolve, reject) => {
-      const s = app.listen(config.port, config.host, () => resolve(s));
-      s.once('error', reject);
-    });
-    const address = server.address();
-    const port = typeof address === 'object' && address ? address.port : config.port;
-    const shownHost = config.host.includes(':') ? `[${config.host}]` : config.host;
-    process.stdout.write(`listening on http://${shownHost}:${port}\n`);
-    log.info({ host: config.host, port }, 'listening');
-    const jobs = startJobs(deps, jobsOf(deps));
-
-    return new Promise<number>((resolve) => {
-      let stopping = false;
-      const stop = (signal: string) => {
-        if (stopping) process.exit(EXIT.failed); // a second signal: leave now
-        stopping = true;
-        log.info({ signal }, 'stopping');
-        const force = setTimeout(() => server.closeAllConnections(), 10_000);
-        force.unref();
-        server.close(() => {
-          clearTimeout(force);
-          deps.mailer.close();
-          void jobs.stop().then(() => deps.database.close()).then(() => {
-            log.info('stopped');
-            resolve(EXIT.ok);
-          });
-        });
-        server.closeIdleConnections();
-      };
-      process.on('SIGTERM', () => stop('SIGTERM'));
-      process.on('SIGINT', () => stop('SIGINT'));
-    });
+    ensureDataDir(config.dataDir);
+    const lock = lockDataDir(config.dataDir);
+    const starting = start(config, log).then(
+      (hooks) => [...hooks, { name: 'lock', stop: () => lock.release() }],
+      (err: unknown) => {
+        lock.release();
+        throw err;
+      },
+    );
+    // Listening for signals from the start: one that arrives while starting stops the server once it has started.
+    const stopped = untilStopSignal(async (signal) => {
+      log.info({ signal }, 'stopping');
+      const clean = await runStopHooks(await starting, log);
+      log.info('stopped');
+      return clean ? EXIT.ok : EXIT.failed;
+    }, EXIT.failed);
+    await starting;
+    return stopped;
   },
 };
+
+/** Opens (and upgrades) the database, prepares the data, listens; returns what to stop, in order. */
+async function start(config: Config, log: Logger): Promise<StopHook[]> {
+  const deps = await buildDeps(config, log);
+  try {
+    await prepareData(deps);
+    const server = await listen(createApp(deps), config, log);
+    return [
+      stopHttpServer(server),
+      ...startBackgroundWork(deps),
+      { name: 'mailer', stop: () => deps.mailer.close() },
+      closeDatabase(deps.database, log),
+    ];
+  } catch (err) {
+    deps.mailer.close();
+    await deps.database.close();
+    throw err;
+  }
+}
+
+/**
+ * Background work beside the HTTP server (the cron jobs of src/jobs/jobs.ts, the webhook delivery worker):
+ * start it here and return its stop hooks. They run after the HTTP server has stopped and before the
+ * database closes, so a job never finds the database gone; each stops at a safe point, bounded.
+ */
+function startBackgroundWork(deps: AppDeps): StopHook[] {
+  const jobs = startJobs(deps, jobsOf(deps));
+  return [{ name: 'jobs', stop: () => jobs.stop() }];
+}
+
+async function prepareData(deps: AppDeps): Promise<void> {
+  const { config, log } = deps;
+  const { db } = deps.database;
+  if (config.seed) {
+    const empty = (await db.selectFrom('tenants').select('id').limit(1).execute()).length === 0;
+    if (empty) {
+      const summary = await seedFixture(deps.database, deps.validator, await readFixtureFile(config.seed), new Date(deps.clock.now()));
+      log.info({ file: config.seed, ...summary }, 'fixture loaded');
+    } else {
+      log.info({ file: config.seed }, 'the database already holds data: the fixture was not loaded again');
+    }
+  }
+  const admin = await ensureFirstAdmin(db, config.adminEmail, config.adminPassword, new Date(deps.clock.now()));
+  if (admin) {
+    log.info({ email: admin.email }, 'created the first platform administrator');
+    if (admin.generatedPassword) {
+      process.stderr.write(`\nFirst platform administrator: ${admin.email}\nGenerated password (shown once, change it with \`tars user password\`): ${admin.generatedPassword}\n\n`);
+    }
+  }
+}
+
+async function listen(app: Express, config: Config, log: Logger): Promise<Server> {
+  const server: Server = await new Promise((resolve, reject) => {
+    const s = app.listen(config.port, config.host, () => resolve(s));
+    s.once('error', reject);
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const shownHost = config.host.includes(':') ? `[${config.host}]` : config.host;
+  process.stdout.write(`listening on http://${shownHost}:${port}\n`);
+  log.info({ host: config.host, port }, 'listening');
+  return server;
+}

@@ -24,13 +24,7 @@ export const BUSY_TIMEOUT_MS = 10_000;
  * SQLITE_BUSY, and synchronous=FULL so that a committed write survives a power cut, not only a crash.
  */
 export function openDatabase(file: string, opts: { readonly?: boolean } = {}): OpenDatabase {
-  const binding = nativeBinding();
-  const sqlite = new SqliteDatabase(file, {
-    readonly: opts.readonly ?? false,
-    fileMustExist: opts.readonly ?? false,
-    ...(binding ? { nativeBinding: binding as unknown as string } : {}),
-  });
-  sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  const sqlite = openSqlite(file, opts);
   if (!opts.readonly) sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('synchronous = FULL');
@@ -46,4 +40,19 @@ export function openDatabase(file: string, opts: { readonly?: boolean } = {}): O
       await db.destroy(); // SqliteDialect closes the better-sqlite3 connection too
     },
   };
+}
+
+/**
+ * A bare better-sqlite3 connection with the busy timeout and nothing else: for files that are not the live
+ * database (backups, restores in progress), whose journal mode must not be switched to WAL.
+ */
+export function openSqlite(file: string, opts: { readonly?: boolean } = {}): Sqlite {
+  const binding = nativeBinding();
+  const sqlite = new SqliteDatabase(file, {
+    readonly: opts.readonly ?? false,
+    fileMustExist: opts.readonly ?? false,
+    ...(binding ? { nativeBinding: binding as unknown as string } : {}),
+  });
+  sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  return sqlite;
 }

@@ -1,13 +1,17 @@
-import { Migrator } from 'kysely';
+import { Migrator, type Migration } from 'kysely';
 import { migrations } from '../../db/migrations/index';
+import { VERSION } from '../version';
 import type { OpenDatabase } from './database';
 
 export const MIGRATION_NAMES: readonly string[] = Object.keys(migrations).sort();
 
-function migrator(handle: OpenDatabase): Migrator {
+type Migrations = Readonly<Record<string, Migration>>;
+
+/** The migrator of a database; `list` is every migration there is (tests pass another to inject one). */
+export function migrator(handle: OpenDatabase, list: Migrations = migrations): Migrator {
   return new Migrator({
     db: handle.db,
-    provider: { getMigrations: async () => migrations },
+    provider: { getMigrations: async () => list },
     migrationTableName: 'schema_migrations',
     migrationLockTableName: 'schema_migrations_lock',
     // Kysely does not wrap SQLite migrations in a transaction; migrateToLatest does, around all of them.
@@ -16,7 +20,7 @@ function migrator(handle: OpenDatabase): Migrator {
 }
 
 /** The names of the migrations already applied to this database, oldest first. */
-export async function appliedMigrations(handle: OpenDatabase): Promise<string[]> {
+export async function appliedMigrations(handle: Pick<OpenDatabase, 'sqlite'>): Promise<string[]> {
   const exists = handle.sqlite.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").get();
   if (!exists) return [];
   const rows = handle.sqlite.prepare('SELECT name FROM schema_migrations ORDER BY name').all() as { name: string }[];
@@ -28,10 +32,10 @@ export async function appliedMigrations(handle: OpenDatabase): Promise<string[]>
  * server and a CLI import) serialise on SQLite's write lock instead of racing, and a migration that fails
  * rolls back all of them, leaving the file exactly as it was. Returns the names applied now.
  */
-export async function migrateToLatest(handle: OpenDatabase): Promise<string[]> {
+export async function migrateToLatest(handle: OpenDatabase, list: Migrations = migrations): Promise<string[]> {
   handle.sqlite.exec('BEGIN IMMEDIATE');
   try {
-    const result = await migrator(handle).migrateToLatest();
+    const result = await migrator(handle, list).migrateToLatest();
     if (result.error) {
       const failed = result.results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
       const err = result.error instanceof Error ? result.error : new Error(String(result.error));
@@ -43,4 +47,21 @@ export async function migrateToLatest(handle: OpenDatabase): Promise<string[]> {
     if (handle.sqlite.inTransaction) handle.sqlite.exec('ROLLBACK');
     throw err;
   }
+}
+
+/** Where a database's schema stands against this program's migrations. */
+export interface SchemaStatus {
+  /** Migrations this program has and the database has not run yet (it is older: an upgrade applies them). */
+  readonly pending: string[];
+  /** Migrations the database has run that this program does not know (it was made by a newer TARS). */
+  readonly unknown: string[];
+}
+
+export function schemaStatus(applied: readonly string[], known: readonly string[] = MIGRATION_NAMES): SchemaStatus {
+  return { pending: known.filter((n) => !applied.includes(n)), unknown: applied.filter((n) => !known.includes(n)) };
+}
+
+/** The sentence that refuses a database made by a newer TARS. */
+export function newerSchemaMessage(unknown: readonly string[]): string {
+  return `the database was made by a newer TARS (migration ${unknown.join(', ')} is unknown to TARS ${VERSION}): run that version, or restore a backup made by this one`;
 }

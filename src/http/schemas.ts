@@ -23,6 +23,7 @@ import listQuery from '../../schemas/list-query.json';
 import mfaChallenge from '../../schemas/mfa-challenge.json';
 import mfaResend from '../../schemas/mfa-resend.json';
 import mfaValidate from '../../schemas/mfa-validate.json';
+import openapi from '../../schemas/openapi.json';
 import pagingQuery from '../../schemas/paging-query.json';
 import pathParams from '../../schemas/path-params.json';
 import phoneNumberPage from '../../schemas/phone-number-page.json';
@@ -71,6 +72,7 @@ export const SCHEMAS: readonly object[] = [
   mfaChallenge,
   mfaResend,
   mfaValidate,
+  openapi,
   pagingQuery,
   pathParams,
   phoneNumberPage,

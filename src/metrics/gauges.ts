@@ -1,0 +1,102 @@
+import { statSync } from 'node:fs';
+import { Gauge } from 'prom-client';
+import type { AppDeps } from '../deps';
+
+/** One sample of a gauge: its labels and its value. */
+export interface Sample {
+  readonly labels?: Record<string, string>;
+  readonly value: number;
+}
+
+/**
+ * A gauge read at scrape time, usually from a table: what happened in any process (the server, `tars import`)
+ * and before a restart counts. To add one, add an entry to GAUGES; read() should be one cheap query.
+ */
+export interface ScrapedGauge {
+  readonly name: string;
+  readonly help: string;
+  readonly labelNames?: readonly string[];
+  read(deps: AppDeps): Promise<Sample[]> | Sample[];
+}
+
+const databaseSize: ScrapedGauge = {
+  name: 'tars_database_size_bytes',
+  help: 'Size of the SQLite database file and of its write-ahead log',
+  labelNames: ['file'],
+  read: ({ database }) => [
+    { labels: { file: 'database' }, value: sizeOf(database.file) },
+    { labels: { file: 'wal' }, value: sizeOf(`${database.file}-wal`) },
+  ],
+};
+
+const reportRuns: ScrapedGauge = {
+  name: 'tars_report_runs',
+  help: 'Runs of saved-filter reports recorded in the database, by kind (scheduled, manual) and status (sent, failed, retry …)',
+  labelNames: ['kind', 'status'],
+  async read({ database }) {
+    const rows = await database.db
+      .selectFrom('report_runs')
+      .select((eb) => ['kind', 'status', eb.fn.countAll<number>().as('n')])
+      .groupBy(['kind', 'status'])
+      .execute();
+    return rows.map((r) => ({ labels: { kind: r.kind, status: r.status }, value: Number(r.n) }));
+  },
+};
+
+const webhookDeliveries: ScrapedGauge = {
+  name: 'tars_webhook_deliveries',
+  help: 'Webhook deliveries in the outbox, by status (pending, delivering, retry, delivered, failed, gone)',
+  labelNames: ['status'],
+  async read({ database }) {
+    const rows = await database.db
+      .selectFrom('webhook_deliveries')
+      .select((eb) => ['status', eb.fn.countAll<number>().as('n')])
+      .groupBy('status')
+      .execute();
+    return rows.map((r) => ({ labels: { status: r.status }, value: Number(r.n) }));
+  },
+};
+
+const webhookAttempts: ScrapedGauge = {
+  name: 'tars_webhook_attempts',
+  help: 'HTTP attempts of webhook deliveries kept in the database: first attempts and retries',
+  labelNames: ['attempt'],
+  async read({ database }) {
+    const row = await database.db
+      .selectFrom('webhook_attempts')
+      .select((eb) => [eb.fn.countAll<number>().as('all'), eb.fn.sum<number>(eb.case().when('attempt', '>', 1).then(1).else(0).end()).as('retries')])
+      .executeTakeFirstOrThrow();
+    const retries = Number(row.retries ?? 0);
+    return [
+      { labels: { attempt: 'first' }, value: Number(row.all) - retries },
+      { labels: { attempt: 'retry' }, value: retries },
+    ];
+  },
+};
+
+/** Every gauge read at scrape time. */
+export const GAUGES: readonly ScrapedGauge[] = [databaseSize, reportRuns, webhookDeliveries, webhookAttempts];
+
+export function registerGauges(deps: AppDeps, gauges: readonly ScrapedGauge[] = GAUGES): void {
+  for (const g of gauges) {
+    new Gauge({
+      name: g.name,
+      help: g.help,
+      labelNames: g.labelNames ?? [],
+      registers: [deps.metrics.registry],
+      async collect() {
+        const samples = await g.read(deps);
+        this.reset();
+        for (const s of samples) this.set(s.labels ?? {}, s.value);
+      },
+    });
+  }
+}
+
+function sizeOf(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0;
+  }
+}

@@ -1,0 +1,65 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { RequestHandler, Router } from 'express';
+import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import type { Config } from '../config';
+import { notAuthenticated } from '../errors';
+
+/**
+ * The server's Prometheus metrics: one registry per server (tests run several in one process). Other
+ * modules add theirs in one of two ways:
+ *  - a gauge computed at scrape time from the database (src/metrics/gauges.ts, GAUGES): right for whatever
+ *    another process may do, such as `tars import`, and for anything that must survive a restart;
+ *  - a prom-client counter or histogram of their own on `deps.metrics.registry`, for events that happen in
+ *    the server process only (e.g. `new Counter({ name: 'tars_webhook_attempts_total', help, registers: [deps.metrics.registry] })`).
+ * Every name starts with tars_ (the process_* and nodejs_* defaults of prom-client aside).
+ */
+export class Metrics {
+  readonly registry = new Registry();
+  private readonly requests = new Counter({
+    name: 'tars_http_requests_total',
+    help: 'HTTP requests answered, by method, route (as declared, e.g. /v2/webhooks/:id; "unmatched" for unknown paths) and status',
+    labelNames: ['method', 'route', 'status'],
+    registers: [this.registry],
+  });
+  private readonly duration = new Histogram({
+    name: 'tars_http_request_duration_seconds',
+    help: 'Time from the request to the end of its response, by method and route',
+    labelNames: ['method', 'route'],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** Counts every response and its latency, labelled by the route that answered it. */
+  middleware(): RequestHandler {
+    return (req, res, next) => {
+      const start = process.hrtime.bigint();
+      res.on('finish', () => {
+        const route = (req.route as { path?: string } | undefined)?.path ?? 'unmatched';
+        this.requests.inc({ method: req.method, route, status: String(res.statusCode) });
+        this.duration.observe({ method: req.method, route }, Number(process.hrtime.bigint() - start) / 1e9);
+      });
+      next();
+    };
+  }
+}
+
+/** GET /metrics, in Prometheus's text format; when TARS_METRICS_TOKEN is set, only with that bearer token. */
+export function mountMetricsPage(router: Router, metrics: Metrics, config: Config): void {
+  const expected = config.metricsToken === undefined ? undefined : digest(config.metricsToken);
+  router.get('/metrics', async (req, res) => {
+    if (expected) {
+      const given = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
+      if (!given || !timingSafeEqual(digest(given), expected)) throw notAuthenticated('GET /metrics needs the metrics token (TARS_METRICS_TOKEN) as a bearer token');
+    }
+    res.setHeader('Content-Type', metrics.registry.contentType);
+    res.setHeader('Cache-Control', 'no-store');
+    res.send(await metrics.registry.metrics());
+  });
+}
+
+/** Equal-length digests, so the comparison takes the same time whatever was sent. */
+const digest = (text: string) => createHash('sha256').update(text).digest();

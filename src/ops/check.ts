@@ -1,0 +1,111 @@
+import { existsSync, readFileSync, statfsSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { ConfigError, loadConfig, type Config, type ConfigFlags } from '../config';
+import { integrityProblems } from '../db/backup';
+import { openSqlite } from '../db/database';
+import { appliedMigrations, MIGRATION_NAMES, schemaStatus } from '../db/migrate';
+import { createMailer } from '../mail/mailer';
+import { SECRET_FILE } from '../modules/auth/tokens';
+import { databasePath } from '../runtime';
+import { runningServer } from './server-lock';
+
+export interface Finding {
+  readonly ok: boolean;
+  readonly what: string;
+  readonly detail: string;
+}
+
+const ok = (what: string, detail: string): Finding => ({ ok: true, what, detail });
+const problem = (what: string, detail: string): Finding => ({ ok: false, what, detail });
+
+/**
+ * Free space below which `tars check` reports a problem: 1 GiB, or twice the database when that is more (an
+ * upgrade writes a full copy of it first, and the WAL grows between checkpoints).
+ */
+export const MIN_FREE_BYTES = 1024 ** 3;
+
+/** `tars check`: every finding about a data directory and the configuration, without changing anything. */
+export async function checkInstallation(env: Readonly<Record<string, string | undefined>>, flags: ConfigFlags): Promise<Finding[]> {
+  let config: Config;
+  try {
+    config = loadConfig(env, flags);
+  } catch (err) {
+    if (err instanceof ConfigError) return err.problems.map((p) => problem('configuration', p));
+    throw err;
+  }
+  const findings = [ok('configuration', `valid; data directory ${config.dataDir}`)];
+  findings.push(...(await checkDatabase(config.dataDir)), checkSecret(config), checkDiskSpace(config.dataDir), await checkSmtp(config));
+  const server = runningServer(config.dataDir);
+  findings.push(ok('server', server ? `running (pid ${server.pid}, since ${server.startedAt})` : 'not running'));
+  return findings;
+}
+
+async function checkDatabase(dataDir: string): Promise<Finding[]> {
+  const file = databasePath(dataDir);
+  if (!existsSync(file)) return [problem('database', `${file} does not exist (tars serve or tars migrate creates it)`)];
+  let sqlite;
+  try {
+    sqlite = openSqlite(file, { readonly: true });
+  } catch (err) {
+    return [problem('database', `${file} cannot be opened: ${(err as Error).message}`)];
+  }
+  try {
+    const problems = integrityProblems(sqlite);
+    if (problems.length > 0) return [problem('database integrity', problems.join('; '))];
+    return [ok('database integrity', `${file} passes PRAGMA integrity_check`), schemaFinding(await appliedMigrations({ sqlite }))];
+  } catch (err) {
+    return [problem('database integrity', `${file}: ${(err as Error).message}`)];
+  } finally {
+    sqlite.close();
+  }
+}
+
+function schemaFinding(applied: string[]): Finding {
+  const { pending, unknown } = schemaStatus(applied);
+  const version = applied[applied.length - 1] ?? 'none';
+  if (unknown.length > 0) return problem('schema version', `${version}: newer than this program (unknown migrations: ${unknown.join(', ')})`);
+  if (pending.length > 0) return ok('schema version', `${version}: ${pending.length} migration(s) pending; the next start applies them after writing a backup`);
+  return ok('schema version', `${version}: up to date (${MIGRATION_NAMES.length} migrations)`);
+}
+
+function checkSecret(config: Config): Finding {
+  if (config.jwtSecret) return ok('JWT secret', 'from TARS_JWT_SECRET');
+  const file = join(config.dataDir, SECRET_FILE);
+  if (!existsSync(file)) return ok('JWT secret', `${file} does not exist yet (the first start generates it)`);
+  const mode = statSync(file).mode & 0o777;
+  if ((mode & 0o077) !== 0) return problem('JWT secret', `${file} is readable by others (mode ${mode.toString(8)}): chmod 600 it`);
+  if (readFileSync(file, 'utf8').trim().length < 32) return problem('JWT secret', `${file} holds fewer than 32 characters`);
+  return ok('JWT secret', `${file} (mode 600)`);
+}
+
+function checkDiskSpace(dataDir: string): Finding {
+  let where = dataDir;
+  while (!existsSync(where)) where = dirname(where);
+  const fs = statfsSync(where);
+  const file = databasePath(dataDir);
+  const used = [file, `${file}-wal`].reduce((sum, f) => sum + (existsSync(f) ? statSync(f).size : 0), 0);
+  return diskSpaceFinding(fs.bavail * fs.bsize, used);
+}
+
+export function diskSpaceFinding(free: number, databaseBytes: number): Finding {
+  const needed = Math.max(MIN_FREE_BYTES, 2 * databaseBytes);
+  const text = `${gib(free)} free where the data directory is (database ${gib(databaseBytes)})`;
+  return free < needed ? problem('disk space', `${text}; keep at least ${gib(needed)} free`) : ok('disk space', text);
+}
+
+const gib = (bytes: number) => `${(bytes / 1024 ** 3).toFixed(2)} GiB`;
+
+async function checkSmtp(config: Config): Promise<Finding> {
+  if (!config.smtpUrl) return ok('SMTP', 'not configured (TARS_SMTP_URL): e-mailed MFA codes and reports cannot be sent');
+  const url = new URL(config.smtpUrl);
+  const shown = `${url.protocol}//${url.host}`; // never the credentials
+  const mailer = createMailer(config.smtpUrl, config.mailFrom);
+  try {
+    await mailer.verify();
+    return ok('SMTP', `${shown} answers and accepts the login`);
+  } catch (err) {
+    return problem('SMTP', `${shown}: ${(err as Error).message}`);
+  } finally {
+    mailer.close();
+  }
+}

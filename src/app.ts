@@ -5,6 +5,7 @@ import { mountRoutes, type RouteDef } from './http/route';
 import { authRoutes } from './modules/auth/auth.routes';
 import { branchRoutes } from './modules/branches/branches.routes';
 import { healthRoutes } from './modules/health/health.routes';
+import { queueReportRoutes } from './modules/queue-reports/queue-reports.routes';
 
 export interface AppOptions {
   /** Check every response against its schema (tests). */
@@ -13,7 +14,7 @@ export interface AppOptions {
 
 /** Every route of the server, in registration order (fixed paths before parameterised ones). */
 export function allRoutes(deps: AppDeps): RouteDef[] {
-  return [...healthRoutes(deps), ...authRoutes(deps), ...branchRoutes(deps)];
+  return [...healthRoutes(deps), ...authRoutes(deps), ...branchRoutes(deps), ...queueReportRoutes(deps)];
 }
 
 /** Builds the Express app; never listens (src/cli/serve.ts does, tests call this directly). */

@@ -2,13 +2,22 @@ import { parseArgs } from 'node:util';
 import { ConfigError } from './config';
 import { CliError, EXIT, type Command } from './cli/command';
 import { migrateCommand, seedCommand } from './cli/data-commands';
+import { importCdrCommand, importQueueLogCommand } from './cli/import-commands';
 import { serveCommand } from './cli/serve';
 import { userAddCommand, userPasswordCommand } from './cli/user-commands';
 import { SeedError } from './seed/seed';
 import { VERSION } from './version';
 
 /** Every command of the `tars` CLI. */
-export const COMMANDS: readonly Command[] = [serveCommand, seedCommand, migrateCommand, userAddCommand, userPasswordCommand];
+export const COMMANDS: readonly Command[] = [
+  serveCommand,
+  seedCommand,
+  migrateCommand,
+  importQueueLogCommand,
+  importCdrCommand,
+  userAddCommand,
+  userPasswordCommand,
+];
 
 function overview(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.join(' ').length));

@@ -1,5 +1,6 @@
 import type { Migration } from 'kysely';
 import * as initialSchema from './2026-11-22T1200_initial_schema';
+import * as pbxLogs from './2026-11-23T1200_pbx_logs';
 
 /**
  * Every migration, by name, imported statically so that the bundle and the standalone executable carry
@@ -7,4 +8,5 @@ import * as initialSchema from './2026-11-22T1200_initial_schema';
  */
 export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-22T1200_initial_schema': initialSchema,
+  '2026-11-23T1200_pbx_logs': pbxLogs,
 };

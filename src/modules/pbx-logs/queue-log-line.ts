@@ -1,0 +1,119 @@
+/**
+ * One line of an Asterisk queue_log, `epoch|callid|queuename|agent|event|data1|…`, read by the rules of
+ * reporting.md R1 and R4. Pure: no database, no state.
+ */
+
+/** Event codes as stored. Answered = 3..6, events with a wait time = 3..10, membership events ≥ 20. */
+export const EV = {
+  ENTERQUEUE: 1,
+  CONNECT: 2,
+  COMPLETEAGENT: 3,
+  COMPLETECALLER: 4,
+  BLINDTRANSFER: 5,
+  ATTENDEDTRANSFER: 6,
+  ABANDON: 7,
+  EXITWITHTIMEOUT: 8,
+  EXITWITHKEY: 9,
+  EXITEMPTY: 10,
+  RINGNOANSWER: 11,
+  CALLBACKREQUEST: 12,
+  CALLBACKSUCCESS: 13,
+  CALLBACKFAILED: 14,
+  ADDMEMBER: 20,
+  REMOVEMEMBER: 21,
+  AGENTLOGIN: 22,
+  AGENTLOGOFF: 23,
+  PAUSE: 24,
+  UNPAUSE: 25,
+} as const;
+
+export type EventName = keyof typeof EV;
+
+export const isCallEvent = (code: number): boolean => code > EV.ENTERQUEUE && code < EV.ADDMEMBER;
+export const isMemberEvent = (code: number): boolean => code >= EV.ADDMEMBER;
+
+/**
+ * Per event: how many data fields Asterisk writes (fewer: the line is skipped), which of them must be
+ * non-negative integers, and which become the stored numbers `a` and `b` (1-based data positions):
+ * answered lines a = hold time, b = call time; exits a = wait time; CONNECT a = ring seconds;
+ * RINGNOANSWER a = ring milliseconds.
+ */
+interface EventRule {
+  readonly min: number;
+  readonly ints: readonly number[];
+  readonly a?: number;
+  readonly b?: number;
+}
+
+const RULES: Readonly<Record<EventName, EventRule>> = {
+  ENTERQUEUE: { min: 2, ints: [] },
+  CONNECT: { min: 3, ints: [1, 3], a: 3 },
+  COMPLETEAGENT: { min: 3, ints: [1, 2, 3], a: 1, b: 2 },
+  COMPLETECALLER: { min: 3, ints: [1, 2, 3], a: 1, b: 2 },
+  BLINDTRANSFER: { min: 5, ints: [3, 4, 5], a: 3, b: 4 },
+  ATTENDEDTRANSFER: { min: 5, ints: [3, 4, 5], a: 3, b: 4 },
+  ABANDON: { min: 3, ints: [1, 2, 3], a: 3 },
+  EXITWITHTIMEOUT: { min: 3, ints: [1, 2, 3], a: 3 },
+  EXITEMPTY: { min: 3, ints: [1, 2, 3], a: 3 },
+  EXITWITHKEY: { min: 4, ints: [2, 3, 4], a: 4 },
+  RINGNOANSWER: { min: 1, ints: [1], a: 1 },
+  ADDMEMBER: { min: 0, ints: [] },
+  REMOVEMEMBER: { min: 0, ints: [] },
+  AGENTLOGIN: { min: 0, ints: [] },
+  AGENTLOGOFF: { min: 0, ints: [] },
+  PAUSE: { min: 0, ints: [] },
+  UNPAUSE: { min: 0, ints: [] },
+  CALLBACKREQUEST: { min: 0, ints: [] },
+  CALLBACKSUCCESS: { min: 0, ints: [] },
+  CALLBACKFAILED: { min: 0, ints: [] },
+};
+
+/** Why a line was skipped; the import summary counts each. */
+export const QUEUE_LOG_SKIPS = {
+  blank: 'blank line',
+  notRecord: 'not a queue_log record',
+  unusedEvent: 'event not used by the reports',
+  badData: 'missing or malformed data fields',
+} as const;
+export type QueueLogSkip = (typeof QUEUE_LOG_SKIPS)[keyof typeof QUEUE_LOG_SKIPS];
+
+export interface QueueLogEvent {
+  readonly time: number;
+  readonly callid: string;
+  readonly queueName: string;
+  /** The agent field; "" for NONE or empty. */
+  readonly agent: string;
+  readonly code: number;
+  readonly a: number;
+  readonly b: number;
+  /** PAUSE: its reason ("" when absent); null for every other event. */
+  readonly reason: string | null;
+}
+
+const DIGITS = /^\d+$/;
+
+/** A parsed event, or the reason the line is skipped (reporting.md R1). */
+export function parseQueueLogLine(line: string): QueueLogEvent | QueueLogSkip {
+  if (line.trim() === '') return QUEUE_LOG_SKIPS.blank;
+  const f = line.split('|');
+  if (f.length < 5 || !DIGITS.test(f[0] as string)) return QUEUE_LOG_SKIPS.notRecord;
+  const name = f[4] as string;
+  const rule = Object.hasOwn(RULES, name) ? RULES[name as EventName] : undefined;
+  if (!rule) return QUEUE_LOG_SKIPS.unusedEvent;
+  if (f.length - 5 < rule.min) return QUEUE_LOG_SKIPS.badData;
+  for (const i of rule.ints) if (!DIGITS.test(f[4 + i] as string)) return QUEUE_LOG_SKIPS.badData;
+  const code = EV[name as EventName];
+  const agent = f[3] === 'NONE' ? '' : (f[3] as string);
+  let a = rule.a ? Number(f[4 + rule.a]) : 0;
+  if (code === EV.ADDMEMBER) a = f[5] === 'PAUSED' ? 1 : 0;
+  return {
+    time: Number(f[0]),
+    callid: f[1] as string,
+    queueName: f[2] as string,
+    agent,
+    code,
+    a,
+    b: rule.b ? Number(f[4 + rule.b]) : 0,
+    reason: code === EV.PAUSE ? (f[5] ?? '') : null,
+  };
+}

@@ -4,7 +4,9 @@ import { errorHandler, requestLog, unknownRoute } from './http/middleware';
 import { mountRoutes, type RouteDef } from './http/route';
 import { authRoutes } from './modules/auth/auth.routes';
 import { branchRoutes } from './modules/branches/branches.routes';
+import { callRoutes } from './modules/calls/calls.routes';
 import { healthRoutes } from './modules/health/health.routes';
+import { ingestRoutes } from './modules/pbx-logs/ingest.routes';
 import { queueReportRoutes } from './modules/queue-reports/queue-reports.routes';
 
 export interface AppOptions {
@@ -14,7 +16,7 @@ export interface AppOptions {
 
 /** Every route of the server, in registration order (fixed paths before parameterised ones). */
 export function allRoutes(deps: AppDeps): RouteDef[] {
-  return [...healthRoutes(deps), ...authRoutes(deps), ...branchRoutes(deps), ...queueReportRoutes(deps)];
+  return [...healthRoutes(deps), ...authRoutes(deps), ...branchRoutes(deps), ...queueReportRoutes(deps), ...callRoutes(deps), ...ingestRoutes(deps)];
 }
 
 /** Builds the Express app; never listens (src/cli/serve.ts does, tests call this directly). */

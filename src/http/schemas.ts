@@ -7,11 +7,15 @@ import authOrChallenge from '../../schemas/auth-or-challenge.json';
 import authResponse from '../../schemas/auth-response.json';
 import branchCreate from '../../schemas/branch-create.json';
 import branch from '../../schemas/branch.json';
+import callRecord from '../../schemas/call-record.json';
+import callsPage from '../../schemas/calls-page.json';
 import callsQuery from '../../schemas/calls-query.json';
 import common from '../../schemas/common.json';
 import error from '../../schemas/error.json';
 import fixture from '../../schemas/fixture.json';
 import health from '../../schemas/health.json';
+import importSummary from '../../schemas/import-summary.json';
+import ingestLines from '../../schemas/ingest-lines.json';
 import mfaChallenge from '../../schemas/mfa-challenge.json';
 import mfaResend from '../../schemas/mfa-resend.json';
 import mfaValidate from '../../schemas/mfa-validate.json';
@@ -31,11 +35,15 @@ export const SCHEMAS: readonly object[] = [
   authResponse,
   branchCreate,
   branch,
+  callRecord,
+  callsPage,
   callsQuery,
   common,
   error,
   fixture,
   health,
+  importSummary,
+  ingestLines,
   mfaChallenge,
   mfaResend,
   mfaValidate,

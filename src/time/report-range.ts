@@ -49,7 +49,8 @@ export function parseReportDate(field: string, text: string): ReportDate {
   return { kind: 'instant', instant: wall - (off[1] === '-' ? -1 : 1) * (oh * 3600 + om * 60) };
 }
 
-function instantOf(tz: string, d: ReportDate, isEnd: boolean): number {
+/** The instant of a start or end value in a timezone (a date-only end is the next day's start). */
+export function instantOf(tz: string, d: ReportDate, isEnd: boolean): number {
   if (d.kind === 'date') return startOfDay(tz, isEnd ? d.day + 1 : d.day); // a date-only end includes that day
   return d.kind === 'wall' ? wallToInstant(tz, d.wall) : d.instant;
 }

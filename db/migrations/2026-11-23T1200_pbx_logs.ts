@@ -5,7 +5,8 @@ import { sql, type Kysely } from 'kysely';
  *
  * Stored as read: `queue_events` (one row per valid queue_log line of a known queue) and `cdr_calls` (one
  * row per Master.csv record with a tenant). Derived, rebuilt from those whenever late lines arrive:
- * per-hour sums (`queue_hour_stats`, `agent_talk_hour`, `queue_outbound_hour`) and the membership and
+ * per-hour sums (`queue_hour_stats`, `agent_talk_hour`, `queue_outbound_hour`), per-local-day sums of
+ * both per-hour tables (`queue_day_stats`, days of the queue's tenant's timezone), and the membership and
  * pause intervals (`agent_sessions`, `agent_pauses`). Written as SQL because these tables need WITHOUT
  * ROWID and partial indexes. The bulk tables carry no foreign keys on purpose: a per-row parent lookup
  * would halve the import rate, and the importer only writes ids it has just read from `queues`.
@@ -52,6 +53,19 @@ const STATEMENTS = [
     PRIMARY KEY (queue_id, hour)
   ) WITHOUT ROWID`,
 
+  // A local day [day_start, day_end) of the tenant's timezone when it was computed; a report uses a row
+  // only when it is exactly one of its days, so a changed timezone can make rows unused, never wrong.
+  `CREATE TABLE queue_day_stats (
+    queue_id INTEGER NOT NULL, day_start INTEGER NOT NULL, day_end INTEGER NOT NULL,
+    inbound INTEGER, answered INTEGER, talk INTEGER, under30 INTEGER,
+    wait_sum INTEGER, wait_n INTEGER, wait_min INTEGER, wait_max INTEGER,
+    ring INTEGER, abandons INTEGER, abandons_u10 INTEGER,
+    exit_timeout INTEGER, exit_key INTEGER, rna INTEGER, rna_ms INTEGER,
+    cb_req INTEGER, cb_ok INTEGER, cb_fail INTEGER,
+    ob_total INTEGER NOT NULL, ob_answered INTEGER NOT NULL, ob_talk INTEGER NOT NULL,
+    PRIMARY KEY (queue_id, day_start)
+  ) WITHOUT ROWID`,
+
   `CREATE TABLE agent_sessions (
     id INTEGER PRIMARY KEY, queue_id INTEGER NOT NULL, agent INTEGER NOT NULL,
     start_at INTEGER NOT NULL, end_at INTEGER
@@ -91,8 +105,10 @@ const STATEMENTS = [
   )`,
   `CREATE UNIQUE INDEX cdr_calls_line ON cdr_calls (start_at, line_key)`,
   `CREATE INDEX cdr_calls_tenant_start ON cdr_calls (tenant_id, start_at)`,
-  `CREATE INDEX cdr_calls_src_agent ON cdr_calls (tenant_id, src_agent, start_at)`,
-  `CREATE INDEX cdr_calls_dst_agent ON cdr_calls (tenant_id, dst_agent, start_at)`,
+  // Calls of an agent that did not pass through a queue: outbound calls (R9) and non-queue talk time (R11).
+  // Queue legs, most of the rows, stay out of these two indexes.
+  `CREATE INDEX cdr_calls_src_agent ON cdr_calls (tenant_id, src_agent, start_at) WHERE via_queue = 0`,
+  `CREATE INDEX cdr_calls_dst_agent ON cdr_calls (tenant_id, dst_agent, start_at) WHERE via_queue = 0`,
 ];
 
 export async function up(db: Kysely<unknown>): Promise<void> {

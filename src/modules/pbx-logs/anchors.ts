@@ -30,12 +30,15 @@ export function enterStatement(sqlite: Sqlite) {
 
 /**
  * reporting.md R3 during an import: each call event counts at the time of the latest ENTERQUEUE of its
- * (callid, queue) before it. The ENTERQUEUE lines of this import are remembered (a bounded cache, oldest
- * forgotten first); any other is looked up in the stored rows.
+ * (callid, queue) before it. The ENTERQUEUE lines of this import are remembered; any other is looked up
+ * in the stored rows. The memory is two generations of at most GENERATION entries each, the older
+ * dropped whole when the newer fills: bounded, and without deleting single Map entries, which makes
+ * V8 Maps slow to iterate.
  */
 export class AnchorCache {
-  static readonly CAPACITY = 200_000;
-  private readonly cache = new Map<string, EnterRef | null>();
+  static readonly GENERATION = 50_000;
+  private current = new Map<string, number | null>();
+  private previous = new Map<string, number | null>();
   private readonly lookup;
 
   constructor(sqlite: Sqlite) {
@@ -43,26 +46,32 @@ export class AnchorCache {
   }
 
   forget(): void {
-    this.cache.clear();
+    this.current = new Map();
+    this.previous = new Map();
   }
 
   /** Records an ENTERQUEUE line (also a duplicate one: later lines of the same call still belong to it). */
-  entered(queueId: number, callid: string, ref: EnterRef): void {
-    const key = `${queueId}|${callid}`;
-    this.cache.delete(key);
-    this.cache.set(key, ref);
-    if (this.cache.size > AnchorCache.CAPACITY) this.cache.delete(this.cache.keys().next().value as string);
+  entered(queueId: number, callid: string, time: number): void {
+    this.remember(`${queueId}|${callid}`, time);
+  }
+
+  private remember(key: string, enterTime: number | null): void {
+    if (this.current.size >= AnchorCache.GENERATION) {
+      this.previous = this.current;
+      this.current = new Map();
+    }
+    this.current.set(key, enterTime);
   }
 
   /** The anchor of a call event at `time` that follows every stored line: its ENTERQUEUE's time, or its own. */
   anchorOf(queueId: number, callid: string, time: number): number {
     const key = `${queueId}|${callid}`;
-    let ref = this.cache.get(key);
-    if (ref === undefined) {
-      ref = this.lookup(queueId, callid, time);
-      this.cache.set(key, ref);
+    let enter = this.current.get(key) ?? this.previous.get(key);
+    if (enter === undefined) {
+      enter = this.lookup(queueId, callid, time)?.time ?? null;
+      this.remember(key, enter);
     }
     // An ENTERQUEUE later in time (a file out of time order) cannot anchor it; the late-line rebuild settles such calls.
-    return ref && ref.time <= time ? ref.time : time;
+    return enter !== null && enter <= time ? enter : time;
   }
 }

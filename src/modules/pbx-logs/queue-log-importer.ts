@@ -1,6 +1,6 @@
 import type { Sqlite } from '../../db/database';
 import { AnchorCache } from './anchors';
-import { recomputeHours } from './derived-hours';
+import { HourAccumulator } from './derived-hours';
 import { ImportRun, type ImportOptions, type StoredChunk } from './import-run';
 import { IntervalWriter } from './intervals';
 import { processPending } from './pending';
@@ -21,6 +21,7 @@ export class QueueLogImporter {
   private readonly run: ImportRun;
   private readonly anchors: AnchorCache;
   private readonly intervals: IntervalWriter;
+  private readonly hours = new HourAccumulator();
   private readonly insert;
   private readonly seqCounter;
   private seq = 0;
@@ -67,23 +68,18 @@ export class QueueLogImporter {
 
   private store(lines: readonly string[]): StoredChunk {
     this.seq = ((this.seqCounter.read.get() as number | undefined) ?? 0) + 1;
-    const touched = new Map<number, Set<number>>();
     const items: Item[] = [];
     for (const line of lines) {
       const item = this.storeLine(line);
-      if (!item) continue;
-      let hours = touched.get(item.queueId);
-      if (!hours) touched.set(item.queueId, (hours = new Set()));
-      hours.add(Math.floor(item.anchor / 3600));
-      if (this.run.collects) items.push({ queueId: item.queueId, event: item.event });
+      if (item && this.run.collects) items.push(item);
     }
     this.seqCounter.write.run(this.seq);
-    for (const [queueId, hours] of touched) recomputeHours(this.sqlite, queueId, hours);
+    this.hours.flush(this.sqlite);
     return { kind: 'queue-log', items };
   }
 
   /** Stores one line; returns it when it is new (not skipped, not a duplicate). */
-  private storeLine(line: string): (Item & { anchor: number }) | null {
+  private storeLine(line: string): Item | null {
     const { summary, directory } = this.run;
     summary.read++;
     const event = parseQueueLogLine(line);
@@ -92,7 +88,7 @@ export class QueueLogImporter {
     if (!queue) return summary.skip('unknown queue'), summary.unknownQueue(event.queueName), null;
     if (event.agent !== '' && !directory.extensionByPeer(queue.tenantId, event.agent)) summary.unknownAgent(event.agent);
     const seq = this.seq++;
-    if (event.code === EV.ENTERQUEUE) this.anchors.entered(queue.id, event.callid, { time: event.time, seq });
+    if (event.code === EV.ENTERQUEUE) this.anchors.entered(queue.id, event.callid, event.time);
     const anchor = isCallEvent(event.code) ? this.anchors.anchorOf(queue.id, event.callid, event.time) : event.time;
     const agent = directory.agentId(event.agent);
     const key = this.run.keys.keyOf(line, event.time);
@@ -101,9 +97,10 @@ export class QueueLogImporter {
     if (!stored) return summary.duplicates++, null;
     summary.imported++;
     this.run.sawLine(queue.id, event.time);
+    this.hours.add(queue.id, anchor, event.code, agent, event.a, event.b);
     if (isMemberEvent(event.code) && this.intervals.apply(queue.id, agent, event.code, event.time, event.a, event.reason)) {
       this.run.outboundChanged(queue.id, event.time);
     }
-    return { queueId: queue.id, event, anchor };
+    return { queueId: queue.id, event };
   }
 }

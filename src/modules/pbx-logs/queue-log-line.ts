@@ -90,30 +90,50 @@ export interface QueueLogEvent {
   readonly reason: string | null;
 }
 
-const DIGITS = /^\d+$/;
+const RULE_OF = new Map(Object.entries(RULES).map(([name, rule]) => [name, { ...rule, code: EV[name as EventName] }]));
 
-/** A parsed event, or the reason the line is skipped (reporting.md R1). */
+/** The integer written in text[from, to) (ASCII digits only, at least one), or -1. */
+function digitsAt(text: string, from: number, to: number): number {
+  if (from >= to) return -1;
+  let n = 0;
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i) - 48;
+    if (c < 0 || c > 9) return -1;
+    n = n * 10 + c;
+  }
+  return n;
+}
+
+const isDigits = (text: string | undefined) => text !== undefined && digitsAt(text, 0, text.length) >= 0;
+
+/**
+ * A parsed event, or the reason the line is skipped (reporting.md R1). Written for speed (it runs for
+ * every line of files of millions): the five fixed fields are cut with indexOf, only the data is split.
+ */
 export function parseQueueLogLine(line: string): QueueLogEvent | QueueLogSkip {
-  if (line.trim() === '') return QUEUE_LOG_SKIPS.blank;
-  const f = line.split('|');
-  if (f.length < 5 || !DIGITS.test(f[0] as string)) return QUEUE_LOG_SKIPS.notRecord;
-  const name = f[4] as string;
-  const rule = Object.hasOwn(RULES, name) ? RULES[name as EventName] : undefined;
+  if ((line.length === 0 || line.charCodeAt(0) <= 32) && line.trim() === '') return QUEUE_LOG_SKIPS.blank;
+  const p1 = line.indexOf('|');
+  const p2 = p1 < 0 ? -1 : line.indexOf('|', p1 + 1);
+  const p3 = p2 < 0 ? -1 : line.indexOf('|', p2 + 1);
+  const p4 = p3 < 0 ? -1 : line.indexOf('|', p3 + 1);
+  const time = p4 < 0 ? -1 : digitsAt(line, 0, p1);
+  if (time < 0) return QUEUE_LOG_SKIPS.notRecord;
+  const p5 = line.indexOf('|', p4 + 1);
+  const rule = RULE_OF.get(line.slice(p4 + 1, p5 < 0 ? line.length : p5));
   if (!rule) return QUEUE_LOG_SKIPS.unusedEvent;
-  if (f.length - 5 < rule.min) return QUEUE_LOG_SKIPS.badData;
-  for (const i of rule.ints) if (!DIGITS.test(f[4 + i] as string)) return QUEUE_LOG_SKIPS.badData;
-  const code = EV[name as EventName];
-  const agent = f[3] === 'NONE' ? '' : (f[3] as string);
-  let a = rule.a ? Number(f[4 + rule.a]) : 0;
-  if (code === EV.ADDMEMBER) a = f[5] === 'PAUSED' ? 1 : 0;
+  const data = p5 < 0 ? [] : line.slice(p5 + 1).split('|');
+  if (data.length < rule.min) return QUEUE_LOG_SKIPS.badData;
+  for (const i of rule.ints) if (!isDigits(data[i - 1])) return QUEUE_LOG_SKIPS.badData;
+  const code = rule.code;
+  const agent = line.slice(p3 + 1, p4);
   return {
-    time: Number(f[0]),
-    callid: f[1] as string,
-    queueName: f[2] as string,
-    agent,
+    time,
+    callid: line.slice(p1 + 1, p2),
+    queueName: line.slice(p2 + 1, p3),
+    agent: agent === 'NONE' ? '' : agent,
     code,
-    a,
-    b: rule.b ? Number(f[4 + rule.b]) : 0,
-    reason: code === EV.PAUSE ? (f[5] ?? '') : null,
+    a: code === EV.ADDMEMBER ? Number(data[0] === 'PAUSED') : rule.a ? Number(data[rule.a - 1]) : 0,
+    b: rule.b ? Number(data[rule.b - 1]) : 0,
+    reason: code === EV.PAUSE ? (data[0] ?? '') : null,
   };
 }

@@ -56,3 +56,59 @@ export const HOUR_AGGREGATES = STATS_COLUMNS.map((c) => (c === 'wait_min' ? 'min
 
 /** Events that count in no statistic (membership) are left out of the per-hour rows. */
 export const COUNTED_EVENTS = 'event < 20';
+
+/**
+ * The same sums kept in memory while a chunk is imported, then added to the per-hour rows in one upsert
+ * per hour: cheaper than reading the chunk's rows back. Mirrors EXPRESSIONS exactly (a test holds the two
+ * to each other): index i of a vector is STATS_COLUMNS[i], wait_min/wait_max are ±Infinity when no wait.
+ */
+const COL = Object.fromEntries(STATS_COLUMNS.map((c, i) => [c, i])) as Record<StatsColumn, number>;
+
+export function emptyVector(): Float64Array {
+  const v = new Float64Array(STATS_COLUMNS.length);
+  v[COL.wait_min] = Infinity;
+  v[COL.wait_max] = -Infinity;
+  return v;
+}
+
+const bump = (v: Float64Array, i: number, by = 1) => {
+  v[i] = (v[i] as number) + by;
+};
+
+export function addEvent(v: Float64Array, event: number, a: number, b: number): void {
+  if (event === 1) bump(v, COL.inbound);
+  else if (event === 2) bump(v, COL.ring, a);
+  else if (event === 11) {
+    bump(v, COL.rna);
+    bump(v, COL.rna_ms, a);
+  } else if (event >= 12 && event <= 14) bump(v, event === 12 ? COL.cb_req : event === 13 ? COL.cb_ok : COL.cb_fail);
+  if (event < 3 || event > 10) return;
+  // events with a wait time: answered (3..6) and the exits (7..10)
+  bump(v, COL.wait_sum, a);
+  bump(v, COL.wait_n);
+  v[COL.wait_min] = Math.min(v[COL.wait_min] as number, a);
+  v[COL.wait_max] = Math.max(v[COL.wait_max] as number, a);
+  if (event <= 6) {
+    bump(v, COL.answered);
+    bump(v, COL.talk, b);
+    if (a <= 30) bump(v, COL.under30);
+  } else if (event === 7) {
+    bump(v, COL.abandons);
+    if (a < 10) bump(v, COL.abandons_u10);
+  } else if (event === 8) bump(v, COL.exit_timeout);
+  else if (event === 9) bump(v, COL.exit_key);
+}
+
+/** The vector as statement parameters, in STATS_COLUMNS order (no wait: null min and max, as SQL gives). */
+export function vectorParams(v: Float64Array): (number | null)[] {
+  return Array.from(v, (x, i) => (i === COL.wait_min || i === COL.wait_max) && !Number.isFinite(x) ? null : x);
+}
+
+/** Adds a vector to a queue_hour_stats row (upsert). */
+export const UPSERT_HOUR_STATS = `INSERT INTO queue_hour_stats (queue_id, hour, ${STATS_COLUMNS.join(', ')})
+  VALUES (?, ?, ${STATS_COLUMNS.map(() => '?').join(', ')})
+  ON CONFLICT (queue_id, hour) DO UPDATE SET ${STATS_COLUMNS.map((c) =>
+    c === 'wait_min' || c === 'wait_max'
+      ? `${c} = ${c === 'wait_min' ? 'min' : 'max'}(coalesce(${c}, excluded.${c}), coalesce(excluded.${c}, ${c}))`
+      : `${c} = ${c} + excluded.${c}`,
+  ).join(', ')}`;

@@ -68,8 +68,10 @@ export async function edgeTalk(db: Db, queueIds: readonly number[], agents: read
  */
 export async function nonQueueTalk(db: Db, tenantId: number, agents: readonly number[], start: number, end: number) {
   if (agents.length === 0) return [];
+  // INDEXED BY: with a list of agents bound as parameters, SQLite's planner (no ANALYZE statistics) prefers
+  // the (tenant, start) index and reads every call of the month; the agent index reads only theirs.
   const side = (column: 'src_agent' | 'dst_agent') => sql`
-    SELECT c.id, c.${sql.raw(column)} AS agent, c.billsec FROM cdr_calls c
+    SELECT c.id, c.${sql.raw(column)} AS agent, c.billsec FROM cdr_calls c INDEXED BY ${sql.raw(`cdr_calls_${column}`)}
     WHERE c.tenant_id = ${tenantId} AND c.${sql.raw(column)} IN (${sql.join(agents)}) AND c.start_at >= ${start} AND c.start_at < ${end}
       AND c.disposition = 'ANSWERED' AND c.via_queue = 0`;
   const { rows } = await sql<{ agent: number; talk: number }>`

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database';
-import { EVENT_AGGREGATES, HOUR_AGGREGATES, type StatsColumn } from '../pbx-logs/stats-sql';
+import { EVENT_AGGREGATES, HOUR_AGGREGATES, STATS_COLUMNS, type StatsColumn } from '../pbx-logs/stats-sql';
 
 /**
  * Sums of the queue statistics over time spans. Whole hours come from the per-hour tables; the parts of
@@ -76,7 +76,22 @@ export async function edgeOutbound(db: Db, spans: readonly EdgeSpan[]): Promise<
     FROM json_each(${spansJson(spans)}) p CROSS JOIN cdr_calls c
     JOIN agent_sessions s ON s.queue_id = p.value ->> 1 AND s.agent = c.src_agent
       AND s.start_at <= c.start_at AND (s.end_at IS NULL OR c.start_at < s.end_at)
-    WHERE c.tenant_id = p.value ->> 4 AND c.outbound_r9 = 1 AND c.start_at >= p.value ->> 2 AND c.start_at < p.value ->> 3
+    WHERE c.tenant_id = p.value ->> 4 AND c.via_queue = 0 AND c.outbound_r9 = 1 AND c.start_at >= p.value ->> 2 AND c.start_at < p.value ->> 3
     GROUP BY p.key`.execute(db);
   return rows;
+}
+
+export interface DayRow {
+  start: number;
+  end: number;
+  stats: StatsSums;
+  outbound: OutboundSums;
+}
+
+/** The stored local-day rows of a queue that begin in [from, to), in order. */
+export async function dayRows(db: Db, queueId: number, from: number, to: number): Promise<DayRow[]> {
+  const { rows } = await sql<StatsSums & { day_start: number; day_end: number; ob_total: number; ob_answered: number; ob_talk: number }>`
+    SELECT day_start, day_end, ${sql.raw(STATS_COLUMNS.join(', '))}, ob_total, ob_answered, ob_talk
+    FROM queue_day_stats WHERE queue_id = ${queueId} AND day_start >= ${from} AND day_start < ${to} ORDER BY day_start`.execute(db);
+  return rows.map((r) => ({ start: r.day_start, end: r.day_end, stats: r, outbound: { total: r.ob_total, answered: r.ob_answered, talk: r.ob_talk } }));
 }

@@ -1,11 +1,11 @@
 import type { Db } from '../../db/database';
 import type { Caller } from '../../http/caller';
-import { parseReportDate, periodsOf, resolveRange, type Distribution, type Period, type ReportDate } from '../../time/report-range';
-import { getQueuesInScope, type QueueRow } from '../queues/queues.repository';
+import { parseReportDate, periodsOf, resolveRange, type Distribution, type ReportDate } from '../../time/report-range';
+import { getQueuesInScope } from '../queues/queues.repository';
 import { tenantTimezone } from '../tenants/tenants.repository';
-import { toStatsRow, type QueueStatsResponse } from './queue-reports';
-import { edgeOutbound, edgeStats, hourOutbound, hourStats } from './queue-stats.repository';
-import { addOutbound, addStats, emptySums, splitPieces, type Piece, type Sums } from './spans';
+import { periodSums } from './period-sums';
+import { toStatsRow, type QueueStatsResponse, type QueueStatsRow } from './queue-reports';
+import type { Sums } from './spans';
 
 export interface QueueStatsBody {
   queueId: number[];
@@ -34,28 +34,14 @@ export async function queueStats(db: Db, caller: Caller, body: QueueStatsBody): 
   const ids = [...new Set(body.queueId)].sort((a, b) => a - b);
   const queues = await getQueuesInScope(db, caller.scope, ids);
   const timezones = new Map<number, string>();
-  const periodsOfQueue = new Map<number, Period[]>();
-  for (const q of queues) {
-    if (!timezones.has(q.tenantId)) timezones.set(q.tenantId, await tenantTimezone(db, q.tenantId));
-    const tz = timezones.get(q.tenantId) as string;
-    periodsOfQueue.set(q.id, periodsOf(tz, resolveRange(tz, start, end), distribution));
+  const results: QueueStatsRow[] = [];
+  for (const queue of queues) {
+    if (!timezones.has(queue.tenantId)) timezones.set(queue.tenantId, await tenantTimezone(db, queue.tenantId));
+    const tz = timezones.get(queue.tenantId) as string;
+    const range = resolveRange(tz, start, end);
+    const periods = periodsOf(tz, range, distribution);
+    const sums = await periodSums(db, queue, tz, range, periods);
+    periods.forEach((p, i) => results.push(toStatsRow(queue, p.date, distribution, sums[i] as Sums)));
   }
-  const pieces: (Piece & { queue: QueueRow; period: Period })[] = queues.flatMap((queue) =>
-    (periodsOfQueue.get(queue.id) ?? []).map((period) => ({ queueId: queue.id, tenantId: queue.tenantId, from: period.from, to: period.to, queue, period })),
-  );
-  const sums = await sumPieces(db, pieces);
-  return {
-    queueIds: body.queueId,
-    results: pieces.map((p, i) => toStatsRow(p.queue, p.period.date, distribution, sums[i] as Sums)),
-  };
-}
-
-/** The statistics of each piece: whole hours and edges, call figures and outbound figures. */
-export async function sumPieces(db: Db, pieces: readonly Piece[]): Promise<Sums[]> {
-  const sums = pieces.map(() => emptySums());
-  const { hours, edges } = splitPieces(pieces);
-  const [h, ho, e, eo] = await Promise.all([hourStats(db, hours), hourOutbound(db, hours), edgeStats(db, edges), edgeOutbound(db, edges)]);
-  for (const row of [...h, ...e]) addStats(sums[row.span] as Sums, row);
-  for (const row of [...ho, ...eo]) addOutbound(sums[row.span] as Sums, row);
-  return sums;
+  return { queueIds: body.queueId, results };
 }

@@ -34,9 +34,9 @@ function importCommand(kind: 'queue-log' | 'cdr', what: string, make: (sqlite: i
     positionals: { min: 1, max: 1 },
     async run(values: Values, [file]: string[]) {
       const database = await openDataDir(loadConfig(process.env, { 'data-dir': values['data-dir'] as string | undefined }).dataDir);
-      // A bulk import may use a bigger page cache, and NORMAL sync (durable against a crash of the process
+      // A bulk import may use a bigger page cache (32 MiB), and NORMAL sync (durable against a crash of the process
       // in WAL mode; a power cut may lose the last chunks, which a rerun stores again).
-      database.sqlite.pragma('cache_size = -65536');
+      database.sqlite.pragma('cache_size = -32768');
       database.sqlite.pragma('synchronous = NORMAL');
       const importer = make(database.sqlite);
       const progress = progressBar(importer);

@@ -50,6 +50,10 @@ export class LineKeys {
     this.times.push(time);
     this.hashes.push(hash);
     if (time > this.newest) this.newest = time;
+    if ((this.times.length & 1023) === 0) this.forgetOld(); // now and then: cheaper than for every line
+  }
+
+  private forgetOld(): void {
     const oldest = this.newest - LineKeys.WINDOW_SECONDS;
     while (this.head < this.times.length && ((this.times[this.head] as number) < oldest || this.times.length - this.head > LineKeys.MAX_REMEMBERED)) {
       this.counts.delete(this.hashes[this.head] as number);

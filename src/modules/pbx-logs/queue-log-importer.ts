@@ -1,5 +1,6 @@
 import type { Sqlite } from '../../db/database';
 import { AnchorCache } from './anchors';
+import { EventBatch, type EventRow } from './event-batch';
 import { HourAccumulator } from './derived-hours';
 import { ImportRun, type ImportOptions, type StoredChunk } from './import-run';
 import { IntervalWriter } from './intervals';
@@ -7,7 +8,7 @@ import { processPending } from './pending';
 import { EV, isCallEvent, isMemberEvent, parseQueueLogLine, type QueueLogEvent } from './queue-log-line';
 import type { ImportSummary } from './import-summary';
 
-type Item = { queueId: number; event: QueueLogEvent };
+type Item = { queueId: number; event: QueueLogEvent; row: EventRow };
 
 /**
  * Imports queue_log lines (reporting.md R1–R4, R10), one chunk per call of `importLines`, one write
@@ -22,7 +23,7 @@ export class QueueLogImporter {
   private readonly anchors: AnchorCache;
   private readonly intervals: IntervalWriter;
   private readonly hours = new HourAccumulator();
-  private readonly insert;
+  private readonly batch: EventBatch;
   private readonly seqCounter;
   private seq = 0;
 
@@ -30,10 +31,7 @@ export class QueueLogImporter {
     this.run = new ImportRun(sqlite, opts);
     this.anchors = new AnchorCache(sqlite);
     this.intervals = new IntervalWriter(sqlite);
-    this.insert = sqlite.prepare(
-      `INSERT OR IGNORE INTO queue_events (queue_id, anchor, time, line_key, seq, event, callid, agent, a, b, reason)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
+    this.batch = new EventBatch(sqlite);
     this.seqCounter = {
       read: sqlite.prepare("SELECT value FROM reporting_counters WHERE name = 'queue_log_seq'").pluck(),
       write: sqlite.prepare("INSERT INTO reporting_counters (name, value) VALUES ('queue_log_seq', ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value"),
@@ -69,17 +67,28 @@ export class QueueLogImporter {
   private store(lines: readonly string[]): StoredChunk {
     this.seq = ((this.seqCounter.read.get() as number | undefined) ?? 0) + 1;
     const items: Item[] = [];
+    const pending: Item[] = [];
+    const flush = () => {
+      this.batch.flush().forEach((stored, i) => {
+        const item = pending[i] as Item;
+        if (this.afterInsert(item, stored) && this.run.collects) items.push(item);
+      });
+      pending.length = 0;
+    };
     for (const line of lines) {
-      const item = this.storeLine(line);
-      if (item && this.run.collects) items.push(item);
+      const item = this.prepareLine(line);
+      if (!item) continue;
+      pending.push(item);
+      if (this.batch.add(item.row)) flush();
     }
+    flush();
     this.seqCounter.write.run(this.seq);
     this.hours.flush(this.sqlite);
-    return { kind: 'queue-log', items };
+    return { kind: 'queue-log', items: items.map(({ queueId, event }) => ({ queueId, event })) };
   }
 
-  /** Stores one line; returns it when it is new (not skipped, not a duplicate). */
-  private storeLine(line: string): Item | null {
+  /** Parses a line into the row to store (null: skipped, counted in the summary). Anchors are found here, in file order. */
+  private prepareLine(line: string): Item | null {
     const { summary, directory } = this.run;
     summary.read++;
     const event = parseQueueLogLine(line);
@@ -87,20 +96,26 @@ export class QueueLogImporter {
     const queue = directory.queueByLogName(event.queueName);
     if (!queue) return summary.skip('unknown queue'), summary.unknownQueue(event.queueName), null;
     if (event.agent !== '' && !directory.extensionByPeer(queue.tenantId, event.agent)) summary.unknownAgent(event.agent);
-    const seq = this.seq++;
     if (event.code === EV.ENTERQUEUE) this.anchors.entered(queue.id, event.callid, event.time);
     const anchor = isCallEvent(event.code) ? this.anchors.anchorOf(queue.id, event.callid, event.time) : event.time;
     const agent = directory.agentId(event.agent);
     const key = this.run.keys.keyOf(line, event.time);
     const callid = isMemberEvent(event.code) ? null : event.callid;
-    const stored = this.insert.run(queue.id, anchor, event.time, key, seq, event.code, callid, agent, event.a, event.b, event.reason).changes > 0;
-    if (!stored) return summary.duplicates++, null;
+    const row: EventRow = [queue.id, anchor, event.time, key, this.seq++, event.code, callid, agent, event.a, event.b, event.reason];
+    return { queueId: queue.id, event, row };
+  }
+
+  /** What a new line changes besides its row: late marks, the per-hour sums, intervals. Returns `stored`. */
+  private afterInsert({ queueId, event, row }: Item, stored: boolean): boolean {
+    const { summary } = this.run;
+    if (!stored) return summary.duplicates++, false;
     summary.imported++;
-    this.run.sawLine(queue.id, event.time);
-    this.hours.add(queue.id, anchor, event.code, agent, event.a, event.b);
-    if (isMemberEvent(event.code) && this.intervals.apply(queue.id, agent, event.code, event.time, event.a, event.reason)) {
-      this.run.outboundChanged(queue.id, event.time);
+    this.run.sawLine(queueId, event.time);
+    const agent = row[7];
+    this.hours.add(queueId, row[1], event.code, agent, event.a, event.b);
+    if (isMemberEvent(event.code) && this.intervals.apply(queueId, agent, event.code, event.time, event.a, event.reason)) {
+      this.run.outboundChanged(queueId, event.time);
     }
-    return { queueId: queue.id, event };
+    return true;
   }
 }

@@ -14,6 +14,9 @@ import { phoneNumberRoutes } from './modules/phone-numbers/phone-numbers.routes'
 import { savedFilterRoutes } from './modules/saved-filters/saved-filters.routes';
 import { webhookDeliveryRoutes } from './modules/webhooks/deliveries.routes';
 import { webhookRoutes } from './modules/webhooks/webhooks.routes';
+import { callRoutes } from './modules/calls/calls.routes';
+import { ingestRoutes } from './modules/pbx-logs/ingest.routes';
+import { queueReportRoutes } from './modules/queue-reports/queue-reports.routes';
 
 export interface AppOptions {
   /** Check every response against its schema (tests). */
@@ -34,6 +37,9 @@ export function allRoutes(deps: AppDeps): RouteDef[] {
     ...branchRoutes(deps),
     ...webhookRoutes(deps),
     ...webhookDeliveryRoutes(deps),
+    ...queueReportRoutes(deps),
+    ...callRoutes(deps),
+    ...ingestRoutes(deps),
   ];
   return routes;
 }

@@ -3,6 +3,7 @@ import { ConfigError } from './config';
 import { CliError, EXIT, type Command } from './cli/command';
 import { migrateCommand, seedCommand } from './cli/data-commands';
 import { backupCommand, checkCommand, restoreCommand } from './cli/ops-commands';
+import { importCdrCommand, importQueueLogCommand } from './cli/import-commands';
 import { serveCommand } from './cli/serve';
 import { userAddCommand, userPasswordCommand } from './cli/user-commands';
 import { SeedError } from './seed/seed';
@@ -13,6 +14,8 @@ export const COMMANDS: readonly Command[] = [
   serveCommand,
   seedCommand,
   migrateCommand,
+  importQueueLogCommand,
+  importCdrCommand,
   userAddCommand,
   userPasswordCommand,
   backupCommand,

@@ -2,6 +2,7 @@ import type { Migration } from 'kysely';
 import * as initialSchema from './2026-11-22T1200_initial_schema';
 import * as reportRuns from './2026-11-22T1600_report_runs';
 import * as webhookDeliveries from './2026-11-22T1700_webhook_deliveries';
+import * as pbxLogs from './2026-11-23T1200_pbx_logs';
 
 /**
  * Every migration, by name, imported statically so that the bundle and the standalone executable carry
@@ -11,4 +12,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-22T1200_initial_schema': initialSchema,
   '2026-11-22T1600_report_runs': reportRuns,
   '2026-11-22T1700_webhook_deliveries': webhookDeliveries,
+  '2026-11-23T1200_pbx_logs': pbxLogs,
 };

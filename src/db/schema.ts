@@ -1,7 +1,8 @@
 import type { Generated, Insertable, Selectable } from 'kysely';
+import type { ReportingTables } from './schema-reporting';
 
 /** The tables of db/migrations, as Kysely sees them. Column names are snake_case, as in SQL. */
-export interface Database {
+export interface Database extends ReportingTables {
   tenants: TenantTable;
   branches: BranchTable;
   extensions: ExtensionTable;

@@ -1,4 +1,6 @@
 import type { Db } from '../../db/database';
+import { notFound } from '../../errors';
+import { scopeIds, type TenantScope } from '../../http/scope';
 
 /** A call queue; `logName` is its name in the PBX's queue_log. */
 export interface QueueInput {
@@ -15,4 +17,24 @@ export async function insertQueue(db: Db, input: QueueInput): Promise<number> {
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
+}
+
+export interface QueueRow {
+  id: number;
+  tenantId: number;
+  name: string;
+}
+
+/**
+ * The queues with these ids that the scope may see; 404 naming the first that is missing or outside it
+ * (decisions.md §2: another tenant's queue is not revealed).
+ */
+export async function getQueuesInScope(db: Db, scope: TenantScope, ids: readonly number[]): Promise<QueueRow[]> {
+  const tenantIds = scopeIds(scope);
+  let query = db.selectFrom('queues').select(['id', 'tenant_id as tenantId', 'name']).where('id', 'in', [...ids]);
+  if (tenantIds) query = query.where('tenant_id', 'in', [...tenantIds]);
+  const rows = ids.length > 0 && (tenantIds === null || tenantIds.length > 0) ? await query.orderBy('id').execute() : [];
+  const missing = ids.find((id) => !rows.some((r) => r.id === id));
+  if (missing !== undefined) throw notFound(`Queue ${missing}`);
+  return rows;
 }

@@ -36,3 +36,14 @@ export async function insertTenant(db: Db, input: { id?: number; name: string; p
     .executeTakeFirstOrThrow();
   return row.id;
 }
+
+/** tenantTimezone of many tenants at once (null: every tenant), for reports over several tenants. */
+export async function tenantTimezones(db: Db, tenantIds: readonly number[] | null): Promise<Map<number, string>> {
+  let tenants = db.selectFrom('tenants').select('id');
+  if (tenantIds) tenants = tenants.where('id', 'in', tenantIds.length > 0 ? [...tenantIds] : [0]);
+  const zones = new Map<number, string>();
+  for (const t of await tenants.execute()) zones.set(t.id, 'UTC');
+  const defaults = await db.selectFrom('branches').select(['tenant_id', 'timezone']).where('is_default', '=', 1).orderBy('id', 'desc').execute();
+  for (const b of defaults) if (zones.has(b.tenant_id)) zones.set(b.tenant_id, b.timezone); // the first default branch wins
+  return zones;
+}

@@ -1,0 +1,54 @@
+import type { Generated } from 'kysely';
+
+/**
+ * The tables of the imported PBX logs (db/migrations/2026-11-23T1200_pbx_logs.ts) that are read through
+ * Kysely. The import writes them, and the per-hour tables, with prepared statements (src/modules/pbx-logs).
+ */
+export interface ReportingTables {
+  agents: AgentTable;
+  agent_sessions: AgentIntervalTable;
+  agent_pauses: AgentIntervalTable & { reason: string };
+  cdr_calls: CdrCallTable;
+}
+
+export interface AgentTable {
+  id: Generated<number>;
+  peer: string;
+}
+
+export interface AgentIntervalTable {
+  id: Generated<number>;
+  queue_id: number;
+  agent: number;
+  start_at: number;
+  end_at: number | null;
+}
+
+export interface CdrCallTable {
+  id: Generated<number>;
+  tenant_id: number;
+  start_at: number;
+  answer_at: number | null;
+  end_at: number;
+  line_key: number;
+  unique_id: string;
+  direction: 'inbound' | 'outbound' | 'internal';
+  /** 1 when the row is an outbound call of an agent in the sense of reporting.md R9. */
+  outbound_r9: number;
+  /** 1 when lastapp was Queue. */
+  via_queue: number;
+  source: string;
+  destination: string;
+  source_digits: string;
+  destination_digits: string;
+  caller_name: string;
+  src_agent: number;
+  dst_agent: number;
+  src_ext: number | null;
+  dst_ext: number | null;
+  extension: number | null;
+  queue_id: number | null;
+  duration: number;
+  billsec: number;
+  disposition: string;
+}

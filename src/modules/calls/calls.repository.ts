@@ -1,0 +1,47 @@
+import type { ExpressionBuilder, Selectable } from 'kysely';
+import type { Db } from '../../db/database';
+import type { Database } from '../../db/schema';
+import type { CdrCallTable } from '../../db/schema-reporting';
+
+/** Which calls of which tenants: the tenants (null: every tenant) and, per group of tenants, a start range. */
+export interface CallsWhere {
+  readonly tenants: readonly { readonly tenantIds: readonly number[] | null; readonly from?: number; readonly to?: number }[];
+  readonly direction?: string;
+  readonly disposition?: string;
+  readonly extension?: number;
+  /** Digits that must occur in the source's or the destination's digits. */
+  readonly digits?: string;
+  readonly queueId?: number;
+}
+
+function where(w: CallsWhere) {
+  return (eb: ExpressionBuilder<Database, 'cdr_calls'>) => {
+    const tenantParts = w.tenants.map((t) =>
+      eb.and([
+        ...(t.tenantIds ? [eb('tenant_id', 'in', t.tenantIds.length > 0 ? [...t.tenantIds] : [0])] : []),
+        ...(t.from !== undefined ? [eb('start_at', '>=', t.from)] : []),
+        ...(t.to !== undefined ? [eb('start_at', '<', t.to)] : []),
+      ]),
+    );
+    return eb.and([
+      eb.or(tenantParts),
+      ...(w.direction ? [eb('direction', '=', w.direction as 'inbound')] : []),
+      ...(w.disposition ? [eb('disposition', '=', w.disposition)] : []),
+      ...(w.extension !== undefined ? [eb.or([eb('src_ext', '=', w.extension), eb('dst_ext', '=', w.extension)])] : []),
+      ...(w.digits ? [eb.or([eb('source_digits', 'like', `%${w.digits}%`), eb('destination_digits', 'like', `%${w.digits}%`)])] : []),
+      ...(w.queueId !== undefined ? [eb('queue_id', '=', w.queueId)] : []),
+    ]);
+  };
+}
+
+export async function countCalls(db: Db, w: CallsWhere): Promise<number> {
+  const row = await db.selectFrom('cdr_calls').select((eb) => eb.fn.countAll<number>().as('n')).where(where(w)).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Newest first (by start, then id), `limit` records from `offset`; limit null: all. */
+export async function listCalls(db: Db, w: CallsWhere, offset: number, limit: number | null): Promise<Selectable<CdrCallTable>[]> {
+  let q = db.selectFrom('cdr_calls').selectAll().where(where(w)).orderBy('start_at', 'desc').orderBy('id', 'desc');
+  if (limit !== null) q = q.limit(limit).offset(offset);
+  return q.execute();
+}

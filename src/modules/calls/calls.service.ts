@@ -1,0 +1,48 @@
+import type { Db } from '../../db/database';
+import type { Caller } from '../../http/caller';
+import { listScope, scopeIds } from '../../http/scope';
+import { instantOf, parseReportDate, resolveRange, type ReportDate } from '../../time/report-range';
+import { tenantTimezones } from '../tenants/tenants.repository';
+import { toCallRecord, type CallsFilters, type CallsPage } from './calls';
+import { countCalls, listCalls, type CallsWhere } from './calls.repository';
+
+/**
+ * The calls report (decisions.md §6b): the imported CDR rows of the tenants the caller may see (or the one
+ * it names: 403 when it may not act in it), newest first, paged as in §5b. Dates are read in each tenant's
+ * own timezone. GET and POST /v2/reporting/calls call this, and so do saved filters of module `calls`.
+ */
+export async function callsReport(db: Db, caller: Caller, filters: CallsFilters): Promise<CallsPage> {
+  const scope = listScope(caller.scope, filters.tenantId);
+  const start = filters.startDate === undefined ? undefined : parseReportDate('startDate', filters.startDate);
+  const end = filters.endDate === undefined ? undefined : parseReportDate('endDate', filters.endDate);
+  const tenantIds = scopeIds(scope);
+  const digits = filters.number?.replace(/\D+/g, '');
+  const where: CallsWhere = {
+    tenants: start || end ? await rangesByTimezone(db, tenantIds, start, end) : [{ tenantIds }],
+    direction: filters.direction,
+    disposition: filters.disposition,
+    extension: filters.extension,
+    digits: digits || undefined,
+    queueId: filters.queueId,
+  };
+  const all = filters.paginated === 0;
+  const perPage = filters.recordsPerPage ?? 50;
+  const page = all ? 1 : (filters.page ?? 1);
+  const total = await countCalls(db, where);
+  const rows = await listCalls(db, where, (page - 1) * perPage, all ? null : perPage);
+  return { records: rows.map(toCallRecord), page, maxPage: all ? 1 : Math.max(1, Math.ceil(total / perPage)), total };
+}
+
+/** One start-time range per timezone among the tenants (400 for a reversed or over-long range). */
+async function rangesByTimezone(db: Db, tenantIds: readonly number[] | null, start?: ReportDate, end?: ReportDate): Promise<CallsWhere['tenants']> {
+  const byZone = new Map<string, number[]>();
+  for (const [tenantId, tz] of await tenantTimezones(db, tenantIds)) byZone.set(tz, [...(byZone.get(tz) ?? []), tenantId]);
+  if (byZone.size === 0) return [{ tenantIds: [] }];
+  return [...byZone].map(([tz, ids]) => {
+    if (start && end) {
+      const range = resolveRange(tz, start, end);
+      return { tenantIds: ids, from: range.start, to: range.end };
+    }
+    return { tenantIds: ids, from: start && instantOf(tz, start, false), to: end && instantOf(tz, end, true) };
+  });
+}

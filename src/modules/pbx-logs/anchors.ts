@@ -1,0 +1,77 @@
+import type { Sqlite } from '../../db/database';
+
+/** An ENTERQUEUE line's place in the canonical order of lines: time, then import order. */
+export interface EnterRef {
+  readonly time: number;
+  readonly seq: number;
+}
+
+/**
+ * Asterisk call ids are the caller channel's uniqueid, "epoch.sequence" (optionally prefixed by a system
+ * name), created when the call arrives: its ENTERQUEUE cannot be older. That bounds every search for a
+ * call's ENTERQUEUE to a short stretch of the queue's rows. A minute of slack covers clock adjustments;
+ * an id of another form searches the whole queue.
+ */
+export function searchFloor(callid: string): number {
+  const m = /(\d{9,})\.\d+$/.exec(callid);
+  return m ? Number(m[1]) - 60 : 0;
+}
+
+/** The latest stored ENTERQUEUE of (queue, callid) at or before `until` (epoch seconds), or null. */
+export function enterStatement(sqlite: Sqlite) {
+  const stmt = sqlite.prepare(
+    `SELECT time, seq FROM queue_events
+     WHERE queue_id = ? AND anchor BETWEEN ? AND ? AND event = 1 AND callid = ?
+     ORDER BY time DESC, seq DESC LIMIT 1`,
+  );
+  return (queueId: number, callid: string, until: number): EnterRef | null =>
+    (stmt.get(queueId, searchFloor(callid), until, callid) as EnterRef | undefined) ?? null;
+}
+
+/**
+ * reporting.md R3 during an import: each call event counts at the time of the latest ENTERQUEUE of its
+ * (callid, queue) before it. The ENTERQUEUE lines of this import are remembered; any other is looked up
+ * in the stored rows. The memory is two generations of at most GENERATION entries each, the older
+ * dropped whole when the newer fills: bounded, and without deleting single Map entries, which makes
+ * V8 Maps slow to iterate.
+ */
+export class AnchorCache {
+  static readonly GENERATION = 50_000;
+  private current = new Map<string, number | null>();
+  private previous = new Map<string, number | null>();
+  private readonly lookup;
+
+  constructor(sqlite: Sqlite) {
+    this.lookup = enterStatement(sqlite);
+  }
+
+  forget(): void {
+    this.current = new Map();
+    this.previous = new Map();
+  }
+
+  /** Records an ENTERQUEUE line (also a duplicate one: later lines of the same call still belong to it). */
+  entered(queueId: number, callid: string, time: number): void {
+    this.remember(`${queueId}|${callid}`, time);
+  }
+
+  private remember(key: string, enterTime: number | null): void {
+    if (this.current.size >= AnchorCache.GENERATION) {
+      this.previous = this.current;
+      this.current = new Map();
+    }
+    this.current.set(key, enterTime);
+  }
+
+  /** The anchor of a call event at `time` that follows every stored line: its ENTERQUEUE's time, or its own. */
+  anchorOf(queueId: number, callid: string, time: number): number {
+    const key = `${queueId}|${callid}`;
+    let enter = this.current.get(key) ?? this.previous.get(key);
+    if (enter === undefined) {
+      enter = this.lookup(queueId, callid, time)?.time ?? null;
+      this.remember(key, enter);
+    }
+    // An ENTERQUEUE later in time (a file out of time order) cannot anchor it; the late-line rebuild settles such calls.
+    return enter !== null && enter <= time ? enter : time;
+  }
+}

@@ -1,0 +1,123 @@
+import type { Sqlite } from '../../db/database';
+import { ALL_TENANTS, type TenantScope } from '../../http/scope';
+import type { CdrRecord } from './cdr-line';
+import { PbxDirectory } from './directory';
+import { ImportSummary } from './import-summary';
+import { LineKeys } from './line-keys';
+import type { QueueLogEvent } from './queue-log-line';
+
+/** What one chunk stored (not duplicates, not skipped lines), in file order: what `onChunk` receives. */
+export type StoredChunk =
+  | { readonly kind: 'queue-log'; readonly items: readonly { readonly queueId: number; readonly event: QueueLogEvent }[] }
+  | { readonly kind: 'cdr'; readonly items: readonly { readonly id: number; readonly tenantId: number; readonly record: CdrRecord }[] };
+
+export interface ImportOptions {
+  /** The tenants whose queues and extensions the lines may name (default: all, for the CLI). */
+  readonly scope?: TenantScope;
+  /**
+   * Runs inside each chunk's write transaction after its rows are stored, so that anything it writes
+   * (e.g. webhook events for live lines) commits or rolls back together with the lines.
+   */
+  readonly onChunk?: (sqlite: Sqlite, chunk: StoredChunk) => void;
+}
+
+/**
+ * What both importers share: the directory of queues and extensions, idempotency keys, the summary, the
+ * per-queue marks (newest line time, derived data to rebuild) and the chunk transaction. Every chunk is
+ * one IMMEDIATE transaction, so a server writing to the same file waits at most one chunk, and a kill
+ * loses at most the chunk in flight (a rerun stores it then).
+ */
+export class ImportRun {
+  readonly summary = new ImportSummary();
+  keys = new LineKeys();
+  readonly directory: PbxDirectory;
+  private dataVersion: number;
+  private readonly maxTime = new Map<number, number>();
+  private readonly rebuildFrom = new Map<number, number>();
+  private readonly outboundFrom = new Map<number, number>();
+  private readonly readState;
+  private readonly writeState;
+
+  constructor(readonly sqlite: Sqlite, readonly opts: ImportOptions) {
+    this.directory = new PbxDirectory(sqlite, opts.scope ?? ALL_TENANTS);
+    this.dataVersion = this.currentDataVersion();
+    this.readState = sqlite.prepare('SELECT max_time FROM queue_report_state WHERE queue_id = ?').pluck();
+    this.writeState = sqlite.prepare(
+      `INSERT INTO queue_report_state (queue_id, max_time, rebuild_from, outbound_from) VALUES (?, ?, ?, ?)
+       ON CONFLICT (queue_id) DO UPDATE SET max_time = max(max_time, excluded.max_time),
+         rebuild_from = min(coalesce(rebuild_from, excluded.rebuild_from), coalesce(excluded.rebuild_from, rebuild_from)),
+         outbound_from = min(coalesce(outbound_from, excluded.outbound_from), coalesce(excluded.outbound_from, outbound_from))`,
+    );
+  }
+
+  /**
+   * Runs one chunk in a write transaction. `invalidate` is called first when another connection has
+   * committed since the last chunk: cached lookups may be stale then.
+   */
+  chunk(work: () => StoredChunk, invalidate: () => void): void {
+    this.sqlite
+      .transaction(() => {
+        const version = this.currentDataVersion();
+        if (version !== this.dataVersion) {
+          this.dataVersion = version;
+          this.maxTime.clear();
+          this.directory.reload();
+          invalidate();
+        }
+        const stored = work();
+        this.flushMarks();
+        this.opts.onChunk?.(this.sqlite, stored);
+      })
+      .immediate();
+  }
+
+  /** Whether an `onChunk` hook wants the stored items (the importers collect them only then). */
+  get collects(): boolean {
+    return this.opts.onChunk !== undefined;
+  }
+
+  /** Another file begins (rotation, truncation): ranks of identical lines count within one file. */
+  newFile(): void {
+    this.keys = new LineKeys();
+  }
+
+  /** Forgets cached marks (the caller forgets its own caches): after a rebuild rewrote derived rows. */
+  forgetCaches(): void {
+    this.maxTime.clear();
+  }
+
+  /** The newest line time stored for a queue; a line older than that is late. */
+  newest(queueId: number): number {
+    let t = this.maxTime.get(queueId);
+    if (t === undefined) {
+      t = (this.readState.get(queueId) as number | undefined) ?? 0;
+      this.maxTime.set(queueId, t);
+    }
+    return t;
+  }
+
+  sawLine(queueId: number, time: number): void {
+    if (time < this.newest(queueId)) markMin(this.rebuildFrom, queueId, time);
+    else this.maxTime.set(queueId, time);
+  }
+
+  outboundChanged(queueId: number, time: number): void {
+    markMin(this.outboundFrom, queueId, time);
+  }
+
+  private flushMarks(): void {
+    const ids = new Set([...this.rebuildFrom.keys(), ...this.outboundFrom.keys(), ...this.maxTime.keys()]);
+    for (const id of ids) this.writeState.run(id, this.maxTime.get(id) ?? 0, this.rebuildFrom.get(id) ?? null, this.outboundFrom.get(id) ?? null);
+    this.rebuildFrom.clear();
+    this.outboundFrom.clear();
+  }
+
+  private currentDataVersion(): number {
+    return this.sqlite.pragma('data_version', { simple: true }) as number;
+  }
+}
+
+function markMin(m: Map<number, number>, id: number, time: number): void {
+  const cur = m.get(id);
+  if (cur === undefined || time < cur) m.set(id, time);
+}

@@ -1,0 +1,65 @@
+/** What an import did, line by line: the one-line summary of the CLI and the body of the ingest routes. */
+export interface ImportSummaryJson {
+  read: number;
+  imported: number;
+  duplicates: number;
+  skipped: number;
+  /** Skipped lines by reason. */
+  skippedBy: Record<string, number>;
+  /** queue_log queue names that match no queue, with their line counts. */
+  unknownQueues: Record<string, number>;
+  /** Agent peer names with no extension in the queue's tenant, with their line counts (the lines are kept). */
+  unknownAgents: Record<string, number>;
+}
+
+const bump = (m: Map<string, number>, key: string) => m.set(key, (m.get(key) ?? 0) + 1);
+const sortedObject = (m: Map<string, number>) => Object.fromEntries([...m].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+
+export class ImportSummary {
+  read = 0;
+  imported = 0;
+  duplicates = 0;
+  private readonly skips = new Map<string, number>();
+  private readonly queues = new Map<string, number>();
+  private readonly agents = new Map<string, number>();
+
+  skip(reason: string): void {
+    bump(this.skips, reason);
+  }
+
+  unknownQueue(name: string): void {
+    bump(this.queues, name);
+  }
+
+  unknownAgent(peer: string): void {
+    bump(this.agents, peer);
+  }
+
+  get skipped(): number {
+    let n = 0;
+    for (const c of this.skips.values()) n += c;
+    return n;
+  }
+
+  toJSON(): ImportSummaryJson {
+    return {
+      read: this.read,
+      imported: this.imported,
+      duplicates: this.duplicates,
+      skipped: this.skipped,
+      skippedBy: sortedObject(this.skips),
+      unknownQueues: sortedObject(this.queues),
+      unknownAgents: sortedObject(this.agents),
+    };
+  }
+
+  /** e.g. "489 lines read, 480 imported, 0 duplicates, 9 skipped (2 blank line, …); unknown queues: 999 (3)". */
+  toLine(): string {
+    const list = (m: Map<string, number>) => [...m].map(([k, n]) => `${k || '""'} (${n})`).join(', ');
+    const skipped = this.skipped > 0 ? ` (${[...this.skips].map(([r, n]) => `${n} ${r}`).join(', ')})` : '';
+    let line = `${this.read} lines read, ${this.imported} imported, ${this.duplicates} duplicates, ${this.skipped} skipped${skipped}`;
+    if (this.queues.size > 0) line += `; unknown queues: ${list(this.queues)}`;
+    if (this.agents.size > 0) line += `; agents without an extension: ${list(this.agents)}`;
+    return line;
+  }
+}

@@ -1,0 +1,26 @@
+import type { OpenDatabase } from '../../db/database';
+import type { Caller } from '../../http/caller';
+import { CdrImporter } from './cdr-importer';
+import type { ImportSummaryJson } from './import-summary';
+import { QueueLogImporter } from './queue-log-importer';
+
+export interface IngestBody {
+  lines: string[];
+}
+
+/**
+ * POST /v2/reporting/ingest/queue-log and /cdr: the lines of one request are imported like a small file
+ * (one transaction, then derived data brought up to date). Tenant scope: only the queues and extensions of
+ * tenants the caller may act in exist for it; a line naming anything else is skipped like an unknown
+ * queue, so the summary reveals nothing about other tenants.
+ */
+export async function ingestLines(database: OpenDatabase, caller: Caller, kind: 'queue-log' | 'cdr', body: IngestBody): Promise<ImportSummaryJson> {
+  // The importer writes through the raw connection: holding Kysely's connection keeps every other
+  // query of this process (and its transactions) out of the way meanwhile.
+  return database.db.connection().execute(async () => {
+    const opts = { scope: caller.scope };
+    const importer = kind === 'queue-log' ? new QueueLogImporter(database.sqlite, opts) : new CdrImporter(database.sqlite, opts);
+    importer.importLines(body.lines);
+    return importer.finish().toJSON();
+  });
+}

@@ -1,0 +1,56 @@
+import type { Db } from '../../db/database';
+import type { Period, ReportRange } from '../../time/report-range';
+import { localDay, startOfDay } from '../../time/zone';
+import { dayRows, edgeOutbound, edgeStats, hourOutbound, hourStats, type DayRow } from './queue-stats.repository';
+import { addOutbound, addStats, emptySums, splitPieces, type Piece, type Sums } from './spans';
+
+/**
+ * The statistics of each period of one queue. Whole local days come from the day rows when one exists for
+ * exactly that day in this timezone; the rest of each period (days without a row, the parts of days at
+ * the range's edges) from whole hours and the stored rows (spans.ts).
+ */
+export async function periodSums(db: Db, queue: { id: number; tenantId: number }, tz: string, range: ReportRange, periods: readonly Period[]): Promise<Sums[]> {
+  const days = await wholeDays(db, queue.id, tz, range);
+  const sums = periods.map(() => emptySums());
+  const pieces: Piece[] = [];
+  const owners: number[] = [];
+  const rest = (i: number, from: number, to: number) => {
+    if (from < to) pieces.push({ queueId: queue.id, tenantId: queue.tenantId, from, to }), owners.push(i);
+  };
+  let d = 0;
+  periods.forEach((p, i) => {
+    let cursor = p.from;
+    for (; d < days.length && (days[d] as DayRow).start < p.to; d++) {
+      const day = days[d] as DayRow;
+      if (day.start < p.from || day.end > p.to) continue;
+      rest(i, cursor, day.start);
+      addStats(sums[i] as Sums, day.stats);
+      addOutbound(sums[i] as Sums, day.outbound);
+      cursor = day.end;
+    }
+    rest(i, cursor, p.to);
+  });
+  (await sumPieces(db, pieces)).forEach((s, k) => {
+    addStats(sums[owners[k] as number] as Sums, s);
+    addOutbound(sums[owners[k] as number] as Sums, { total: s.outboundTotal, answered: s.outbound, talk: s.outboundTalk });
+  });
+  return sums;
+}
+
+/** The day rows that are exactly local days of `tz` lying inside the range. */
+async function wholeDays(db: Db, queueId: number, tz: string, range: ReportRange): Promise<DayRow[]> {
+  if (range.start >= range.end) return [];
+  const ends = new Map<number, number>(); // start → end of each local day of the range
+  for (let day = localDay(tz, range.start), last = localDay(tz, range.end - 1); day <= last; day++) ends.set(startOfDay(tz, day), startOfDay(tz, day + 1));
+  const rows = await dayRows(db, queueId, range.start, range.end);
+  return rows.filter((r) => r.end <= range.end && ends.get(r.start) === r.end);
+}
+
+/** The statistics of pieces of one queue: whole hours and edges, call figures and outbound figures. */
+export async function sumPieces(db: Db, pieces: readonly Piece[]): Promise<Sums[]> {
+  const sums = pieces.map(() => emptySums());
+  const { hours, edges } = splitPieces(pieces);
+  for (const row of [...(await hourStats(db, hours)), ...(await edgeStats(db, edges))]) addStats(sums[row.span] as Sums, row);
+  for (const row of [...(await hourOutbound(db, hours)), ...(await edgeOutbound(db, edges))]) addOutbound(sums[row.span] as Sums, row);
+  return sums;
+}

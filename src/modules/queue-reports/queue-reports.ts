@@ -1,0 +1,80 @@
+import type { QueueRow } from '../queues/queues.repository';
+import type { Distribution } from '../../time/report-range';
+import type { Sums } from './spans';
+
+/** A queue statistics result (api.md §2.9), fields in the order of the expected reports. */
+export interface QueueStatsRow {
+  queueId: number;
+  queueName: string;
+  date: string;
+  distribution: Distribution;
+  peerName: string;
+  totalInbound: number;
+  inboundAnswered: number;
+  answeredUnder30: number;
+  talkTime: number;
+  waitTime: number;
+  minWaitTime: number;
+  maxWaitTime: number;
+  ringTime: number;
+  abandons: number;
+  abandonsUnder10: number;
+  exitTimeout: number;
+  exitKeypress: number;
+  ringNoAnswer: number;
+  noAnswerRingTime: number;
+  outbound: number;
+  outboundTalkTime: number;
+  totalOutbound: number;
+  totalCallbacks: number;
+  successfulCallbacks: number;
+  failedCallbacks: number;
+}
+
+export interface QueueStatsResponse {
+  queueIds: number[];
+  results: QueueStatsRow[];
+}
+
+/** An agent availability result (api.md §2.10). */
+export interface AgentAvailabilityRow {
+  peerName: string;
+  name: string;
+  queueTalkTime: number;
+  nonQueueTalkTime: number;
+  totalUnavailableTime: number;
+  totalAvailableTime: number;
+  offDutyTimes: { offDutyReason: string; offDutyTime: number }[];
+  dndTimes: number;
+}
+
+export function toStatsRow(queue: QueueRow, date: string, distribution: Distribution, s: Sums): QueueStatsRow {
+  const n = (v: number | null) => v ?? 0;
+  return {
+    queueId: queue.id,
+    queueName: queue.name,
+    date,
+    distribution,
+    peerName: '',
+    totalInbound: n(s.inbound),
+    inboundAnswered: n(s.answered),
+    answeredUnder30: n(s.under30),
+    talkTime: n(s.talk),
+    waitTime: n(s.wait_sum),
+    minWaitTime: n(s.wait_min),
+    maxWaitTime: n(s.wait_max),
+    ringTime: n(s.ring),
+    abandons: n(s.abandons),
+    abandonsUnder10: n(s.abandons_u10),
+    exitTimeout: n(s.exit_timeout),
+    exitKeypress: n(s.exit_key),
+    ringNoAnswer: n(s.rna),
+    noAnswerRingTime: n(s.rna_ms) / 1000, // milliseconds summed first, divided once (R5)
+    outbound: s.outbound,
+    outboundTalkTime: s.outboundTalk,
+    totalOutbound: s.outboundTotal,
+    totalCallbacks: n(s.cb_req),
+    successfulCallbacks: n(s.cb_ok),
+    failedCallbacks: n(s.cb_fail),
+  };
+}

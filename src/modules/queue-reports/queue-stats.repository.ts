@@ -1,0 +1,97 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/database';
+import { EVENT_AGGREGATES, HOUR_AGGREGATES, STATS_COLUMNS, type StatsColumn } from '../pbx-logs/stats-sql';
+
+/**
+ * Sums of the queue statistics over time spans. Whole hours come from the per-hour tables; the parts of
+ * hours at a span's edges (ranges with a time of day, zones with half-hour offsets) from the stored rows,
+ * with the same expressions. Every query is keyed by a span's index, so the caller adds the pieces up.
+ */
+export type StatsSums = Record<StatsColumn, number | null>;
+export interface OutboundSums {
+  total: number;
+  answered: number;
+  talk: number;
+}
+
+/** A span of whole hours [fromHour, toHour) of a queue. */
+export interface HourSpan {
+  readonly span: number;
+  readonly queueId: number;
+  readonly fromHour: number;
+  readonly toHour: number;
+}
+
+/** A span of seconds [from, to) of a queue, inside one hour. */
+export interface EdgeSpan {
+  readonly span: number;
+  readonly queueId: number;
+  readonly tenantId: number;
+  readonly from: number;
+  readonly to: number;
+}
+
+type Keyed<T> = T & { span: number };
+
+// The spans travel as one JSON array, joined in SQL (json_each drives the loop: one index range per span).
+const spansJson = (spans: readonly (HourSpan | EdgeSpan)[]) =>
+  JSON.stringify(spans.map((s) => ('fromHour' in s ? [s.span, s.queueId, s.fromHour, s.toHour] : [s.span, s.queueId, s.from, s.to, s.tenantId])));
+
+export async function hourStats(db: Db, spans: readonly HourSpan[]): Promise<Keyed<StatsSums>[]> {
+  if (spans.length === 0) return [];
+  const { rows } = await sql<Keyed<StatsSums>>`
+    SELECT p.value ->> 0 AS span, ${sql.raw(HOUR_AGGREGATES)}
+    FROM json_each(${spansJson(spans)}) p CROSS JOIN queue_hour_stats
+    WHERE queue_id = p.value ->> 1 AND hour >= p.value ->> 2 AND hour < p.value ->> 3
+    GROUP BY p.key`.execute(db);
+  return rows;
+}
+
+export async function hourOutbound(db: Db, spans: readonly HourSpan[]): Promise<Keyed<OutboundSums>[]> {
+  if (spans.length === 0) return [];
+  const { rows } = await sql<Keyed<OutboundSums>>`
+    SELECT p.value ->> 0 AS span, sum(total) AS total, sum(answered) AS answered, sum(talk) AS talk
+    FROM json_each(${spansJson(spans)}) p CROSS JOIN queue_outbound_hour
+    WHERE queue_id = p.value ->> 1 AND hour >= p.value ->> 2 AND hour < p.value ->> 3
+    GROUP BY p.key`.execute(db);
+  return rows;
+}
+
+export async function edgeStats(db: Db, spans: readonly EdgeSpan[]): Promise<Keyed<StatsSums>[]> {
+  if (spans.length === 0) return [];
+  const { rows } = await sql<Keyed<StatsSums>>`
+    SELECT p.value ->> 0 AS span, ${sql.raw(EVENT_AGGREGATES)}
+    FROM json_each(${spansJson(spans)}) p CROSS JOIN queue_events
+    WHERE queue_id = p.value ->> 1 AND anchor >= p.value ->> 2 AND anchor < p.value ->> 3 AND event < 20
+    GROUP BY p.key`.execute(db);
+  return rows;
+}
+
+/** reporting.md R9 for edge spans: outbound calls of the queue's members at the call's start. */
+export async function edgeOutbound(db: Db, spans: readonly EdgeSpan[]): Promise<Keyed<OutboundSums>[]> {
+  if (spans.length === 0) return [];
+  const { rows } = await sql<Keyed<OutboundSums>>`
+    SELECT p.value ->> 0 AS span, count(*) AS total, sum(c.disposition = 'ANSWERED') AS answered,
+           sum(CASE WHEN c.disposition = 'ANSWERED' THEN c.billsec ELSE 0 END) AS talk
+    FROM json_each(${spansJson(spans)}) p CROSS JOIN cdr_calls c
+    JOIN agent_sessions s ON s.queue_id = p.value ->> 1 AND s.agent = c.src_agent
+      AND s.start_at <= c.start_at AND (s.end_at IS NULL OR c.start_at < s.end_at)
+    WHERE c.tenant_id = p.value ->> 4 AND c.via_queue = 0 AND c.outbound_r9 = 1 AND c.start_at >= p.value ->> 2 AND c.start_at < p.value ->> 3
+    GROUP BY p.key`.execute(db);
+  return rows;
+}
+
+export interface DayRow {
+  start: number;
+  end: number;
+  stats: StatsSums;
+  outbound: OutboundSums;
+}
+
+/** The stored local-day rows of a queue that begin in [from, to), in order. */
+export async function dayRows(db: Db, queueId: number, from: number, to: number): Promise<DayRow[]> {
+  const { rows } = await sql<StatsSums & { day_start: number; day_end: number; ob_total: number; ob_answered: number; ob_talk: number }>`
+    SELECT day_start, day_end, ${sql.raw(STATS_COLUMNS.join(', '))}, ob_total, ob_answered, ob_talk
+    FROM queue_day_stats WHERE queue_id = ${queueId} AND day_start >= ${from} AND day_start < ${to} ORDER BY day_start`.execute(db);
+  return rows.map((r) => ({ start: r.day_start, end: r.day_end, stats: r, outbound: { total: r.ob_total, answered: r.ob_answered, talk: r.ob_talk } }));
+}

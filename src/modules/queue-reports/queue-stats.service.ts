@@ -1,0 +1,47 @@
+import type { Db } from '../../db/database';
+import type { Caller } from '../../http/caller';
+import { parseReportDate, periodsOf, resolveRange, type Distribution, type ReportDate } from '../../time/report-range';
+import { getQueuesInScope } from '../queues/queues.repository';
+import { tenantTimezone } from '../tenants/tenants.repository';
+import { periodSums } from './period-sums';
+import { toStatsRow, type QueueStatsResponse, type QueueStatsRow } from './queue-reports';
+import type { Sums } from './spans';
+
+export interface QueueStatsBody {
+  queueId: number[];
+  startDate: string;
+  endDate: string;
+  distribution?: Distribution;
+}
+
+/** The range of a report as read, before a timezone makes instants of it. */
+export interface DateBody {
+  startDate: string;
+  endDate: string;
+}
+
+export function readDates(body: DateBody): { start: ReportDate; end: ReportDate } {
+  return { start: parseReportDate('startDate', body.startDate), end: parseReportDate('endDate', body.endDate) };
+}
+
+/**
+ * POST /v2/reporting/queues/stats (api.md §4.3, decisions.md §6, reporting.md R5–R12): one row per queue
+ * and period, each queue in its own tenant's timezone, sorted by queue id then date.
+ */
+export async function queueStats(db: Db, caller: Caller, body: QueueStatsBody): Promise<QueueStatsResponse> {
+  const { start, end } = readDates(body);
+  const distribution = body.distribution ?? 'totals';
+  const ids = [...new Set(body.queueId)].sort((a, b) => a - b);
+  const queues = await getQueuesInScope(db, caller.scope, ids);
+  const timezones = new Map<number, string>();
+  const results: QueueStatsRow[] = [];
+  for (const queue of queues) {
+    if (!timezones.has(queue.tenantId)) timezones.set(queue.tenantId, await tenantTimezone(db, queue.tenantId));
+    const tz = timezones.get(queue.tenantId) as string;
+    const range = resolveRange(tz, start, end);
+    const periods = periodsOf(tz, range, distribution);
+    const sums = await periodSums(db, queue, tz, range, periods);
+    periods.forEach((p, i) => results.push(toStatsRow(queue, p.date, distribution, sums[i] as Sums)));
+  }
+  return { queueIds: body.queueId, results };
+}

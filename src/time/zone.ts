@@ -1,0 +1,94 @@
+/**
+ * Wall-clock time in an IANA timezone, with the offsets the runtime's ICU knows. Times are epoch seconds.
+ * Civil dates are "day numbers": days since 1970-01-01 of the proleptic Gregorian calendar.
+ */
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatterOf(tz: string): Intl.DateTimeFormat {
+  let f = formatters.get(tz);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone: tz,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+      era: 'short',
+    });
+    formatters.set(tz, f);
+  }
+  return f;
+}
+
+/** Local time minus UTC, in seconds, at the instant `t`. */
+export function offsetAt(tz: string, t: number): number {
+  if (tz === 'UTC') return 0;
+  const p: Record<string, string> = {};
+  for (const part of formatterOf(tz).formatToParts(new Date(t * 1000))) p[part.type] = part.value;
+  const year = p.era === 'BC' || p.era === 'B' ? 1 - Number(p.year) : Number(p.year);
+  const local = Date.UTC(year, Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second)) / 1000;
+  return local - Math.floor(t);
+}
+
+/**
+ * The instant of a wall-clock time, resolved like Python's zoneinfo with fold=0 (reporting.md R6): a time
+ * that occurs twice is its first occurrence; a time that does not exist (a DST gap) is read with the offset
+ * in force before the change, which lands after the gap. `wall` is the wall-clock time written as if UTC.
+ */
+export function wallToInstant(tz: string, wall: number): number {
+  if (tz === 'UTC') return wall;
+  // Offsets a day either side bracket the answer: no zone is more than 14 h from UTC.
+  const before = offsetAt(tz, wall - 86_400);
+  const after = offsetAt(tz, wall + 86_400);
+  if (offsetAt(tz, wall - before) === before) return wall - before;
+  if (offsetAt(tz, wall - after) === after) return wall - after;
+  return wall - before; // in a gap
+}
+
+export interface CivilDate {
+  readonly year: number;
+  readonly month: number;
+  readonly day: number;
+}
+
+export function dayNumber(d: CivilDate): number {
+  return Math.floor(Date.UTC(d.year, d.month - 1, d.day) / 86_400_000);
+}
+
+export function civilOf(dayNum: number): CivilDate {
+  const d = new Date(dayNum * 86_400_000);
+  return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() };
+}
+
+/** The local day (day number) of the instant `t`. */
+export function localDay(tz: string, t: number): number {
+  return Math.floor((t + offsetAt(tz, t)) / 86_400);
+}
+
+const dayStarts = new Map<string, number>();
+
+/** The instant at which local day `dayNum` begins (its midnight, or the first moment after a gap). Memoised: reports ask for the same days again and again. */
+export function startOfDay(tz: string, dayNum: number): number {
+  const key = `${tz}|${dayNum}`;
+  let t = dayStarts.get(key);
+  if (t === undefined) {
+    if (dayStarts.size >= 200_000) dayStarts.clear();
+    t = wallToInstant(tz, dayNum * 86_400);
+    dayStarts.set(key, t);
+  }
+  return t;
+}
+
+/** 0 = Monday … 6 = Sunday. */
+export function weekdayOf(dayNum: number): number {
+  return (((dayNum + 3) % 7) + 7) % 7; // 1970-01-01 was a Thursday
+}
+
+export function formatDay(dayNum: number): string {
+  const { year, month, day } = civilOf(dayNum);
+  return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+}

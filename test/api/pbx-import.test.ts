@@ -1,0 +1,122 @@
+import { expect } from 'chai';
+import { CdrImporter } from '../../src/modules/pbx-logs/cdr-importer';
+import { recomputeHours } from '../../src/modules/pbx-logs/derived-hours';
+import { importFile } from '../../src/modules/pbx-logs/file-import';
+import { QueueLogImporter } from '../../src/modules/pbx-logs/queue-log-importer';
+import { acmeDatabase, CDR_SAMPLE, dumpReporting, QUEUE_LOG_SAMPLE, sampleLines } from '../helpers/pbx-logs';
+
+type Db = Awaited<ReturnType<typeof acmeDatabase>>;
+
+/** Imports lines in chunks of `size` (each chunk one transaction, as a file import does). */
+function importChunks(importer: QueueLogImporter | CdrImporter, lines: string[], size = 50): void {
+  for (let i = 0; i < lines.length; i += size) importer.importLines(lines.slice(i, i + size));
+}
+
+describe('importing PBX logs: idempotency, resumption, late lines', () => {
+  const queueLog = sampleLines(QUEUE_LOG_SAMPLE);
+  const cdr = sampleLines(CDR_SAMPLE);
+  let straight: Record<string, unknown[]>;
+  const opened: Db[] = [];
+  const fresh = async () => {
+    const db = await acmeDatabase();
+    opened.push(db);
+    return db.database.sqlite;
+  };
+
+  before(async () => {
+    const sqlite = await fresh();
+    await importFile(new QueueLogImporter(sqlite), QUEUE_LOG_SAMPLE);
+    await importFile(new CdrImporter(sqlite), CDR_SAMPLE);
+    straight = dumpReporting(sqlite);
+  });
+  after(async () => {
+    for (const db of opened) await db.close();
+  });
+
+  it('when the sample logs are imported, then 480 queue_log lines and 167 calls are stored, nothing left pending', () => {
+    expect(straight.events).to.have.length(480);
+    expect(straight.calls).to.have.length(167);
+    expect(straight.pending).to.deep.equal([]);
+  });
+
+  it('when the same files are imported again, then everything is a duplicate and nothing changes', async () => {
+    const sqlite = await fresh();
+    await importFile(new QueueLogImporter(sqlite), QUEUE_LOG_SAMPLE);
+    await importFile(new CdrImporter(sqlite), CDR_SAMPLE);
+    const again = await importFile(new QueueLogImporter(sqlite), QUEUE_LOG_SAMPLE);
+    const cdrAgain = await importFile(new CdrImporter(sqlite), CDR_SAMPLE);
+    expect(again.toJSON()).to.include({ read: 489, imported: 0, duplicates: 480, skipped: 9 });
+    expect(cdrAgain.toJSON()).to.include({ read: 179, imported: 0, duplicates: 167, skipped: 12 });
+    expect(dumpReporting(sqlite)).to.deep.equal(straight);
+  });
+
+  it('when a file overlaps one imported before, then the shared lines count once', async () => {
+    const sqlite = await fresh();
+    const first = new QueueLogImporter(sqlite);
+    importChunks(first, queueLog.slice(0, 300));
+    first.finish();
+    const second = new QueueLogImporter(sqlite);
+    importChunks(second, queueLog.slice(200));
+    expect(second.finish().toJSON()).to.include({ duplicates: 99 }); // lines 201..300, less the blank line 219
+    await importFile(new CdrImporter(sqlite), CDR_SAMPLE);
+    expect(dumpReporting(sqlite)).to.deep.equal(straight);
+  });
+
+  it('when an import is killed between two chunks, then running it again ends with the same data', async () => {
+    const sqlite = await fresh();
+    const killed = new QueueLogImporter(sqlite);
+    importChunks(killed, queueLog.slice(0, 150)); // committed chunks; finish() never ran
+    const killedCdr = new CdrImporter(sqlite);
+    importChunks(killedCdr, cdr.slice(0, 60));
+    await importFile(new QueueLogImporter(sqlite), QUEUE_LOG_SAMPLE);
+    await importFile(new CdrImporter(sqlite), CDR_SAMPLE);
+    expect(dumpReporting(sqlite)).to.deep.equal(straight);
+  });
+
+  it('when the older half of the log arrives after the newer half, then the data equals an import in order', async () => {
+    const sqlite = await fresh();
+    const newer = new QueueLogImporter(sqlite);
+    importChunks(newer, queueLog.slice(250));
+    newer.finish();
+    const older = new QueueLogImporter(sqlite);
+    importChunks(older, queueLog.slice(0, 250), 40);
+    older.finish();
+    await importFile(new CdrImporter(sqlite), CDR_SAMPLE);
+    expect(dumpReporting(sqlite)).to.deep.equal(straight);
+  });
+
+  it('when the CDR is imported before the queue_log, then the outbound figures are the same', async () => {
+    const sqlite = await fresh();
+    await importFile(new CdrImporter(sqlite), CDR_SAMPLE);
+    await importFile(new QueueLogImporter(sqlite), QUEUE_LOG_SAMPLE);
+    expect(dumpReporting(sqlite)).to.deep.equal(straight);
+  });
+
+  it('when the per-hour sums are recomputed from the stored rows, then they equal the sums kept while importing', async () => {
+    const sqlite = await fresh();
+    await importFile(new QueueLogImporter(sqlite), QUEUE_LOG_SAMPLE);
+    const kept = dumpReporting(sqlite);
+    const hours = sqlite.prepare('SELECT DISTINCT queue_id, anchor / 3600 AS hour FROM queue_events').all() as { queue_id: number; hour: number }[];
+    for (const q of new Set(hours.map((h) => h.queue_id))) recomputeHours(sqlite, q, hours.filter((h) => h.queue_id === q).map((h) => h.hour));
+    expect(dumpReporting(sqlite)).to.deep.equal(kept);
+  });
+
+  it('when one file holds the same line twice, then both count, and importing it again adds nothing (R1)', async () => {
+    const sqlite = await fresh();
+    const lines = ['1793637540|9.1|400|NONE|ENTERQUEUE||+1|1', '1793637551|9.1|400|NONE|ABANDON|1|1|5', '1793637551|9.1|400|NONE|ABANDON|1|1|5'];
+    for (let i = 0; i < 2; i++) {
+      const importer = new QueueLogImporter(sqlite);
+      importer.importLines(lines);
+      importer.finish();
+    }
+    expect(sqlite.prepare('SELECT abandons, wait_n FROM queue_hour_stats').all()).to.deep.equal([{ abandons: 2, wait_n: 2 }]);
+  });
+
+  it('when lines name unknown queues or agents without an extension, then the summary reports them and only known queues are stored', async () => {
+    const sqlite = await fresh();
+    const importer = new QueueLogImporter(sqlite);
+    importer.importLines(['1|NONE|999|PJSIP/101|ADDMEMBER|', '2|NONE|999|PJSIP/101|REMOVEMEMBER|', '3|NONE|400|PJSIP/999|ADDMEMBER|']);
+    expect(importer.finish().toJSON()).to.deep.include({ imported: 1, skipped: 2, unknownQueues: { 999: 2 }, unknownAgents: { 'PJSIP/999': 1 } });
+    expect(sqlite.prepare('SELECT count(*) FROM queues').pluck().get()).to.equal(3);
+  });
+});

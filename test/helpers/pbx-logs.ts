@@ -1,0 +1,75 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { OpenDatabase, Sqlite } from '../../src/db/database';
+import { Validator } from '../../src/http/validation';
+import { openDataDir } from '../../src/runtime';
+import { CdrImporter } from '../../src/modules/pbx-logs/cdr-importer';
+import { importFile } from '../../src/modules/pbx-logs/file-import';
+import { QueueLogImporter } from '../../src/modules/pbx-logs/queue-log-importer';
+import { readFixtureFile, seedFixture } from '../../src/seed/seed';
+import type { TestApp } from './app';
+
+/** The shared fixtures beside the checkout (shared/fixtures/README.md). */
+export const FIXTURES = fileURLToPath(new URL('../../../shared/fixtures/', import.meta.url));
+export const QUEUE_LOG_SAMPLE = join(FIXTURES, 'queue_log.sample');
+export const CDR_SAMPLE = join(FIXTURES, 'Master.csv.sample');
+
+/** Seeds acme.json and imports the two sample logs with the importers the CLI uses. */
+export async function seedAcmeWithSampleLogs(app: TestApp): Promise<void> {
+  const { database, validator } = app.deps;
+  await seedFixture(database, validator, await readFixtureFile(join(FIXTURES, 'acme.json')), new Date());
+  await importFile(new QueueLogImporter(database.sqlite), QUEUE_LOG_SAMPLE);
+  await importFile(new CdrImporter(database.sqlite), CDR_SAMPLE);
+}
+
+export interface ExpectedReport {
+  file: string;
+  request: { queueId: number | number[]; startDate: string; endDate: string; distribution?: string };
+  response: unknown;
+}
+
+export function expectedReports(): ExpectedReport[] {
+  const dir = join(FIXTURES, 'expected');
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((file) => ({ file, ...(JSON.parse(readFileSync(join(dir, file), 'utf8')) as Omit<ExpectedReport, 'file'>) }));
+}
+
+/**
+ * Every stored and derived reporting row, in a canonical order and without what depends on import order
+ * (seq, row ids, the numbers agents were interned as: peers are shown instead).
+ */
+export function dumpReporting(sqlite: Sqlite): Record<string, unknown[]> {
+  const all = (q: string) => sqlite.prepare(q).raw().all();
+  const peer = (column: string) => `(SELECT peer FROM agents WHERE id = ${column}) AS peer_${column.replace(/\W/g, '')}`;
+  return {
+    events: all(`SELECT queue_id, anchor, time, line_key, event, callid, ${peer('agent')}, a, b, reason FROM queue_events ORDER BY time, line_key`),
+    hourStats: all('SELECT * FROM queue_hour_stats ORDER BY queue_id, hour'),
+    dayStats: all('SELECT * FROM queue_day_stats ORDER BY queue_id, day_start'),
+    agentTalk: all(`SELECT queue_id, hour, ${peer('agent')}, talk FROM agent_talk_hour ORDER BY 1, 2, 3`),
+    outbound: all('SELECT * FROM queue_outbound_hour ORDER BY queue_id, hour'),
+    sessions: all(`SELECT queue_id, ${peer('agent')}, start_at, end_at FROM agent_sessions ORDER BY 1, 2, 3`),
+    pauses: all(`SELECT queue_id, ${peer('agent')}, start_at, end_at, reason FROM agent_pauses ORDER BY 1, 2, 3`),
+    calls: all(`SELECT tenant_id, start_at, line_key, direction, outbound_r9, queue_id, extension, ${peer('src_agent')}, ${peer('dst_agent')} FROM cdr_calls ORDER BY start_at, line_key`),
+    pending: all('SELECT queue_id FROM queue_report_state WHERE rebuild_from IS NOT NULL OR outbound_from IS NOT NULL'),
+  };
+}
+
+/** A migrated database seeded with acme.json, outside any app: for importer tests. */
+export async function acmeDatabase(): Promise<{ database: OpenDatabase; close: () => Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'tars-import-'));
+  const database = await openDataDir(dir);
+  await seedFixture(database, new Validator(), await readFixtureFile(join(FIXTURES, 'acme.json')), new Date());
+  return {
+    database,
+    close: async () => {
+      await database.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const sampleLines = (file: string) => readFileSync(file, 'utf8').split('\n').slice(0, -1);

@@ -1,0 +1,64 @@
+import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
+import { EV, parseQueueLogLine, QUEUE_LOG_SKIPS } from '../../src/modules/pbx-logs/queue-log-line';
+import { QUEUE_LOG_SAMPLE } from '../helpers/pbx-logs';
+
+const parse = (line: string) => parseQueueLogLine(line);
+
+describe('queue_log lines (reporting.md R1, R4)', () => {
+  it('when a line is blank, whitespace only, short or not timed, then it is skipped with its reason', () => {
+    expect(parse('')).to.equal(QUEUE_LOG_SKIPS.blank);
+    expect(parse('   \t')).to.equal(QUEUE_LOG_SKIPS.blank);
+    expect(parse('1793427706|1.1|400|NONE')).to.equal(QUEUE_LOG_SKIPS.notRecord);
+    expect(parse('-- logger restarted: queue_log reopened --')).to.equal(QUEUE_LOG_SKIPS.notRecord);
+    expect(parse('17934x7706|1.1|400|NONE|ENTERQUEUE||+1|1')).to.equal(QUEUE_LOG_SKIPS.notRecord);
+  });
+
+  it('when the event is unused, truncated or unknown, then it is skipped as not used', () => {
+    for (const name of ['QUEUESTART', 'CONFIGRELOAD', 'COMPLETECAL', 'XFERSTATUS', 'RINGCANCELED', 'completeagent']) {
+      expect(parse(`1793427706|1.1|400|PJSIP/101|${name}|1|2|3`), name).to.equal(QUEUE_LOG_SKIPS.unusedEvent);
+    }
+  });
+
+  it('when a known event lacks data fields or has a non-number where one is required, then it is skipped', () => {
+    expect(parse('1|c|400|NONE|ABANDON|1|1')).to.equal(QUEUE_LOG_SKIPS.badData);
+    expect(parse('1|c|400|PJSIP/101|RINGNOANSWER|abc')).to.equal(QUEUE_LOG_SKIPS.badData);
+    expect(parse('1|c|400|PJSIP/101|RINGNOANSWER|')).to.equal(QUEUE_LOG_SKIPS.badData);
+    expect(parse('1|c|400|PJSIP/101|CONNECT|-3|u|2')).to.equal(QUEUE_LOG_SKIPS.badData);
+    expect(parse('1|c|400|PJSIP/101|BLINDTRANSFER|101|ctx|2|x|1')).to.equal(QUEUE_LOG_SKIPS.badData);
+    expect(parse('1|c|400|NONE|ENTERQUEUE|')).to.equal(QUEUE_LOG_SKIPS.badData);
+  });
+
+  it('when an event is valid, then a and b hold the times of R4 and extra fields are ignored', () => {
+    const cases: [string, number, number, number][] = [
+      ['CONNECT|9|1793456898.103|8', EV.CONNECT, 8, 0],
+      ['COMPLETECALLER|9|91|1|extra', EV.COMPLETECALLER, 9, 91],
+      ['BLINDTRANSFER|101|from-internal|2|103|1', EV.BLINDTRANSFER, 2, 103],
+      ['ATTENDEDTRANSFER|BRIDGE|a4-9|6|342|1', EV.ATTENDEDTRANSFER, 6, 342],
+      ['ABANDON|1|1|5', EV.ABANDON, 5, 0],
+      ['EXITWITHKEY|1|1|1|10', EV.EXITWITHKEY, 10, 0],
+      ['RINGNOANSWER|0', EV.RINGNOANSWER, 0, 0],
+      ['RINGNOANSWER|15263', EV.RINGNOANSWER, 15263, 0],
+    ];
+    for (const [data, code, a, b] of cases) {
+      expect(parse(`1793456997|1793456889.102|400|PJSIP/102|${data}`), data).to.deep.include({ time: 1793456997, callid: '1793456889.102', queueName: '400', agent: 'PJSIP/102', code, a, b });
+    }
+  });
+
+  it('when the agent is NONE, then it reads as ""; membership events keep their pause flag and reason', () => {
+    expect(parse('1|c|400|NONE|ENTERQUEUE||+1312|1')).to.deep.include({ agent: '', code: EV.ENTERQUEUE });
+    expect(parse('1|NONE|400|PJSIP/101|ADDMEMBER|PAUSED')).to.deep.include({ code: EV.ADDMEMBER, a: 1 });
+    expect(parse('1|NONE|400|PJSIP/101|ADDMEMBER|')).to.deep.include({ code: EV.ADDMEMBER, a: 0 });
+    expect(parse('1|NONE|400|PJSIP/101|REMOVEMEMBER|')).to.deep.include({ code: EV.REMOVEMEMBER });
+    expect(parse('1|NONE|400|PJSIP/101|PAUSE|Lunch')).to.deep.include({ code: EV.PAUSE, reason: 'Lunch' });
+    expect(parse('1|NONE|400|PJSIP/101|PAUSE')).to.deep.include({ code: EV.PAUSE, reason: '' });
+    expect(parse('1|NONE|400|PJSIP/101|UNPAUSE|')).to.deep.include({ code: EV.UNPAUSE, reason: null });
+  });
+
+  it('when the sample queue_log is read, then exactly the nine lines of shared/fixtures/README.md are skipped', () => {
+    const lines = readFileSync(QUEUE_LOG_SAMPLE, 'utf8').split('\n').slice(0, -1); // the text ends with a newline
+    expect(lines).to.have.length(489);
+    const skipped = lines.flatMap((l, i) => (typeof parse(l) === 'string' ? [i + 1] : []));
+    expect(skipped).to.deep.equal([1, 123, 136, 153, 219, 318, 347, 418, 489]);
+  });
+});

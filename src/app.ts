@@ -12,6 +12,7 @@ import { emergencyLocationRoutes } from './modules/emergency-locations/emergency
 import { healthRoutes } from './modules/health/health.routes';
 import { phoneNumberRoutes } from './modules/phone-numbers/phone-numbers.routes';
 import { savedFilterRoutes } from './modules/saved-filters/saved-filters.routes';
+import { reportRunRoutes } from './modules/scheduled-reports/report-runs.routes';
 import { webhookDeliveryRoutes } from './modules/webhooks/deliveries.routes';
 import { webhookRoutes } from './modules/webhooks/webhooks.routes';
 import { callRoutes } from './modules/calls/calls.routes';
@@ -31,6 +32,7 @@ export function allRoutes(deps: AppDeps): RouteDef[] {
     ...apiDocsRoutes(() => routes),
     ...authRoutes(deps),
     ...savedFilterRoutes(deps),
+    ...reportRunRoutes(deps),
     ...phoneNumberRoutes(deps),
     ...emergencyLocationRoutes(deps),
     ...callCampaignRoutes(deps),

@@ -4,6 +4,7 @@ import { CliError, EXIT, type Command } from './cli/command';
 import { migrateCommand, seedCommand } from './cli/data-commands';
 import { backupCommand, checkCommand, restoreCommand } from './cli/ops-commands';
 import { importCdrCommand, importQueueLogCommand } from './cli/import-commands';
+import { reportRunCommand } from './cli/report-commands';
 import { serveCommand } from './cli/serve';
 import { userAddCommand, userPasswordCommand } from './cli/user-commands';
 import { SeedError } from './seed/seed';
@@ -21,6 +22,7 @@ export const COMMANDS: readonly Command[] = [
   backupCommand,
   restoreCommand,
   checkCommand,
+  reportRunCommand,
 ];
 
 function overview(): string {

@@ -35,6 +35,8 @@ interface RouteBase {
   /** true for operations the hosted API does not have (listed apart in the README and the OpenAPI). */
   readonly addition?: boolean;
   readonly body?: SchemaId;
+  /** The body may be left out entirely (it is then validated as {}). */
+  readonly bodyOptional?: boolean;
   readonly query?: SchemaId;
   readonly params?: SchemaId;
   readonly response: SchemaId;
@@ -82,7 +84,8 @@ export function mountRoutes(router: Router, routes: readonly RouteDef[], deps: A
 
 /** Reads and validates path parameters, query and body, collecting every problem into one 400. */
 async function readInput(route: RouteDef, req: Request, validator: Validator): Promise<{ body: unknown; query: unknown; params: unknown }> {
-  const rawBody = route.body ? await readJsonBody(req) : undefined;
+  const read = route.body ? await readJsonBody(req) : undefined;
+  const rawBody = read === undefined && route.bodyOptional ? {} : read;
   const problems: string[] = [];
   const take = <T>(fn: () => T): T | undefined => {
     try {

@@ -39,6 +39,9 @@ import phoneNumber from '../../schemas/phone-number.json';
 import queueStatsRequest from '../../schemas/queue-stats-request.json';
 import queueStats from '../../schemas/queue-stats.json';
 import reportRange from '../../schemas/report-range.json';
+import reportRunPage from '../../schemas/report-run-page.json';
+import reportRunRequest from '../../schemas/report-run-request.json';
+import reportRun from '../../schemas/report-run.json';
 import savedFilterCreate from '../../schemas/saved-filter-create.json';
 import savedFilterCreated from '../../schemas/saved-filter-created.json';
 import savedFilterPage from '../../schemas/saved-filter-page.json';
@@ -96,6 +99,9 @@ export const SCHEMAS: readonly object[] = [
   queueStatsRequest,
   queueStats,
   reportRange,
+  reportRunPage,
+  reportRunRequest,
+  reportRun,
   savedFilterCreate,
   savedFilterCreated,
   savedFilterPage,

@@ -1,4 +1,5 @@
 import type { AppDeps } from '../deps';
+import { ReportScheduler } from '../modules/scheduled-reports/scheduler';
 import { Dispatcher } from '../modules/webhooks/dispatcher';
 import type { Job } from './jobs';
 
@@ -8,7 +9,15 @@ import type { Job } from './jobs';
  */
 export function jobsOf(deps: AppDeps): Job[] {
   const dispatcher = new Dispatcher(deps);
+  const reports = new ReportScheduler(deps);
   return [
+    {
+      // Every minute, and once at start: periods that fell due while the server was down go out now.
+      name: 'scheduled-reports',
+      schedule: '* * * * *',
+      runAtStart: true,
+      run: () => reports.tick(),
+    },
     {
       // Events may be written by any process (a CLI import included): poll the outbox every second.
       name: 'webhook-deliveries',

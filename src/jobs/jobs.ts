@@ -5,6 +5,8 @@ import type { AppDeps } from '../deps';
 export interface Job {
   readonly name: string;
   readonly schedule: string;
+  /** Also run once as soon as the jobs start. */
+  readonly runAtStart?: boolean;
   run(): Promise<void>;
 }
 
@@ -43,6 +45,9 @@ export function startJobs(deps: AppDeps, jobs: readonly Job[]): RunningJobs {
       },
     ),
   );
+  tasks.forEach((task, i) => {
+    if (jobs[i]?.runAtStart) void task.execute();
+  });
   return {
     async stop(timeoutMs = 15_000) {
       await Promise.all(tasks.map((t) => t.destroy()));

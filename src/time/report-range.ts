@@ -83,13 +83,15 @@ export function periodsOf(tz: string, range: ReportRange, distribution: Distribu
   return out;
 }
 
-function periodStart(day: number, distribution: Distribution): number {
+/** The first day of the period of `distribution` that holds `day` (a Monday, a 1st). */
+export function periodStart(day: number, distribution: Distribution): number {
   if (distribution === 'weekly') return day - weekdayOf(day);
   if (distribution === 'monthly') return dayNumber({ ...civilOf(day), day: 1 });
   return day;
 }
 
-function periodAfter(day: number, distribution: Distribution): number {
+/** The first day of the period after the one starting on `day`. */
+export function periodAfter(day: number, distribution: Distribution): number {
   if (distribution === 'weekly') return day + 7;
   if (distribution === 'monthly') {
     const { year, month } = civilOf(day);

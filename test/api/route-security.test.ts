@@ -3,6 +3,7 @@ import { allRoutes } from '../../src/app';
 import type { Db } from '../../src/db/database';
 import type { RouteDef } from '../../src/http/route';
 import { startTestApp, type TestApp } from '../helpers/app';
+import { insertQueue } from '../../src/modules/queues/queues.repository';
 import { buildUser, ROLE, tokenFor, twoTenants } from '../helpers/factories';
 import { ADDRESS, buildCampaign, buildLocation, buildPhoneNumber, buildSavedFilter, buildWebhook } from '../helpers/records';
 
@@ -52,12 +53,23 @@ const SAMPLES: Record<string, Sample> = {
   'get /v2/webhooks/:webhookId/deliveries': { record: webhook },
   'get /v2/webhooks/:webhookId/secret': { record: webhook },
   'post /v2/webhooks/:webhookId/secret/rotate': { record: webhook },
+  'post /v2/reporting/saved/:id/run': { record: filter },
+  'get /v2/reporting/saved/:id/runs': { record: filter },
+  'post /v2/reporting/queues/stats': { body: (t) => ({ queueId: [queueOf(t)], startDate: '2026-01-01', endDate: '2026-01-31' }) },
+  'post /v2/reporting/queues/agent-availability': { body: (t) => ({ queueId: queueOf(t), startDate: '2026-01-01', endDate: '2026-01-31' }) },
+  'get /v2/reporting/calls': { query: byTenant },
+  'post /v2/reporting/calls': { body: byTenant },
+  'post /v2/reporting/ingest/queue-log': { body: () => ({ lines: ['1793427706|1.1|no-such-queue|NONE|ENTERQUEUE||+13125555161|1'] }) },
+  'post /v2/reporting/ingest/cdr': { body: () => ({ lines: ['""'] }) },
 };
+
+/** Each tenant of the cast gets one queue, with an id derived from the tenant's. */
+const queueOf = (tenantId: number) => 500_000 + tenantId;
 
 /** decisions.md §5, read independently of src/http/permissions.ts: which role may call which route. */
 function roleMayCall(role: number, route: RouteDef): boolean {
   if (route.permission === 'authenticated' || [ROLE.platform, ROLE.partner, ROLE.account].includes(role as 1)) return true;
-  if (role === ROLE.reports) return route.path.startsWith('/v2/reporting/');
+  if (role === ROLE.reports) return route.path.startsWith('/v2/reporting/') && !route.path.startsWith('/v2/reporting/ingest/');
   if (role === ROLE.queues) return route.path.startsWith('/v2/reporting/queues/');
   return false;
 }
@@ -81,6 +93,7 @@ describe('every route: roles (decisions.md §5) and tenant isolation', () => {
     cast = await twoTenants(app);
     routes = allRoutes(app.deps).filter((r) => r.permission !== 'public');
     const db = app.deps.database.db;
+    for (const t of [cast.a.id, cast.b.id]) await insertQueue(db, { id: queueOf(t), tenantId: t, name: `Queue ${t}`, logName: `q${t}` });
     for (const role of Object.values(ROLE)) {
       const user = await buildUser(db, cast.a.id, role, role === ROLE.partner ? { partner_id: cast.a.partnerId } : {});
       tokens.set(role, await tokenFor(app, user));

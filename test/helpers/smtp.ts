@@ -11,6 +11,8 @@ export interface ReceivedMail {
 export interface TestSmtp {
   /** smtp://127.0.0.1:PORT for TARS_SMTP_URL. */
   readonly url: string;
+  /** While true, every RCPT TO is refused with 550. */
+  refuse: boolean;
   readonly received: ReceivedMail[];
   /** Resolves with the next message (or one already waiting). */
   next(timeoutMs?: number): Promise<ReceivedMail>;
@@ -24,12 +26,13 @@ export interface TestSmtp {
 export async function startSmtp(opts: { refuse?: boolean } = {}): Promise<TestSmtp> {
   const received: ReceivedMail[] = [];
   const waiters: Array<(m: ReceivedMail) => void> = [];
+  const state = { refuse: opts.refuse ?? false };
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
     onRcptTo(address, _session, cb) {
-      if (opts.refuse) {
+      if (state.refuse) {
         const err = new Error(`mailbox ${address.address} unavailable`) as Error & { responseCode: number };
         err.responseCode = 550;
         cb(err);
@@ -57,6 +60,12 @@ export async function startSmtp(opts: { refuse?: boolean } = {}): Promise<TestSm
   const port = (server.server.address() as AddressInfo).port;
   return {
     url: `smtp://127.0.0.1:${port}`,
+    get refuse() {
+      return state.refuse;
+    },
+    set refuse(v: boolean) {
+      state.refuse = v;
+    },
     received,
     next(timeoutMs = 5000) {
       const waiting = received.shift();

@@ -1,19 +1,20 @@
 import { expect } from 'chai';
 import { dueAt, lastEndedPeriod, periodContaining, periodLabel, periodsDueBetween } from '../../src/modules/scheduled-reports/periods';
+import { dayNumber } from '../../src/time/zone';
 
 const CHI = 'America/Chicago';
 const iso = (ms: number) => new Date(ms).toISOString();
 
 describe('report periods (scheduled filters)', () => {
   it('when the day is the 25-hour end of DST, then the daily period runs 05:00 to 06:00 UTC the next day', () => {
-    const p = periodContaining('daily', { year: 2026, month: 11, day: 1 }, CHI);
+    const p = periodContaining('daily', dayNumber({ year: 2026, month: 11, day: 1 }), CHI);
     expect([p.startDate, p.endDate, iso(p.startMs), iso(p.endMs)]).to.deep.equal(['2026-11-01', '2026-11-01', '2026-11-01T05:00:00.000Z', '2026-11-02T06:00:00.000Z']);
   });
 
   it('when a week or month is asked for, then weeks start on Monday and months on the 1st', () => {
-    const w = periodContaining('weekly', { year: 2026, month: 11, day: 1 }, CHI);
+    const w = periodContaining('weekly', dayNumber({ year: 2026, month: 11, day: 1 }), CHI);
     expect([w.startDate, w.endDate]).to.deep.equal(['2026-10-26', '2026-11-01']);
-    const m = periodContaining('monthly', { year: 2026, month: 2, day: 14 }, 'UTC');
+    const m = periodContaining('monthly', dayNumber({ year: 2026, month: 2, day: 14 }), 'UTC');
     expect([m.startDate, m.endDate, periodLabel(m)]).to.deep.equal(['2026-02-01', '2026-02-28', 'February 2026']);
   });
 
@@ -25,9 +26,9 @@ describe('report periods (scheduled filters)', () => {
   });
 
   it('when a report is due, then it is at the configured local hour on the next day, DST included', () => {
-    const p = periodContaining('daily', { year: 2026, month: 10, day: 30 }, CHI);
+    const p = periodContaining('daily', dayNumber({ year: 2026, month: 10, day: 30 }), CHI);
     expect(iso(dueAt(p, 6, CHI))).to.equal('2026-10-31T11:00:00.000Z'); // 06:00 CDT
-    const q = periodContaining('daily', { year: 2026, month: 10, day: 31 }, CHI);
+    const q = periodContaining('daily', dayNumber({ year: 2026, month: 10, day: 31 }), CHI);
     expect(iso(dueAt(q, 6, CHI))).to.equal('2026-11-01T12:00:00.000Z'); // 06:00 CST, four hours after the change
   });
 

@@ -38,13 +38,13 @@ export function savedFilterProblems(validator: Validator, f: RuleInput): string[
   return problems;
 }
 
-function splitUrl(url: string): [string, string | undefined] {
+export function splitUrl(url: string): [string, string | undefined] {
   const at = url.indexOf('?');
   return at < 0 ? [url, undefined] : [url.slice(0, at), url.slice(at + 1)];
 }
 
 /** A query string as Express reads one: a name given twice becomes an array (which the schema refuses). */
-function queryObject(query: string): Record<string, string | string[]> {
+export function queryObject(query: string): Record<string, string | string[]> {
   const params = new URLSearchParams(query);
   return Object.fromEntries([...new Set(params.keys())].map((k) => {
     const all = params.getAll(k);

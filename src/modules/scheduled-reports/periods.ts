@@ -1,11 +1,11 @@
-import { addDays, addMonths, formatDate, localParts, mondayOf, startOfDay, zonedToInstant, type CivilDate } from '../../time/zoned';
+import { periodAfter, periodStart } from '../../time/report-range';
+import { formatDay, localDay, startOfDay, wallToInstant } from '../../time/zone';
 
 export type Frequency = 'daily' | 'weekly' | 'monthly';
-export const FREQUENCIES: readonly Frequency[] = ['daily', 'weekly', 'monthly'];
 
 /**
- * A report period in a tenant's timezone: a local day, a Monday-to-Sunday week, or a calendar month,
- * from local midnight to local midnight (23, 24 or 25 hours a day across DST).
+ * A report period in a tenant's timezone: a local day, a Monday-to-Sunday week or a calendar month, from
+ * local midnight to local midnight (the same periods as the queue reports' distributions, src/time).
  */
 export interface Period {
   readonly frequency: Frequency;
@@ -16,51 +16,38 @@ export interface Period {
   /** [startMs, endMs): the instants it covers. */
   readonly startMs: number;
   readonly endMs: number;
+  /** Day numbers (days since 1970-01-01) of its first day and of the first day after it. */
+  readonly firstDay: number;
+  readonly nextDay: number;
 }
 
-function firstDay(frequency: Frequency, day: CivilDate): CivilDate {
-  if (frequency === 'daily') return day;
-  if (frequency === 'weekly') return mondayOf(day);
-  return { year: day.year, month: day.month, day: 1 };
-}
-
-function nextFirstDay(frequency: Frequency, first: CivilDate): CivilDate {
-  if (frequency === 'daily') return addDays(first, 1);
-  if (frequency === 'weekly') return addDays(first, 7);
-  return addMonths(first, 1);
-}
-
-/** The period of `frequency` that contains the local day `day`. */
-export function periodContaining(frequency: Frequency, day: CivilDate, tz: string): Period {
-  const first = firstDay(frequency, day);
-  const next = nextFirstDay(frequency, first);
+/** The period of `frequency` that contains the local day `day` (a day number). */
+export function periodContaining(frequency: Frequency, day: number, tz: string): Period {
+  const first = periodStart(day, frequency);
+  const next = periodAfter(first, frequency);
   return {
     frequency,
-    startDate: formatDate(first),
-    endDate: formatDate(addDays(next, -1)),
-    startMs: startOfDay(first, tz),
-    endMs: startOfDay(next, tz),
+    startDate: formatDay(first),
+    endDate: formatDay(next - 1),
+    startMs: startOfDay(tz, first) * 1000,
+    endMs: startOfDay(tz, next) * 1000,
+    firstDay: first,
+    nextDay: next,
   };
 }
 
-/** The period after `p`. */
-export function nextPeriod(p: Period, tz: string): Period {
-  return periodContaining(p.frequency, civil(p.endDate, 1), tz);
-}
-
 export function previousPeriod(p: Period, tz: string): Period {
-  return periodContaining(p.frequency, civil(p.startDate, -1), tz);
+  return periodContaining(p.frequency, p.firstDay - 1, tz);
 }
 
 /** The period that ended last before `nowMs` (yesterday, last week, last month in the tenant's timezone). */
 export function lastEndedPeriod(frequency: Frequency, nowMs: number, tz: string): Period {
-  const today = localParts(nowMs, tz);
-  return previousPeriod(periodContaining(frequency, today, tz), tz);
+  return previousPeriod(periodContaining(frequency, localDay(tz, Math.floor(nowMs / 1000)), tz), tz);
 }
 
 /** When a period's report is due: `hour` o'clock local time on the day after it ends (a Monday, a 1st). */
 export function dueAt(p: Period, hour: number, tz: string): number {
-  return zonedToInstant(civil(p.endDate, 1), hour, 0, 0, tz);
+  return wallToInstant(tz, p.nextDay * 86_400 + hour * 3600) * 1000;
 }
 
 /**
@@ -70,7 +57,7 @@ export function dueAt(p: Period, hour: number, tz: string): number {
 export function periodsDueBetween(frequency: Frequency, fromMs: number, toMs: number, hour: number, tz: string): Period[] {
   const out: Period[] = [];
   let p = lastEndedPeriod(frequency, toMs, tz);
-  // The last ended period may not be due yet today (before the hour): step back one.
+  // The period that just ended is not due before the hour: then the one before it is the latest due.
   if (dueAt(p, hour, tz) > toMs) p = previousPeriod(p, tz);
   while (dueAt(p, hour, tz) > fromMs) {
     out.unshift(p);
@@ -84,9 +71,4 @@ export function periodLabel(p: Period): string {
   if (p.frequency === 'weekly') return `week of ${p.startDate} to ${p.endDate}`;
   const [y, m] = p.startDate.split('-').map(Number) as [number, number];
   return `${new Date(Date.UTC(y, m - 1, 1)).toLocaleString('en-US', { month: 'long', timeZone: 'UTC' })} ${y}`;
-}
-
-function civil(date: string, plusDays: number): CivilDate {
-  const [year, month, day] = date.split('-').map(Number) as [number, number, number];
-  return addDays({ year, month, day }, plusDays);
 }

@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database';
 import type { ReportRunTable } from '../../db/schema';
+import { windowed, type PageWindow } from '../../http/paging';
 import type { Period } from './periods';
 
 export type ReportRun = Selectable<ReportRunTable>;
@@ -106,6 +107,44 @@ export async function finishRun(
     .execute();
 }
 
-export async function listRuns(db: Db, tenantId: number, filterId: number, limit: number): Promise<ReportRun[]> {
-  return db.selectFrom('report_runs').selectAll().where('tenant_id', '=', tenantId).where('filter_id', '=', filterId).orderBy('id', 'desc').limit(limit).execute();
+
+/**
+ * Every live scheduled filter of every tenant: the scheduler is the system itself, not a caller, so this
+ * one read is deliberately not tenant-scoped; each run then executes under its filter's owner.
+ */
+export async function scheduledFilters(db: Db) {
+  return db
+    .selectFrom('saved_filters')
+    .select(['id', 'tenant_id', 'frequency', 'created_at'])
+    .where('scheduled', '=', 1)
+    .where('deleted_at', 'is', null)
+    .where('frequency', 'is not', null)
+    .orderBy('id')
+    .execute();
+}
+
+export async function liveFilter(db: Db, tenantId: number, id: number) {
+  return db.selectFrom('saved_filters').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+}
+
+/** A failed run sets the filter's error flag and sentence; a later success clears them. */
+export async function setFilterError(db: Db, tenantId: number, id: number, description: string | null): Promise<void> {
+  await db
+    .updateTable('saved_filters')
+    .set({ error: description === null ? 0 : 1, error_description: description })
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function pageOfRuns(db: Db, tenantId: number, filterId: number, w: PageWindow): Promise<{ rows: ReportRun[]; total: number }> {
+  const base = db.selectFrom('report_runs').where('tenant_id', '=', tenantId).where('filter_id', '=', filterId);
+  const rows = await windowed(base.selectAll().orderBy('id', 'desc'), w).execute();
+  const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return { rows, total: Number(n) };
+}
+
+/** A live filter by id in any tenant: for the operator's `tars report run`, which acts as the system. */
+export async function filterForOperator(db: Db, id: number) {
+  return db.selectFrom('saved_filters').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
 }

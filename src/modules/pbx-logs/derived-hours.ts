@@ -116,7 +116,7 @@ export function recomputeOutbound(sqlite: Sqlite, queueId: number, tenantId: num
 }
 
 /** Sorted runs of consecutive hours, [first, last] inclusive. */
-export function runsOf(hours: Iterable<number>): [number, number][] {
+function runsOf(hours: Iterable<number>): [number, number][] {
   const sorted = [...new Set(hours)].sort((a, b) => a - b);
   const runs: [number, number][] = [];
   for (const h of sorted) {

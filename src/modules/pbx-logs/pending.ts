@@ -43,7 +43,7 @@ interface EventRow {
  * order), the hours whose sums changed are recomputed, and the queue's intervals are replayed from its
  * membership events.
  */
-export function rebuildQueue(sqlite: Sqlite, queueId: number, from: number): void {
+function rebuildQueue(sqlite: Sqlite, queueId: number, from: number): void {
   const rows = sqlite
     .prepare('SELECT anchor, time, line_key, seq, event, callid FROM queue_events WHERE time >= ? AND queue_id = ? AND event < 20 ORDER BY time, seq')
     .all(from, queueId) as EventRow[];

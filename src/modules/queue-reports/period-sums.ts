@@ -59,7 +59,7 @@ async function wholeDays(db: Db, queueIds: readonly number[], tz: string, range:
 }
 
 /** The statistics of pieces of one queue: whole hours and edges, call figures and outbound figures. */
-export async function sumPieces(db: Db, pieces: readonly Piece[]): Promise<Sums[]> {
+async function sumPieces(db: Db, pieces: readonly Piece[]): Promise<Sums[]> {
   const sums = pieces.map(() => emptySums());
   const { hours, edges } = splitPieces(pieces);
   for (const row of [...(await hourStats(db, hours)), ...(await edgeStats(db, edges))]) addStats(sums[row.span] as Sums, row);

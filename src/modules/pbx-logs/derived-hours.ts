@@ -83,7 +83,9 @@ export class HourAccumulator {
     for (const [key, v] of this.stats) {
       const [queueId, hour] = split(key);
       s.upsertStats.run(queueId, hour, ...vectorParams(v));
-      touched.set(queueId, [...(touched.get(queueId) ?? []), hour]);
+      const hours = touched.get(queueId);
+      if (hours) hours.push(hour);
+      else touched.set(queueId, [hour]);
     }
     for (const [key, byAgent] of this.talk) for (const [agent, talk] of byAgent) s.upsertTalk.run(...split(key), agent, talk);
     for (const [queueId, hours] of touched) recomputeDays(sqlite, queueId, hours);

@@ -7,9 +7,10 @@
 //    fields cut with split() and nothing checked;
 // 3. imports queue_log, then Master.csv, with the built CLI (`node dist/tars.cjs import …`) into a database
 //    seeded with DIR/fixture.json: lines per second and the process's peak resident memory;
-// 4. reports, warm (median of 7 after 2 warm-up runs), over HTTP against the running app: queues/stats for
-//    all 20 queues, daily, the whole year; agent-availability for queue 1 over June. Each against a floor:
-//    one hand-written SQL statement giving the same sums from the same stored rows.
+// 4. reports, warm (median of 7 after 2 warm-up runs), over HTTP against the running app (until the whole
+//    response is received) and in-process (the service function, no HTTP or JSON): queues/stats for all 20
+//    queues, daily, the whole year; agent-availability for queue 1 over June. Each against a floor: one
+//    hand-written SQL statement giving the same sums from the same stored rows.
 // Prints a summary and writes DIR/results.json. `--reports DATA_DIR` measures only step 4, on a data
 // directory a previous run left behind (its path is printed at the end).
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -24,6 +25,9 @@ import { openDataDir } from '../src/runtime';
 import { silentLogger } from '../src/log';
 import { buildDeps } from '../src/runtime';
 import { LineReader } from '../src/modules/pbx-logs/line-reader';
+import { callerOf } from '../src/http/caller';
+import { queueStats } from '../src/modules/queue-reports/queue-stats.service';
+import { agentAvailability } from '../src/modules/queue-reports/availability.service';
 import { localDay, startOfDay } from '../src/time/zone';
 
 const { values: opts, positionals } = parseArgs({ allowPositionals: true, options: { reports: { type: 'string' } } });
@@ -130,7 +134,11 @@ async function reports(dataDir: string) {
   const availFloor = raw.prepare(AVAILABILITY_FLOOR);
   const year = { s: startOfDay(TZ, localDay(TZ, Date.parse('2025-01-01T12:00:00Z') / 1000)), e: startOfDay(TZ, localDay(TZ, Date.parse('2026-01-01T12:00:00Z') / 1000)) };
   const june = { s: startOfDay(TZ, localDay(TZ, Date.parse('2025-06-01T12:00:00Z') / 1000)), e: startOfDay(TZ, localDay(TZ, Date.parse('2025-07-01T12:00:00Z') / 1000)) };
+  const user = await deps.database.db.selectFrom('users').selectAll().where('id', '=', 1).executeTakeFirstOrThrow();
+  const caller = await callerOf(deps.database.db, user);
   const result = {
+    statsServiceMs: await timeIt(() => queueStats(deps.database.db, caller, statsBody as Parameters<typeof queueStats>[2])),
+    availabilityServiceMs: await timeIt(() => agentAvailability(deps.database.db, caller, availBody, Date.now())),
     statsRows: (parse(await post('/v2/reporting/queues/stats', statsBody)) as { results: unknown[] }).results.length,
     statsMs: await timeIt(() => post('/v2/reporting/queues/stats', statsBody)),
     statsFloorMs: await timeIt(() => statsFloor.all(year)),
@@ -167,6 +175,6 @@ const ratio = (a: number, b: number) => (a / b).toFixed(2);
 console.log(`queue_log import: ${floor.lines} lines in ${queueLog.seconds.toFixed(1)} s = ${results.queueLog.linesPerSecond} lines/s, peak RSS ${queueLog.peakMb} MB
   floor (same rows, one statement, one transaction): ${results.queueLogFloor.linesPerSecond} lines/s; import/floor = ${ratio(results.queueLog.linesPerSecond, results.queueLogFloor.linesPerSecond)}
 CDR import: ${cdrRows} lines in ${cdr.seconds.toFixed(1)} s = ${results.cdr.linesPerSecond} lines/s, peak RSS ${cdr.peakMb} MB
-queues/stats, 20 queues, daily, 2025 (${r.statsRows} rows): ${r.statsMs} ms; floor ${r.statsFloorMs} ms; ratio ${ratio(r.statsMs, r.statsFloorMs)}
-agent-availability, queue 1, June 2025 (${r.availabilityAgents} agents): ${r.availabilityMs} ms; floor ${r.availabilityFloorMs} ms; ratio ${ratio(r.availabilityMs, r.availabilityFloorMs)}
+queues/stats, 20 queues, daily, 2025 (${r.statsRows} rows): HTTP ${r.statsMs} ms, in-process ${r.statsServiceMs} ms; floor ${r.statsFloorMs} ms; ratios ${ratio(r.statsMs, r.statsFloorMs)} and ${ratio(r.statsServiceMs, r.statsFloorMs)}
+agent-availability, queue 1, June 2025 (${r.availabilityAgents} agents): HTTP ${r.availabilityMs} ms, in-process ${r.availabilityServiceMs} ms; floor ${r.availabilityFloorMs} ms; ratios ${ratio(r.availabilityMs, r.availabilityFloorMs)} and ${ratio(r.availabilityServiceMs, r.availabilityFloorMs)}
 (written to ${join(dir, 'results.json')}; data directory ${dataDir})`);

@@ -12,7 +12,7 @@ export interface EnterRef {
  * call's ENTERQUEUE to a short stretch of the queue's rows. A minute of slack covers clock adjustments;
  * an id of another form searches the whole queue.
  */
-export function searchFloor(callid: string): number {
+function searchFloor(callid: string): number {
   const m = /(\d{9,})\.\d+$/.exec(callid);
   return m ? Number(m[1]) - 60 : 0;
 }

@@ -5,11 +5,11 @@ import { ImportRun, type ImportOptions, type StoredChunk } from './import-run';
 import type { ImportSummary } from './import-summary';
 import { processPending } from './pending';
 
-export const CDR_NO_TENANT = 'no extension or queue of a tenant matches';
-export const CDR_AMBIGUOUS = 'extensions of several tenants match';
+const CDR_NO_TENANT = 'no extension or queue of a tenant matches';
+const CDR_AMBIGUOUS = 'extensions of several tenants match';
 
 /** A CDR row placed in a tenant, with what the reports and the calls report read from it. */
-export interface PlacedCall {
+interface PlacedCall {
   tenantId: number;
   queueId: number | null;
   srcExt: number | null;
@@ -27,7 +27,7 @@ export interface PlacedCall {
  * - direction: inbound when the channel is not an extension of the tenant (a trunk); else internal when the
  *   other side is (dstchannel's agent, dst as an extension number, or a queue), else outbound.
  */
-export function placeCall(r: CdrRecord, directory: PbxDirectory): PlacedCall | string {
+function placeCall(r: CdrRecord, directory: PbxDirectory): PlacedCall | string {
   const srcPeer = channelAgent(r.channel);
   const dstPeer = channelAgent(r.dstChannel);
   const queue = r.lastApp === 'Queue' ? directory.queueByLogName(r.lastData.split(',')[0] || r.dst) : undefined;

@@ -93,7 +93,7 @@ function daysFromCivil(y: number, m: number, d: number): number {
 const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 /** "2026-10-31 06:21:43" (UTC) → epoch seconds; null when not that form or not a real date and time. */
-export function parseCdrTime(text: string): number | null {
+function parseCdrTime(text: string): number | null {
   if (text.length !== 19 || text[4] !== '-' || text[7] !== '-' || text[10] !== ' ' || text[13] !== ':' || text[16] !== ':') return null;
   const [y, mo, d, h, mi, s] = [digits(text, 0, 4), digits(text, 5, 7), digits(text, 8, 10), digits(text, 11, 13), digits(text, 14, 16), digits(text, 17, 19)];
   if (y < 0 || mo < 1 || mo > 12 || d < 1 || h < 0 || h > 23 || mi < 0 || mi > 59 || s < 0 || s > 59) return null;

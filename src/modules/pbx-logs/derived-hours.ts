@@ -83,7 +83,9 @@ export class HourAccumulator {
     for (const [key, v] of this.stats) {
       const [queueId, hour] = split(key);
       s.upsertStats.run(queueId, hour, ...vectorParams(v));
-      touched.set(queueId, [...(touched.get(queueId) ?? []), hour]);
+      const hours = touched.get(queueId);
+      if (hours) hours.push(hour);
+      else touched.set(queueId, [hour]);
     }
     for (const [key, byAgent] of this.talk) for (const [agent, talk] of byAgent) s.upsertTalk.run(...split(key), agent, talk);
     for (const [queueId, hours] of touched) recomputeDays(sqlite, queueId, hours);
@@ -116,7 +118,7 @@ export function recomputeOutbound(sqlite: Sqlite, queueId: number, tenantId: num
 }
 
 /** Sorted runs of consecutive hours, [first, last] inclusive. */
-export function runsOf(hours: Iterable<number>): [number, number][] {
+function runsOf(hours: Iterable<number>): [number, number][] {
   const sorted = [...new Set(hours)].sort((a, b) => a - b);
   const runs: [number, number][] = [];
   for (const h of sorted) {

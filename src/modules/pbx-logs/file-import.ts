@@ -17,7 +17,7 @@ export interface FileImportOptions {
   readonly onProgress?: (position: number, size: number) => void;
 }
 
-export const DEFAULT_CHUNK_LINES = 10_000;
+const DEFAULT_CHUNK_LINES = 10_000;
 
 /** Imports a whole file, streaming: memory holds one chunk of lines whatever the file's size. */
 export async function importFile(importer: LineImporter, path: string, opts: FileImportOptions = {}): Promise<ImportSummary> {

@@ -18,9 +18,10 @@ export function processPending(sqlite: Sqlite): void {
         const marks = readMarks.get(queueId) as { rebuild_from: number | null; outbound_from: number | null } | undefined;
         if (!marks) return;
         if (marks.rebuild_from !== null) rebuildQueue(sqlite, queueId, marks.rebuild_from);
-        const outboundFrom = marks.rebuild_from !== null ? 0 : marks.outbound_from;
+        // Replayed intervals differ from the old ones only from the first late line on.
+        const outboundFrom = Math.min(marks.rebuild_from ?? Infinity, marks.outbound_from ?? Infinity);
         const tenantId = tenantOf.get(queueId) as number | undefined;
-        if (outboundFrom !== null && tenantId !== undefined) recomputeOutbound(sqlite, queueId, tenantId, outboundFrom);
+        if (outboundFrom !== Infinity && tenantId !== undefined) recomputeOutbound(sqlite, queueId, tenantId, outboundFrom);
         sqlite.prepare('UPDATE queue_report_state SET rebuild_from = NULL, outbound_from = NULL WHERE queue_id = ?').run(queueId);
       })
       .immediate();
@@ -42,7 +43,7 @@ interface EventRow {
  * order), the hours whose sums changed are recomputed, and the queue's intervals are replayed from its
  * membership events.
  */
-export function rebuildQueue(sqlite: Sqlite, queueId: number, from: number): void {
+function rebuildQueue(sqlite: Sqlite, queueId: number, from: number): void {
   const rows = sqlite
     .prepare('SELECT anchor, time, line_key, seq, event, callid FROM queue_events WHERE time >= ? AND queue_id = ? AND event < 20 ORDER BY time, seq')
     .all(from, queueId) as EventRow[];

@@ -1,10 +1,10 @@
 import type { Db } from '../../db/database';
 import type { Caller } from '../../http/caller';
 import { resolveRange, type Distribution } from '../../time/report-range';
-import { getQueuesInScope } from '../queues/queues.repository';
+import { getQueuesInScope, queueIdsOfTenant } from '../queues/queues.repository';
 import { tenantTimezone } from '../tenants/tenants.repository';
 import { agentNames, edgeTalk, hourTalk, membershipTimes, nonQueueTalk, pauseTimes, type Clip } from './availability.repository';
-import type { AgentAvailabilityRow } from './queue-reports';
+import { codePointOrder, toAvailabilityRow, type AgentAvailabilityRow } from './queue-reports';
 import { readDates } from './queue-stats.service';
 
 export interface AvailabilityBody {
@@ -24,32 +24,24 @@ export async function agentAvailability(db: Db, caller: Caller, body: Availabili
   const clip: Clip = { start: range.start, end: range.end, openEnd: Math.min(range.end, Math.floor(now / 1000)) };
   const members = await membershipTimes(db, queue.id, clip);
   const agents = members.map((m) => m.agent);
-  const tenantQueues = (await db.selectFrom('queues').select('id').where('tenant_id', '=', queue.tenantId).execute()).map((q) => q.id);
+  const tenantQueues = await queueIdsOfTenant(db, queue.tenantId);
   const [pauses, names, queueTalk, otherTalk] = await Promise.all([
     pauseTimes(db, queue.id, clip),
     agentNames(db, queue.tenantId, agents),
     queueTalkTimes(db, tenantQueues, agents, range.start, range.end),
     nonQueueTalk(db, queue.tenantId, agents, range.start, range.end),
   ]);
-  const rows = members.map((m): AgentAvailabilityRow => {
-    const own = pauses.filter((p) => p.agent === m.agent && p.time > 0);
-    const offDutyTimes = own
-      .map((p) => ({ offDutyReason: p.reason === '' ? 'Paused' : p.reason, offDutyTime: p.time }))
-      .sort((a, b) => compare(a.offDutyReason, b.offDutyReason));
-    const unavailable = own.reduce((sum, p) => sum + p.time, 0);
-    const name = names.find((n) => n.agent === m.agent);
-    return {
-      peerName: name?.peer ?? '',
-      name: name?.name ?? '',
-      queueTalkTime: queueTalk.get(m.agent) ?? 0,
-      nonQueueTalkTime: otherTalk.find((t) => t.agent === m.agent)?.talk ?? 0,
-      totalUnavailableTime: unavailable,
-      totalAvailableTime: m.time - unavailable,
-      offDutyTimes,
-      dndTimes: own.filter((p) => p.reason === 'DND').reduce((sum, p) => sum + p.time, 0),
-    };
-  });
-  return rows.sort((a, b) => compare(a.peerName, b.peerName));
+  return members
+    .map((m) =>
+      toAvailabilityRow({
+        ...(names.find((n) => n.agent === m.agent) ?? { peer: '', name: '' }),
+        memberTime: m.time,
+        pauses: pauses.filter((p) => p.agent === m.agent),
+        queueTalk: queueTalk.get(m.agent) ?? 0,
+        otherTalk: otherTalk.find((t) => t.agent === m.agent)?.talk ?? 0,
+      }),
+    )
+    .sort((a, b) => codePointOrder(a.peerName, b.peerName));
 }
 
 /** Call time of the agents' answered calls in any queue of the tenant, whole hours plus the edges. */
@@ -63,9 +55,4 @@ async function queueTalkTimes(db: Db, queueIds: number[], agents: number[], star
   const out = new Map<number, number>();
   for (const row of parts.flat()) out.set(row.agent, (out.get(row.agent) ?? 0) + row.talk);
   return out;
-}
-
-/** Code-point order (R11), not locale order: UTF-8 bytes sort the way code points do. */
-function compare(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
 }

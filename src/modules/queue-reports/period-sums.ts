@@ -4,13 +4,24 @@ import { localDay, startOfDay } from '../../time/zone';
 import { dayRows, edgeOutbound, edgeStats, hourOutbound, hourStats, type DayRow } from './queue-stats.repository';
 import { addOutbound, addStats, emptySums, splitPieces, type Piece, type Sums } from './spans';
 
+interface QueueRef {
+  readonly id: number;
+  readonly tenantId: number;
+}
+
 /**
- * The statistics of each period of one queue. Whole local days come from the day rows when one exists for
- * exactly that day in this timezone; the rest of each period (days without a row, the parts of days at
- * the range's edges) from whole hours and the stored rows (spans.ts).
+ * The statistics of each period of queues of one timezone. Whole local days come from the day rows when
+ * one exists for exactly that day in this timezone; the rest of each period (days without a row, the
+ * parts of days at the range's edges) from whole hours and the stored rows (spans.ts).
  */
-export async function periodSums(db: Db, queue: { id: number; tenantId: number }, tz: string, range: ReportRange, periods: readonly Period[]): Promise<Sums[]> {
-  const days = await wholeDays(db, queue.id, tz, range);
+export async function periodSums(db: Db, queues: readonly QueueRef[], tz: string, range: ReportRange, periods: readonly Period[]): Promise<Map<number, Sums[]>> {
+  const days = await wholeDays(db, queues.map((q) => q.id), tz, range);
+  const out = new Map<number, Sums[]>();
+  for (const queue of queues) out.set(queue.id, await queueSums(db, queue, days.get(queue.id) ?? [], periods));
+  return out;
+}
+
+async function queueSums(db: Db, queue: QueueRef, days: readonly DayRow[], periods: readonly Period[]): Promise<Sums[]> {
   const sums = periods.map(() => emptySums());
   const pieces: Piece[] = [];
   const owners: number[] = [];
@@ -37,17 +48,18 @@ export async function periodSums(db: Db, queue: { id: number; tenantId: number }
   return sums;
 }
 
-/** The day rows that are exactly local days of `tz` lying inside the range. */
-async function wholeDays(db: Db, queueId: number, tz: string, range: ReportRange): Promise<DayRow[]> {
-  if (range.start >= range.end) return [];
+/** The day rows, by queue, that are exactly local days of `tz` lying inside the range. */
+async function wholeDays(db: Db, queueIds: readonly number[], tz: string, range: ReportRange): Promise<Map<number, DayRow[]>> {
+  if (range.start >= range.end) return new Map();
   const ends = new Map<number, number>(); // start → end of each local day of the range
   for (let day = localDay(tz, range.start), last = localDay(tz, range.end - 1); day <= last; day++) ends.set(startOfDay(tz, day), startOfDay(tz, day + 1));
-  const rows = await dayRows(db, queueId, range.start, range.end);
-  return rows.filter((r) => r.end <= range.end && ends.get(r.start) === r.end);
+  const byQueue = await dayRows(db, queueIds, range.start, range.end);
+  for (const [id, rows] of byQueue) byQueue.set(id, rows.filter((r) => r.end <= range.end && ends.get(r.start) === r.end));
+  return byQueue;
 }
 
 /** The statistics of pieces of one queue: whole hours and edges, call figures and outbound figures. */
-export async function sumPieces(db: Db, pieces: readonly Piece[]): Promise<Sums[]> {
+async function sumPieces(db: Db, pieces: readonly Piece[]): Promise<Sums[]> {
   const sums = pieces.map(() => emptySums());
   const { hours, edges } = splitPieces(pieces);
   for (const row of [...(await hourStats(db, hours)), ...(await edgeStats(db, edges))]) addStats(sums[row.span] as Sums, row);

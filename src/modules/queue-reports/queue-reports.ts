@@ -78,3 +78,37 @@ export function toStatsRow(queue: QueueRow, date: string, distribution: Distribu
     failedCallbacks: n(s.cb_fail),
   };
 }
+
+/** Code-point order (R11), not locale order: UTF-8 bytes sort the way code points do. */
+export function codePointOrder(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+}
+
+export interface AgentFigures {
+  peer: string;
+  name: string;
+  /** Membership seconds in the range. */
+  memberTime: number;
+  /** Paused seconds by reason. */
+  pauses: readonly { reason: string; time: number }[];
+  queueTalk: number;
+  otherTalk: number;
+}
+
+/** R11: reasons with time, "" shown as "Paused", sorted; available = member − paused. */
+export function toAvailabilityRow(f: AgentFigures): AgentAvailabilityRow {
+  const paused = f.pauses.filter((p) => p.time > 0);
+  const unavailable = paused.reduce((sum, p) => sum + p.time, 0);
+  return {
+    peerName: f.peer,
+    name: f.name,
+    queueTalkTime: f.queueTalk,
+    nonQueueTalkTime: f.otherTalk,
+    totalUnavailableTime: unavailable,
+    totalAvailableTime: f.memberTime - unavailable,
+    offDutyTimes: paused
+      .map((p) => ({ offDutyReason: p.reason === '' ? 'Paused' : p.reason, offDutyTime: p.time }))
+      .sort((a, b) => codePointOrder(a.offDutyReason, b.offDutyReason)),
+    dndTimes: paused.filter((p) => p.reason === 'DND').reduce((sum, p) => sum + p.time, 0),
+  };
+}

@@ -88,10 +88,14 @@ export interface DayRow {
   outbound: OutboundSums;
 }
 
-/** The stored local-day rows of a queue that begin in [from, to), in order. */
-export async function dayRows(db: Db, queueId: number, from: number, to: number): Promise<DayRow[]> {
-  const { rows } = await sql<StatsSums & { day_start: number; day_end: number; ob_total: number; ob_answered: number; ob_talk: number }>`
-    SELECT day_start, day_end, ${sql.raw(STATS_COLUMNS.join(', '))}, ob_total, ob_answered, ob_talk
-    FROM queue_day_stats WHERE queue_id = ${queueId} AND day_start >= ${from} AND day_start < ${to} ORDER BY day_start`.execute(db);
-  return rows.map((r) => ({ start: r.day_start, end: r.day_end, stats: r, outbound: { total: r.ob_total, answered: r.ob_answered, talk: r.ob_talk } }));
+/** The stored local-day rows of these queues that begin in [from, to), by queue, in order. */
+export async function dayRows(db: Db, queueIds: readonly number[], from: number, to: number): Promise<Map<number, DayRow[]>> {
+  const byQueue = new Map<number, DayRow[]>(queueIds.map((id) => [id, []]));
+  if (queueIds.length === 0) return byQueue;
+  const { rows } = await sql<StatsSums & { queue_id: number; day_start: number; day_end: number; ob_total: number; ob_answered: number; ob_talk: number }>`
+    SELECT queue_id, day_start, day_end, ${sql.raw(STATS_COLUMNS.join(', '))}, ob_total, ob_answered, ob_talk
+    FROM queue_day_stats WHERE queue_id IN (${sql.join(queueIds)}) AND day_start >= ${from} AND day_start < ${to}
+    ORDER BY queue_id, day_start`.execute(db);
+  for (const r of rows) byQueue.get(r.queue_id)?.push({ start: r.day_start, end: r.day_end, stats: r, outbound: { total: r.ob_total, answered: r.ob_answered, talk: r.ob_talk } });
+  return byQueue;
 }

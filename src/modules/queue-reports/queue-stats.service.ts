@@ -33,15 +33,14 @@ export async function queueStats(db: Db, caller: Caller, body: QueueStatsBody): 
   const distribution = body.distribution ?? 'totals';
   const ids = [...new Set(body.queueId)].sort((a, b) => a - b);
   const queues = await getQueuesInScope(db, caller.scope, ids);
-  const timezones = new Map<number, string>();
-  const results: QueueStatsRow[] = [];
-  for (const queue of queues) {
-    if (!timezones.has(queue.tenantId)) timezones.set(queue.tenantId, await tenantTimezone(db, queue.tenantId));
-    const tz = timezones.get(queue.tenantId) as string;
+  const rows = new Map<number, QueueStatsRow[]>();
+  for (const tenantId of new Set(queues.map((q) => q.tenantId))) {
+    const ofTenant = queues.filter((q) => q.tenantId === tenantId);
+    const tz = await tenantTimezone(db, tenantId);
     const range = resolveRange(tz, start, end);
     const periods = periodsOf(tz, range, distribution);
-    const sums = await periodSums(db, queue, tz, range, periods);
-    periods.forEach((p, i) => results.push(toStatsRow(queue, p.date, distribution, sums[i] as Sums)));
+    const sums = await periodSums(db, ofTenant, tz, range, periods);
+    for (const q of ofTenant) rows.set(q.id, periods.map((p, i) => toStatsRow(q, p.date, distribution, sums.get(q.id)?.[i] as Sums)));
   }
-  return { queueIds: body.queueId, results };
+  return { queueIds: body.queueId, results: queues.flatMap((q) => rows.get(q.id) ?? []) };
 }

@@ -2,14 +2,17 @@ import { basename } from 'node:path';
 import { loadConfig } from '../config';
 import { CdrImporter } from '../modules/pbx-logs/cdr-importer';
 import { followFile, importFile, type LineImporter } from '../modules/pbx-logs/file-import';
+import type { ImportOptions } from '../modules/pbx-logs/import-run';
+import { pbxEventHook } from '../modules/pbx-logs/pbx-events';
 import { QueueLogImporter } from '../modules/pbx-logs/queue-log-importer';
+import type { Sqlite } from '../db/database';
 import { openDataDir } from '../runtime';
 import { CliError, DATA_DIR_HELP, EXIT, type Command, type Values } from './command';
 
-const OPTIONS = { 'data-dir': { type: 'string' }, follow: { type: 'boolean' } } as const;
+const OPTIONS = { 'data-dir': { type: 'string' }, follow: { type: 'boolean' }, 'emit-events': { type: 'boolean' } } as const;
 
 function helpOf(kind: 'queue-log' | 'cdr', what: string): string {
-  return `Usage: tars import ${kind} FILE [--data-dir DIR] [--follow]
+  return `Usage: tars import ${kind} FILE [--data-dir DIR] [--follow] [--emit-events]
 
 Imports ${what} into the database, streaming (memory stays flat whatever the file's size), in chunks
 of one transaction each, so it may run while the server runs on the same data directory. Shows a
@@ -22,10 +25,14 @@ either order gives the same reports, this one is faster.
 
 ${DATA_DIR_HELP}
   --follow         keep running and import lines as they are appended; follows log rotation
-                   (a new file at the path, or the file truncated). Stop with Ctrl-C or SIGTERM.`;
+                   (a new file at the path, or the file truncated). Stop with Ctrl-C or SIGTERM.
+                   Lines appended while it follows arrive live: they fire webhook events (STARTCALL,
+                   ENDCALL, NEWVOICEMAIL, QUEUECALLABANDONED), which the running server delivers.
+  --emit-events    fire webhook events for the lines already in the file too (a bulk import of
+                   history fires none without it)`;
 }
 
-function importCommand(kind: 'queue-log' | 'cdr', what: string, make: (sqlite: import('../db/database').Sqlite) => LineImporter): Command {
+function importCommand(kind: 'queue-log' | 'cdr', what: string, make: (sqlite: Sqlite, opts: ImportOptions) => LineImporter): Command {
   return {
     name: ['import', kind],
     summary: `import ${what}`,
@@ -38,11 +45,13 @@ function importCommand(kind: 'queue-log' | 'cdr', what: string, make: (sqlite: i
       // in WAL mode; a power cut may lose the last chunks, which a rerun stores again).
       database.sqlite.pragma('cache_size = -32768');
       database.sqlite.pragma('synchronous = NORMAL');
-      const importer = make(database.sqlite);
+      const events = pbxEventHook(() => Date.now(), values['emit-events'] === true);
+      // Lines are collected for the hook only when it may fire: a plain bulk import stays at full speed.
+      const importer = make(database.sqlite, values['emit-events'] || values.follow ? { onChunk: events.onChunk } : {});
       const progress = progressBar(importer);
       try {
         const summary = values.follow
-          ? await followFile(importer, file as string, stopSignal(), { onProgress: progress.update })
+          ? await followFile(importer, file as string, stopSignal(), { onProgress: progress.update, onCaughtUp: () => (events.live = true) })
           : await importFile(importer, file as string, { onProgress: progress.update });
         progress.done();
         process.stdout.write(`${kind} ${basename(file as string)}: ${summary.toLine()}\n`);
@@ -88,5 +97,5 @@ function progressBar(importer: LineImporter) {
   };
 }
 
-export const importQueueLogCommand = importCommand('queue-log', 'an Asterisk queue_log file', (sqlite) => new QueueLogImporter(sqlite));
-export const importCdrCommand = importCommand('cdr', 'an Asterisk CDR file (Master.csv)', (sqlite) => new CdrImporter(sqlite));
+export const importQueueLogCommand = importCommand('queue-log', 'an Asterisk queue_log file', (sqlite, opts) => new QueueLogImporter(sqlite, opts));
+export const importCdrCommand = importCommand('cdr', 'an Asterisk CDR file (Master.csv)', (sqlite, opts) => new CdrImporter(sqlite, opts));

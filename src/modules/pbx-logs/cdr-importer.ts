@@ -33,8 +33,10 @@ function placeCall(r: CdrRecord, directory: PbxDirectory): PlacedCall | string {
   const queue = r.lastApp === 'Queue' ? directory.queueByLogName(r.lastData.split(',')[0] || r.dst) : undefined;
   let tenantId = queue?.tenantId;
   if (tenantId === undefined) {
-    const candidates = directory.tenantsOfPeer(srcPeer);
-    const tenants = candidates.length > 0 ? candidates : directory.tenantsOfPeer(dstPeer);
+    // By the agents' channels; failing those (voicemail: no destination channel), by the extension dialled.
+    const bySrc = directory.tenantsOfPeer(srcPeer);
+    const byDst = bySrc.length > 0 ? bySrc : directory.tenantsOfPeer(dstPeer);
+    const tenants = byDst.length > 0 ? byDst : directory.tenantsOfExtNumber(r.dst);
     if (tenants.length > 1) return CDR_AMBIGUOUS;
     tenantId = tenants[0];
   }

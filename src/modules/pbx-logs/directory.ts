@@ -67,6 +67,11 @@ export class PbxDirectory {
     return this.extNums.get(tenantId)?.get(extNum);
   }
 
+  /** The tenants (in scope) with an extension of this number. */
+  tenantsOfExtNumber(extNum: string): number[] {
+    return [...this.extNums].filter(([, byNum]) => byNum.has(extNum)).map(([tenantId]) => tenantId);
+  }
+
   /** The tenants (in scope) with an extension of this peer name. */
   tenantsOfPeer(peer: string): number[] {
     return [...(this.byPeer.get(peer)?.keys() ?? [])];

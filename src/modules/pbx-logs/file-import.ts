@@ -48,12 +48,22 @@ async function drain(importer: LineImporter, reader: LineReader, final: boolean,
  * each batch, so reports are live. When the path names a new file (logrotate's rename-and-create) the rest
  * of the old file is read first; when the file shrinks (copytruncate) it is read again from its start.
  */
-export async function followFile(importer: LineImporter, path: string, signal: AbortSignal, opts: FileImportOptions & { pollMs?: number } = {}): Promise<ImportSummary> {
+export async function followFile(
+  importer: LineImporter,
+  path: string,
+  signal: AbortSignal,
+  opts: FileImportOptions & { pollMs?: number; onCaughtUp?: () => void } = {},
+): Promise<ImportSummary> {
   let reader = new LineReader(path);
   await reader.open();
+  let caughtUp = false;
   try {
     while (!signal.aborted) {
       if (await drain(importer, reader, false, opts)) importer.finish();
+      if (!caughtUp) {
+        caughtUp = true; // what was in the file at the start is history; what follows arrives live
+        opts.onCaughtUp?.();
+      }
       const change = await reader.check();
       if (change === 'rotated' || change === 'truncated') {
         if (change === 'rotated' && (await drain(importer, reader, true, opts))) importer.finish();

@@ -1,7 +1,9 @@
 import type { OpenDatabase } from '../../db/database';
 import type { Caller } from '../../http/caller';
+import type { Clock } from '../../clock';
 import { CdrImporter } from './cdr-importer';
 import type { ImportSummaryJson } from './import-summary';
+import { pbxEventHook } from './pbx-events';
 import { QueueLogImporter } from './queue-log-importer';
 
 export interface IngestBody {
@@ -12,13 +14,14 @@ export interface IngestBody {
  * POST /v2/reporting/ingest/queue-log and /cdr: the lines of one request are imported like a small file
  * (one transaction, then derived data brought up to date). Tenant scope: only the queues and extensions of
  * tenants the caller may act in exist for it; a line naming anything else is skipped like an unknown
- * queue, so the summary reveals nothing about other tenants.
+ * queue, so the summary reveals nothing about other tenants. Lines sent here arrive live: they fire webhook
+ * events (STARTCALL, ENDCALL, …) in the same transaction.
  */
-export async function ingestLines(database: OpenDatabase, caller: Caller, kind: 'queue-log' | 'cdr', body: IngestBody): Promise<ImportSummaryJson> {
+export async function ingestLines(database: OpenDatabase, clock: Clock, caller: Caller, kind: 'queue-log' | 'cdr', body: IngestBody): Promise<ImportSummaryJson> {
   // The importer writes through the raw connection: holding Kysely's connection keeps every other
   // query of this process (and its transactions) out of the way meanwhile.
   return database.db.connection().execute(async () => {
-    const opts = { scope: caller.scope };
+    const opts = { scope: caller.scope, onChunk: pbxEventHook(() => clock.now(), true).onChunk };
     const importer = kind === 'queue-log' ? new QueueLogImporter(database.sqlite, opts) : new CdrImporter(database.sqlite, opts);
     importer.importLines(body.lines);
     return importer.finish().toJSON();

@@ -88,6 +88,8 @@ export interface QueueLogEvent {
   readonly b: number;
   /** PAUSE: its reason ("" when absent); null for every other event. */
   readonly reason: string | null;
+  /** ENTERQUEUE: the caller's number (data2); null for every other event. */
+  readonly callerIdNum: string | null;
 }
 
 const RULE_OF = new Map(Object.entries(RULES).map(([name, rule]) => [name, { ...rule, code: EV[name as EventName] }]));
@@ -135,5 +137,6 @@ export function parseQueueLogLine(line: string): QueueLogEvent | QueueLogSkip {
     a: code === EV.ADDMEMBER ? Number(data[0] === 'PAUSED') : rule.a ? Number(data[rule.a - 1]) : 0,
     b: rule.b ? Number(data[rule.b - 1]) : 0,
     reason: code === EV.PAUSE ? (data[0] ?? '') : null,
+    callerIdNum: code === EV.ENTERQUEUE ? (data[1] ?? '') : null,
   };
 }

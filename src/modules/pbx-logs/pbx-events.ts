@@ -1,0 +1,84 @@
+import type { Statement } from 'better-sqlite3';
+import type { Selectable } from 'kysely';
+import type { Sqlite } from '../../db/database';
+import type { CdrCallTable } from '../../db/schema-reporting';
+import { toCallRecord } from '../calls/calls';
+import { enqueueEvent } from '../webhooks/outbox';
+import type { StoredChunk } from './import-run';
+import { EV } from './queue-log-line';
+
+/**
+ * Webhook events from PBX data that arrives live (issue: webhook delivery), written by the importers'
+ * per-chunk hook inside the chunk's transaction, so lines and events commit together:
+ * - queue_log ENTERQUEUE → STARTCALL; ABANDON → QUEUECALLABANDONED;
+ * - a CDR record → ENDCALL (with the record as the calls report shows it), NEWVOICEMAIL when it ended in
+ *   voicemail, and STARTCALL first when the call did not pass through a queue (its queue_log ENTERQUEUE
+ *   announced it otherwise).
+ * Only lines stored now count, so a line imported twice fires once.
+ */
+export interface PbxEventHook {
+  /** Whether chunks fire events now: HTTP ingest always; follow mode once it has caught up with the file. */
+  live: boolean;
+  readonly onChunk: (sqlite: Sqlite, chunk: StoredChunk) => void;
+}
+
+export function pbxEventHook(now: () => number, live: boolean): PbxEventHook {
+  const hook: PbxEventHook = {
+    live,
+    onChunk(sqlite, chunk) {
+      if (!hook.live) return;
+      const at = now();
+      if (chunk.kind === 'queue-log') queueLogEvents(sqlite, chunk, at);
+      else cdrEvents(sqlite, chunk, at);
+    },
+  };
+  return hook;
+}
+
+const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
+
+function queueLogEvents(sqlite: Sqlite, chunk: Extract<StoredChunk, { kind: 'queue-log' }>, now: number): void {
+  const queueOf = statements(sqlite).queue;
+  for (const { queueId, event } of chunk.items) {
+    if (event.code !== EV.ENTERQUEUE && event.code !== EV.ABANDON) continue;
+    const queue = queueOf.get(queueId) as { tenantId: number; name: string } | undefined;
+    if (!queue) continue;
+    const base = { callId: event.callid, queueId, queueName: queue.name };
+    if (event.code === EV.ENTERQUEUE) {
+      enqueueEvent(sqlite, { tenantId: queue.tenantId, type: 'STARTCALL', occurredAt: iso(event.time), data: { ...base, callerIdNum: event.callerIdNum ?? '', source: 'queue_log' } }, now);
+    } else {
+      enqueueEvent(sqlite, { tenantId: queue.tenantId, type: 'QUEUECALLABANDONED', occurredAt: iso(event.time), data: { ...base, waitTime: event.a } }, now);
+    }
+  }
+}
+
+function cdrEvents(sqlite: Sqlite, chunk: Extract<StoredChunk, { kind: 'cdr' }>, now: number): void {
+  const callOf = statements(sqlite).call;
+  for (const { id, tenantId, record } of chunk.items) {
+    const row = callOf.get(id) as Selectable<CdrCallTable> | undefined;
+    if (!row) continue;
+    const call = toCallRecord(row);
+    if (record.lastApp !== 'Queue') {
+      enqueueEvent(sqlite, { tenantId, type: 'STARTCALL', occurredAt: call.start, data: { ...call, source: 'cdr' } }, now);
+    }
+    enqueueEvent(sqlite, { tenantId, type: 'ENDCALL', occurredAt: call.end, data: call }, now);
+    if (record.lastApp === 'VoiceMail') {
+      enqueueEvent(sqlite, { tenantId, type: 'NEWVOICEMAIL', occurredAt: call.end, data: { ...call, mailbox: record.lastData.split(',')[0] ?? '' } }, now);
+    }
+  }
+}
+
+type Statements = { queue: Statement<[number]>; call: Statement<[number]> };
+const prepared = new WeakMap<Sqlite, Statements>();
+
+function statements(sqlite: Sqlite): Statements {
+  let s = prepared.get(sqlite);
+  if (!s) {
+    s = {
+      queue: sqlite.prepare('SELECT tenant_id AS tenantId, name FROM queues WHERE id = ?'),
+      call: sqlite.prepare('SELECT * FROM cdr_calls WHERE id = ?'),
+    };
+    prepared.set(sqlite, s);
+  }
+  return s;
+}

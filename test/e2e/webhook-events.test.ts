@@ -1,0 +1,94 @@
+import { spawn } from 'node:child_process';
+import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { expect } from 'chai';
+import { send } from '../helpers/app';
+import { runTars, startServe, tarsCommand, type RunningServer } from '../helpers/cli';
+import { startReceiver, type HttpReceiver } from '../helpers/http-receiver';
+
+/*
+ * The whole path with real processes: `tars import` (another process) records events in the outbox,
+ * the running `tars serve` delivers them to a real HTTP receiver.
+ */
+const ACME = resolve('..', 'shared', 'fixtures', 'acme.json');
+const enter = (t: number, callId: string) => `${t}|${callId}|400|NONE|ENTERQUEUE||+13125551234|1\n`;
+const CDR = '"","102","18725551242","from-internal","""Bob Jones"" <102>","PJSIP/102-00000a1b","PJSIP/voip-trunk-00000a1c","Dial","PJSIP/18725551242@voip-trunk,300,T","2026-11-05 14:12:02","2026-11-05 14:12:24","2026-11-05 14:14:47",165,143,"ANSWERED","DOCUMENTATION","CALLID",""\n';
+
+async function until<T>(what: string, fn: () => T | undefined, ms = 15_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = fn();
+    if (v !== undefined) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(100);
+  }
+}
+
+describe('webhook events written by `tars import`, delivered by `tars serve` (e2e)', function () {
+  this.timeout(120_000);
+  let dir: string;
+  let receiver: HttpReceiver;
+  let server: RunningServer;
+  const typesAt = (path: string) => receiver.requests.filter((r) => r.path === path).map((r) => JSON.parse(r.body) as { type: string; data: Record<string, unknown> });
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'tars-events-'));
+    receiver = await startReceiver();
+    expect((await runTars(['seed', ACME, '--data-dir', join(dir, 'data')])).code).to.equal(0);
+    server = await startServe(['--data-dir', join(dir, 'data')]);
+    const login = await send(server.url, 'POST', '/v2/authentication/', { body: { email: 'admin@acme.example', password: 'acme-admin-pass' } });
+    for (const type of ['STARTCALL', 'ENDCALL']) {
+      const res = await send(server.url, 'POST', '/v2/webhooks', { token: login.body.accessToken, body: { tenantId: 1, type, url: `${receiver.url}/${type}` } });
+      expect(res.status).to.equal(201);
+    }
+  });
+  after(async () => {
+    await server?.stop();
+    await receiver.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('when import --follow picks up an appended line, then the server delivers its STARTCALL; the lines already there fire nothing', async () => {
+    const file = join(dir, 'queue_log');
+    const now = Math.floor(Date.now() / 1000);
+    writeFileSync(file, enter(now - 60, 'history.1'));
+    const { file: exe, args } = tarsCommand();
+    const follow = spawn(exe, [...args, 'import', 'queue-log', file, '--follow', '--data-dir', join(dir, 'data')], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    follow.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    try {
+      await sleep(1500); // the history is read first
+      appendFileSync(file, enter(now, 'live.1'));
+      const [event] = await until('the STARTCALL delivery', () => {
+        const got = typesAt('/STARTCALL');
+        return got.length > 0 ? got : undefined;
+      });
+      expect(event?.data).to.include({ callId: 'live.1', queueId: 1, callerIdNum: '+13125551234' });
+      await sleep(1500);
+      expect(typesAt('/STARTCALL').map((e) => e.data.callId), 'history fires nothing').to.deep.equal(['live.1']);
+    } finally {
+      follow.kill('SIGTERM');
+    }
+    const code = await new Promise<number | null>((r) => follow.on('close', r));
+    expect(code).to.equal(0);
+    expect(out).to.match(/2 lines read, 2 imported/);
+  });
+
+  it('when a bulk import runs, then it fires nothing; with --emit-events its calls are delivered', async () => {
+    const quiet = join(dir, 'quiet.csv');
+    writeFileSync(quiet, CDR.replace('CALLID', 'bulk.1'));
+    expect((await runTars(['import', 'cdr', quiet, '--data-dir', join(dir, 'data')])).code).to.equal(0);
+    const loud = join(dir, 'loud.csv');
+    writeFileSync(loud, CDR.replace('CALLID', 'emit.1'));
+    expect((await runTars(['import', 'cdr', loud, '--emit-events', '--data-dir', join(dir, 'data')])).code).to.equal(0);
+    const [event] = await until('the ENDCALL delivery', () => {
+      const got = typesAt('/ENDCALL');
+      return got.length > 0 ? got : undefined;
+    });
+    expect(event?.data).to.include({ uniqueId: 'emit.1', direction: 'outbound', extension: 102 });
+    await sleep(1500);
+    expect(typesAt('/ENDCALL').map((e) => e.data.uniqueId)).to.deep.equal(['emit.1']);
+  });
+});

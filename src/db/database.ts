@@ -1,5 +1,6 @@
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import { Kysely } from 'kysely';
+import { ImmediateSqliteDialect } from './dialect';
 import type { Database } from './schema';
 import { nativeBinding } from './native';
 
@@ -21,14 +22,15 @@ export const BUSY_TIMEOUT_MS = 10_000;
 /**
  * Opens (creating if needed) the one SQLite file: WAL so readers never wait for the writer and a CLI
  * import can run beside the server, foreign keys enforced, a busy timeout instead of immediate
- * SQLITE_BUSY, and synchronous=FULL so that a committed write survives a power cut, not only a crash.
+ * SQLITE_BUSY, transactions that take the write lock when they begin (./dialect.ts), and synchronous=FULL
+ * so that a committed write survives a power cut, not only a crash.
  */
 export function openDatabase(file: string, opts: { readonly?: boolean } = {}): OpenDatabase {
   const sqlite = openSqlite(file, opts);
   if (!opts.readonly) sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('synchronous = FULL');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect(sqlite) });
   let closed = false;
   return {
     db,

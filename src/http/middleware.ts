@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { AppError, notFound } from '../errors';
+import { AppError, diskFull, notFound, sqliteCode } from '../errors';
 import type { Logger } from '../log';
 
 /**
@@ -55,5 +55,7 @@ function toAppError(err: unknown): AppError {
     if (e.status === 415) return new AppError(415, 'The request body must be JSON (Content-Type: application/json)');
     return new AppError(400, 'The request is malformed', { validationErrors: ['The request is malformed'] });
   }
+  // SQLite rolled the write back whole; reads go on, and writes succeed again once there is space.
+  if (sqliteCode(err) === 'SQLITE_FULL') return diskFull();
   return new AppError(500, 'Something went wrong on the server; the request id in X-Request-Id helps find the details in its log');
 }

@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import type { OpenDatabase } from '../db/database';
+import { sqliteCode } from '../errors';
 import type { Logger } from '../log';
 
 /**
@@ -52,15 +53,22 @@ export function stopHttpServer(server: Server, graceMs = HTTP_GRACE_MS): StopHoo
 
 /**
  * Moves everything in the WAL into the database file and empties it, then closes: what is left on disk is
- * one complete file (a copy of the data directory taken now needs no -wal).
+ * one complete file (a copy of the data directory taken now needs no -wal). When the disk is full the
+ * database file cannot grow: the WAL stays as it is, nothing is lost, and the next start applies it.
  */
 export function closeDatabase(database: OpenDatabase, log: Logger): StopHook {
   return {
     name: 'database',
     async stop() {
-      const [result] = database.sqlite.pragma('wal_checkpoint(TRUNCATE)') as { busy: number; log: number; checkpointed: number }[];
-      if (result?.busy) log.warn(result, 'the WAL could not be emptied: another process is using the database');
-      await database.close();
+      try {
+        const [result] = database.sqlite.pragma('wal_checkpoint(TRUNCATE)') as { busy: number; log: number; checkpointed: number }[];
+        if (result?.busy) log.warn(result, 'the WAL could not be emptied: another process is using the database');
+      } catch (err) {
+        if (sqliteCode(err) !== 'SQLITE_FULL') throw err;
+        log.warn('the WAL could not be emptied: the disk is full. Nothing is lost; the next start applies it');
+      } finally {
+        await database.close();
+      }
     },
   };
 }

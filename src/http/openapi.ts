@@ -20,6 +20,7 @@ const ERRORS = {
   413: ['PayloadTooLarge', 'The body is larger than 1 MiB', 'The request body is too large'],
   415: ['UnsupportedMediaType', 'The body is not application/json', 'The request body must be JSON (Content-Type: application/json)'],
   500: ['GeneralError', 'Something went wrong on the server (details only in its log)', 'Something went wrong on the server'],
+  507: ['InsufficientStorage', 'The disk of the data directory is full: nothing was saved; reads go on', 'The disk of the data directory is full: the change was not saved'],
 } as const;
 
 function errorResponse(code: keyof typeof ERRORS): Json {
@@ -73,6 +74,7 @@ function operation(route: RouteDef, path: string): Json {
   if (!isPublic) errors.push(401, 403);
   if (route.params) errors.push(404);
   if (route.body) errors.push(413, 415);
+  if (route.method !== 'get') errors.push(507);
   const access = isPublic ? 'Public: no token needed.' : route.permission === 'authenticated' ? 'Any signed-in user.' : `Permission: \`${route.permission}\`.`;
   return {
     operationId: operationId(route.method, path),

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ConfigError } from './config';
+import { sqliteCode } from './errors';
 import { CliError, EXIT, type Command } from './cli/command';
 import { migrateCommand, seedCommand } from './cli/data-commands';
 import { backupCommand, checkCommand, restoreCommand } from './cli/ops-commands';
@@ -98,6 +99,10 @@ function report(command: Command, err: unknown): number {
   if (err instanceof CliError || err instanceof SeedError) {
     process.stderr.write(`${name}: ${err.message}\n`);
     return err instanceof CliError ? err.exitCode : EXIT.failed;
+  }
+  if (sqliteCode(err) === 'SQLITE_FULL') {
+    process.stderr.write(`${name}: the disk of the data directory is full. What was saved before stays; free some space and run the command again\n`);
+    return EXIT.failed;
   }
   process.stderr.write(`${name}: ${err instanceof Error ? err.message : String(err)}\n`);
   if (process.env.TARS_DEBUG && err instanceof Error) process.stderr.write(`${err.stack}\n`);

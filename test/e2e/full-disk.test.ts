@@ -1,11 +1,13 @@
 import { expect } from 'chai';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { send } from '../helpers/app';
-import { startServe, type RunningServer } from '../helpers/cli';
-import { until } from '../helpers/pbx-generated';
+import { runTars, startServe, type RunningServer } from '../helpers/cli';
+import { generatePbxData, importSummary, until } from '../helpers/pbx-generated';
 import { mountSmallDisk, NO_MOUNT_VARIABLE, type SmallDisk } from '../helpers/small-disk';
-import { countByKind, integrityCheck, storedWrites, WriteStream } from '../helpers/write-stream';
+import { integrityCheck, reportingRows, rowCount } from '../helpers/data-dir';
+import { countByKind, storedWrites, WriteStream } from '../helpers/write-stream';
 
 const ADMIN = { TARS_ADMIN_EMAIL: 'disk@example.test', TARS_ADMIN_PASSWORD: 'disk-admin-pass' };
 const DISK_FULL = {
@@ -53,13 +55,16 @@ describe('full disk: the data directory on a small filesystem that fills up (e2e
     }
   };
 
-  beforeEach(async function () {
-    if (process.env[NO_MOUNT_VARIABLE] === '1') this.skip(); // the machine was declared unable to mount: visible as pending
-    disk = mountSmallDisk(24);
-    data = join(disk.path, 'data');
+  const startSignedIn = async () => {
     await start();
     const { accessToken, user } = (await login()).body;
     [token, tenantId] = [accessToken, user.tenantId];
+  };
+
+  beforeEach(function () {
+    if (process.env[NO_MOUNT_VARIABLE] === '1') this.skip(); // the machine was declared unable to mount: visible as pending
+    disk = mountSmallDisk(24);
+    data = join(disk.path, 'data');
   });
   afterEach(async () => {
     await server?.stop('SIGKILL');
@@ -68,6 +73,7 @@ describe('full disk: the data directory on a small filesystem that fills up (e2e
   });
 
   it('when the disk fills up, then writes get 507 InsufficientStorage, reads and logins go on, nothing is corrupted, and writes succeed again once space is freed, without a restart', async () => {
+    await startSignedIn();
     const { before, full } = await fillUp();
     const webhook = before.acked.find((w) => w.kind === 'webhook');
     expect((await send(url, 'GET', `/v2/webhooks/${webhook?.id}`, { token })).status).to.equal(200);
@@ -91,6 +97,7 @@ describe('full disk: the data directory on a small filesystem that fills up (e2e
   });
 
   it('when the server is stopped while the disk is full, then it closes the database and exits 0, the WAL keeps every acknowledged write, and the next start has them all', async () => {
+    await startSignedIn();
     const { before, full } = await fillUp();
     const running = server as RunningServer;
     expect(await running.stop('SIGTERM'), running.output()).to.equal(0);
@@ -106,5 +113,28 @@ describe('full disk: the data directory on a small filesystem that fills up (e2e
     expect(integrityCheck(data)).to.equal('ok');
     expectStored({ before, full });
     expect((await send(url, 'POST', '/v2/admin/branches', { token, body: { tenantId, name: 'after-0' } })).status).to.equal(201);
+  });
+
+  it('when tars import runs out of disk, then it exits 1 saying so, the database is intact, and once space is freed the rerun ends with the totals and rows of an import that had room', async () => {
+    const work = mkdtempSync(join(tmpdir(), 'tars-disk-import-'));
+    try {
+      const gen = generatePbxData(join(work, 'gen'), ['--days', '12', '--queues', '4', '--agents', '24', '--calls', '2500']);
+      const roomy = join(work, 'roomy');
+      for (const d of [data, roomy]) expect((await runTars(['seed', gen.fixture, '--data-dir', d])).code).to.equal(0);
+      const expected = await importSummary(gen.queueLog, roomy, 'queue-log');
+      disk.fill(18 << 20); // leaves about 6 MiB: the imported logs need about 10
+      const failed = await runTars(['import', 'queue-log', gen.queueLog, '--data-dir', data]);
+      expect([failed.code, failed.stderr]).to.deep.equal([1, 'tars import queue-log: the disk of the data directory is full. What was saved before stays; free some space and run the command again\n']);
+      expect(integrityCheck(data)).to.equal('ok');
+      const kept = rowCount(data, 'queue_events');
+      expect(kept, 'chunks stored before the disk filled').to.be.within(1, expected.imported - 1);
+
+      disk.free();
+      expect(await importSummary(gen.queueLog, data, 'queue-log')).to.deep.equal({ ...expected, imported: expected.imported - kept, duplicates: kept });
+      expect(integrityCheck(data)).to.equal('ok');
+      expect(reportingRows(data)).to.deep.equal(reportingRows(roomy));
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
   });
 });

@@ -8,8 +8,8 @@ export const NO_MOUNT_VARIABLE = 'TARS_TEST_NO_MOUNT';
 
 export interface SmallDisk {
   readonly path: string;
-  /** Writes a file until the filesystem is full (ENOSPC); returns the bytes written. */
-  fill(): number;
+  /** Writes a file of `bytes`, or until the filesystem is full (ENOSPC); returns the bytes written. */
+  fill(bytes?: number): number;
   /** Removes the file fill() wrote. */
   free(): void;
   unmount(): void;
@@ -35,13 +35,13 @@ export function mountSmallDisk(megabytes: number): SmallDisk {
   const filler = join(path, 'filler');
   return {
     path,
-    fill() {
+    fill(bytes = Infinity) {
       const fd = openSync(filler, 'a');
       let written = 0;
       try {
         for (const size of [1 << 20, 1 << 12, 1]) {
           const block = Buffer.alloc(size, 0x5a);
-          for (;;) {
+          while (written + size <= bytes) {
             try {
               written += writeSync(fd, block);
             } catch (err) {

@@ -1,6 +1,5 @@
-import { join } from 'node:path';
-import SqliteDatabase from 'better-sqlite3';
 import { send } from './app';
+import { readDataDir } from './data-dir';
 
 /*
  * A client that keeps writing to a running server and remembers every write the server acknowledged:
@@ -116,8 +115,7 @@ export interface StoredWrites {
 
 /** What the database of a data directory holds of a stream's writes (opened read-only, after the fact). */
 export function storedWrites(dataDir: string, acked: readonly AckedWrite[], prefix = 'write'): StoredWrites {
-  const db = new SqliteDatabase(join(dataDir, 'tars.db'), { readonly: true, fileMustExist: true });
-  try {
+  return readDataDir(dataDir, (db) => {
     const missing = acked.filter((w) => db.prepare(`SELECT ${NAME[w.kind]} FROM ${TABLE[w.kind]} WHERE id = ?`).pluck().get(w.id) !== w.name);
     const count = (kind: WriteKind) => db.prepare(`SELECT count(*) FROM ${TABLE[kind]} WHERE ${NAME[kind]} LIKE ?`).pluck().get(`${prefix}-%`) as number;
     const rows = { branch: count('branch'), webhook: count('webhook'), location: count('location') };
@@ -126,19 +124,7 @@ export function storedWrites(dataDir: string, acked: readonly AckedWrite[], pref
       .pluck()
       .all(`${prefix}-%`, GROUPS_PER_LOCATION) as number[];
     return { missing, rows, halfWritten };
-  } finally {
-    db.close();
-  }
-}
-
-/** PRAGMA integrity_check of a data directory's database: 'ok' or the problems it lists. */
-export function integrityCheck(dataDir: string): string {
-  const db = new SqliteDatabase(join(dataDir, 'tars.db'), { fileMustExist: true });
-  try {
-    return (db.pragma('integrity_check') as Array<{ integrity_check: string }>).map((r) => r.integrity_check).join('\n');
-  } finally {
-    db.close();
-  }
+  });
 }
 
 /** How many acknowledged writes there are of each kind. */

@@ -72,7 +72,7 @@ describe('full disk: the data directory on a small filesystem that fills up (e2e
     disk?.unmount();
   });
 
-  it('when the disk fills up, then writes get 507 InsufficientStorage, reads and logins go on, nothing is corrupted, and writes succeed again once space is freed, without a restart', async () => {
+  it('when the disk fills up, then writes (and failed logins) get 507 InsufficientStorage, reads and logins go on, nothing is corrupted, and writes succeed again once space is freed, without a restart', async () => {
     await startSignedIn();
     const { before, full } = await fillUp();
     const webhook = before.acked.find((w) => w.kind === 'webhook');
@@ -80,6 +80,8 @@ describe('full disk: the data directory on a small filesystem that fills up (e2e
     const locations = await send(url, 'GET', '/v2/admin/emergency-locations/', { token, query: { paginated: 0 } });
     expect(locations.body.total).to.equal(countByKind(before.acked).location + countByKind(full.acked).location);
     expect((await login()).status, 'a login while the disk is full').to.equal(201);
+    const wrong = await send(url, 'POST', '/v2/authentication/', { body: { email: ADMIN.TARS_ADMIN_EMAIL, password: 'not-the-password' } });
+    expect([wrong.status, wrong.body], 'a failed login cannot be counted').to.deep.equal([507, DISK_FULL]);
     expect(integrityCheck(data), 'while the disk is full').to.equal('ok');
 
     disk.free();
@@ -93,7 +95,7 @@ describe('full disk: the data directory on a small filesystem that fills up (e2e
     expect(integrityCheck(data)).to.equal('ok');
     const log = logLines(running);
     for (const line of log) expect(() => JSON.parse(line), line).not.to.throw();
-    expect(log.filter((l) => l.includes('"status":507')), 'the 507 answers in the request log').to.have.length(full.refused.length);
+    expect(log.filter((l) => l.includes('"status":507')), 'the 507 answers (writes and the failed login) in the request log').to.have.length(full.refused.length + 1);
   });
 
   it('when the server is stopped while the disk is full, then it closes the database and exits 0, the WAL keeps every acknowledged write, and the next start has them all', async () => {

@@ -6,6 +6,7 @@ import authLogin from '../../schemas/auth-login.json';
 import authOrChallenge from '../../schemas/auth-or-challenge.json';
 import authResponse from '../../schemas/auth-response.json';
 import branchCreate from '../../schemas/branch-create.json';
+import branchPage from '../../schemas/branch-page.json';
 import branch from '../../schemas/branch.json';
 import callCampaignCreate from '../../schemas/call-campaign-create.json';
 import callCampaignPage from '../../schemas/call-campaign-page.json';
@@ -66,6 +67,7 @@ export const SCHEMAS: readonly object[] = [
   authOrChallenge,
   authResponse,
   branchCreate,
+  branchPage,
   branch,
   callCampaignCreate,
   callCampaignPage,

@@ -97,4 +97,25 @@ describe('POST /v2/admin/branches/', () => {
   it('when the platform admin names a tenant that does not exist, then 404', async () => {
     expectError(await create(cast.tokenRoot, { tenantId: 987654, name: 'Ghost office' }), 404);
   });
+
+  describe('GET /v2/admin/branches/ and /{id} (additions)', () => {
+    it('when an account admin lists branches, then only its own tenant\'s come, paged and ordered by id, in the Branch shape', async () => {
+      const res = await app.request('GET', '/v2/admin/branches', { token: cast.tokenA, query: { recordsPerPage: 2 } });
+      expect(res.status).to.equal(200);
+      expect(res.body.records.every((b: { tenant: { id: number } }) => b.tenant.id === cast.a.id)).to.equal(true);
+      const all = await app.request('GET', '/v2/admin/branches', { token: cast.tokenA, query: { paginated: 0 } });
+      expect(res.body.total).to.equal(all.body.total);
+      expect(res.body.maxPage).to.equal(Math.ceil(all.body.total / 2));
+      const ids = all.body.records.map((b: { id: number }) => b.id);
+      expect(ids).to.deep.equal([...ids].sort((x: number, y: number) => x - y));
+    });
+
+    it('when a branch is read by id, then its own tenant gets it and another tenant gets 404', async () => {
+      const made = await create(cast.tokenA, { tenantId: cast.a.id, name: 'Readable', timezone: 'Europe/Rome' });
+      const res = await app.request('GET', `/v2/admin/branches/${made.body.id}`, { token: cast.tokenA });
+      expect(res.body).to.deep.equal(made.body);
+      expectError(await app.request('GET', `/v2/admin/branches/${made.body.id}`, { token: cast.tokenB }), 404);
+      expectError(await app.request('GET', '/v2/admin/branches', { token: cast.tokenB, query: { tenantId: cast.a.id } }), 403);
+    });
+  });
 });

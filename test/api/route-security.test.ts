@@ -4,7 +4,7 @@ import type { Db } from '../../src/db/database';
 import type { RouteDef } from '../../src/http/route';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { insertQueue } from '../../src/modules/queues/queues.repository';
-import { buildUser, ROLE, tokenFor, twoTenants } from '../helpers/factories';
+import { buildBranch, buildUser, ROLE, tokenFor, twoTenants } from '../helpers/factories';
 import { ADDRESS, buildCampaign, buildLocation, buildPhoneNumber, buildSavedFilter, buildWebhook } from '../helpers/records';
 
 /**
@@ -44,6 +44,8 @@ const SAMPLES: Record<string, Sample> = {
   'patch /v2/admin/call-campaigns/:campaignId': { record: campaign, body: () => ({ state: 'PAUSED' }) },
   'delete /v2/admin/call-campaigns/:campaignId': { record: campaign },
   'post /v2/admin/branches': { body: (t) => ({ tenantId: t, name: 'Role matrix' }) },
+  'get /v2/admin/branches': { query: byTenant },
+  'get /v2/admin/branches/:id': { record: (db, t) => buildBranch(db, t) },
   'get /v2/webhooks': { query: byTenant },
   'post /v2/webhooks': { body: (t) => ({ tenantId: t, type: 'ENDCALL', url: 'https://hooks.example.test/roles' }) },
   'get /v2/webhooks/list-types': {},

@@ -1,6 +1,9 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../../db/database';
 import type { BranchTable } from '../../db/schema';
+import { inTenants } from '../../db/tenant-filter';
+import { windowed, type PageWindow } from '../../http/paging';
+import type { TenantScope } from '../../http/scope';
 
 export async function insertBranch(db: Db, branch: Insertable<BranchTable>): Promise<Selectable<BranchTable>> {
   return db.insertInto('branches').values(branch).returningAll().executeTakeFirstOrThrow();
@@ -9,4 +12,22 @@ export async function insertBranch(db: Db, branch: Insertable<BranchTable>): Pro
 /** A tenant has one default branch: making one the default takes it from the others. */
 export async function clearDefaultBranch(db: Db, tenantId: number): Promise<void> {
   await db.updateTable('branches').set({ is_default: 0 }).where('tenant_id', '=', tenantId).where('is_default', '=', 1).execute();
+}
+
+export interface BranchWithTenant extends Selectable<BranchTable> {
+  tenant_name: string;
+}
+
+function branchesIn(db: Db, scope: TenantScope) {
+  return db.selectFrom('branches').innerJoin('tenants', 'tenants.id', 'branches.tenant_id').where(inTenants(scope, 'branches.tenant_id'));
+}
+
+export function findBranch(db: Db, scope: TenantScope, id: number): Promise<BranchWithTenant | undefined> {
+  return branchesIn(db, scope).selectAll('branches').select('tenants.name as tenant_name').where('branches.id', '=', id).executeTakeFirst();
+}
+
+export async function listBranches(db: Db, scope: TenantScope, w: PageWindow): Promise<{ rows: BranchWithTenant[]; total: number }> {
+  const { total } = await branchesIn(db, scope).select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+  const rows = await windowed(branchesIn(db, scope).selectAll('branches').select('tenants.name as tenant_name').orderBy('branches.id'), w).execute();
+  return { rows, total: Number(total) };
 }

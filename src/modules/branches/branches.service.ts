@@ -1,9 +1,11 @@
 import type { Db } from '../../db/database';
 import type { Caller } from '../../http/caller';
-import { requireTenant } from '../../http/scope';
+import { notFound } from '../../errors';
+import { pageOf, pageWindow, type Page, type PageQuery } from '../../http/paging';
+import { listScope, requireTenant } from '../../http/scope';
 import { getTenantRef, tenantTimezone } from '../tenants/tenants.repository';
 import { toApiBranch, type ApiBranch, type BranchCreate } from './branch';
-import { clearDefaultBranch, insertBranch } from './branches.repository';
+import { clearDefaultBranch, findBranch, insertBranch, listBranches, type BranchWithTenant } from './branches.repository';
 
 export async function createBranch(db: Db, caller: Caller, input: BranchCreate): Promise<ApiBranch> {
   requireTenant(caller.scope, input.tenantId);
@@ -15,4 +17,17 @@ export async function createBranch(db: Db, caller: Caller, input: BranchCreate):
     const row = await insertBranch(trx, { tenant_id: tenant.id, name: input.name, timezone, is_default: isDefault });
     return toApiBranch(row, tenant);
   });
+}
+
+const toApi = (row: BranchWithTenant): ApiBranch => toApiBranch(row, { id: row.tenant_id, name: row.tenant_name });
+
+export async function getBranch(db: Db, caller: Caller, id: number): Promise<ApiBranch> {
+  const row = await findBranch(db, caller.scope, id);
+  if (!row) throw notFound(`Branch ${id}`);
+  return toApi(row);
+}
+
+export async function branchPage(db: Db, caller: Caller, q: { tenantId?: number } & PageQuery): Promise<Page<ApiBranch>> {
+  const { rows, total } = await listBranches(db, listScope(caller.scope, q.tenantId), pageWindow(q));
+  return pageOf(rows.map(toApi), total, q);
 }

@@ -34,7 +34,7 @@ describe('crash: SIGKILL amid acknowledged writes and amid an import (e2e, real 
     await until(() => stream.acked.length >= 150);
     await server.stop('SIGKILL'); // while WORKERS requests are in flight
     await stream.stop();
-    expect(stream.refused, 'every write before the kill was acknowledged').to.deep.equal([]);
+    expect(stream.refusals(), 'every write before the kill was acknowledged').to.deep.equal([]);
 
     const restarted = await startServe(['--data-dir', data], { env: ADMIN });
     servers.push(restarted);

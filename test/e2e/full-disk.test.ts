@@ -22,6 +22,7 @@ const logLines = (server: RunningServer) => server.output().split('\n').filter((
 describe('full disk: the data directory on a small filesystem that fills up (e2e, real process; mounts a tmpfs, needs root)', function () {
   this.timeout(120_000);
   let disk: SmallDisk;
+  const mounted: SmallDisk[] = [];
   let data: string;
   let server: RunningServer | undefined;
   let url: string;
@@ -31,6 +32,11 @@ describe('full disk: the data directory on a small filesystem that fills up (e2e
   const start = async () => {
     server = await startServe(['--data-dir', data], { env: ADMIN });
     url = server.url;
+  };
+  const startSignedIn = async () => {
+    await start();
+    const { accessToken, user } = (await login()).body;
+    [token, tenantId] = [accessToken, user.tenantId];
   };
 
   /** Writes that fit, then a full disk and writes until 30 were refused: both streams. */
@@ -55,21 +61,16 @@ describe('full disk: the data directory on a small filesystem that fills up (e2e
     }
   };
 
-  const startSignedIn = async () => {
-    await start();
-    const { accessToken, user } = (await login()).body;
-    [token, tenantId] = [accessToken, user.tenantId];
-  };
-
   beforeEach(function () {
     if (process.env[NO_MOUNT_VARIABLE] === '1') this.skip(); // the machine was declared unable to mount: visible as pending
     disk = mountSmallDisk(24);
+    mounted.push(disk);
     data = join(disk.path, 'data');
   });
   afterEach(async () => {
     await server?.stop('SIGKILL');
     server = undefined;
-    disk?.unmount();
+    for (const d of mounted.splice(0)) d.unmount();
   });
 
   it('when the disk fills up, then writes (and failed logins) get 507 InsufficientStorage, reads and logins go on, nothing is corrupted, and writes succeed again once space is freed, without a restart', async () => {

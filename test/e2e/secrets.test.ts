@@ -23,7 +23,6 @@ const EXTRA_USERS = [
 ];
 const ENV = { TARS_LOG_LEVEL: 'trace', TARS_JWT_SECRET: 'jwt-secret-of-the-secrets-test-0123456789', TARS_METRICS_TOKEN: 'metrics-token-of-the-test', TARS_WEBHOOK_RETRY_BASE: '1s' };
 const ENTER = '1793700000|1793700000.900|400|NONE|ENTERQUEUE||+13125559999|1';
-const TYPED = { email: 'admin@acme.example', typo: 'acme-admin-pas' };
 type User = { email: string; password: string; mfaEnabled?: number; mfaMode?: string; mfaAppSecret?: string };
 
 describe('secrets: absent from the log and from every response where they do not belong (e2e, real process, log level trace)', function () {

@@ -30,7 +30,7 @@ export function openDatabase(file: string, opts: { readonly?: boolean } = {}): O
   if (!opts.readonly) sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('synchronous = FULL');
-  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect(sqlite) });
+  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect(sqlite, BUSY_TIMEOUT_MS) });
   let closed = false;
   return {
     db,

@@ -1,39 +1,78 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type SqliteDatabase from 'better-sqlite3';
-import { CompiledQuery, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver } from 'kysely';
+import { SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver } from 'kysely';
+import { sqliteCode } from '../errors';
+
+/** How often a transaction that found the write lock taken tries again. */
+const RETRY_MS = 1;
 
 /**
- * Kysely's SQLite dialect, with transactions that begin IMMEDIATE and roll back only what is still open.
+ * Kysely's SQLite dialect, with transactions that take the write lock when they begin, waiting for it
+ * without blocking the event loop, and that roll back only what is still open.
  *
  * Kysely begins a DEFERRED transaction. One that reads first (every service does: the tenant, the record)
  * holds a read snapshot, and its first write must turn that into the write lock. When another process (a
  * `tars import` beside the server) is writing or has written since the snapshot, SQLite refuses at once with
  * SQLITE_BUSY, without waiting for the busy timeout, since waiting cannot make a stale snapshot fresh.
- * BEGIN IMMEDIATE takes the write lock first, waiting for it like any single write, so a transaction never
- * fails for that reason. Every transaction of the server writes, so none takes the lock in vain.
+ * BEGIN IMMEDIATE takes the write lock first, so a transaction never fails for that reason. Every
+ * transaction of the server writes, so none takes the lock in vain.
+ *
+ * Waiting for the lock in SQLite's busy handler would put the whole server to sleep, and its sleeps grow to
+ * 100 ms, so an import that takes the lock again right after each chunk kept writes waiting for seconds.
+ * Instead BEGIN IMMEDIATE is tried without a busy wait and again every RETRY_MS between other work, which
+ * also finds the short moments between two chunks; after `busyTimeoutMs` its SQLITE_BUSY goes to the caller.
  *
  * After some errors (SQLITE_FULL, an I/O error) SQLite has already rolled the transaction back; Kysely's
  * ROLLBACK would then throw "no transaction is active" in place of the error that says what went wrong.
  */
 export class ImmediateSqliteDialect extends SqliteDialect {
-  constructor(private readonly sqlite: SqliteDatabase.Database) {
+  constructor(
+    private readonly sqlite: SqliteDatabase.Database,
+    private readonly busyTimeoutMs: number,
+  ) {
     super({ database: sqlite });
   }
 
   override createDriver(): Driver {
-    return new ImmediateSqliteDriver(this.sqlite);
+    return new ImmediateSqliteDriver(this.sqlite, this.busyTimeoutMs);
   }
 }
 
 class ImmediateSqliteDriver extends SqliteDriver {
-  constructor(private readonly sqlite: SqliteDatabase.Database) {
+  constructor(
+    private readonly sqlite: SqliteDatabase.Database,
+    private readonly busyTimeoutMs: number,
+  ) {
     super({ database: sqlite });
   }
 
-  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  override async beginTransaction(): Promise<void> {
+    const deadline = Date.now() + this.busyTimeoutMs;
+    for (;;) {
+      const busy = this.tryBegin();
+      if (!busy) return;
+      if (Date.now() >= deadline) throw busy;
+      await sleep(RETRY_MS);
+    }
   }
 
   override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
     if (this.sqlite.inTransaction) await super.rollbackTransaction(connection);
+  }
+
+  /** BEGIN IMMEDIATE without a busy wait: the SQLITE_BUSY error when another connection holds the write lock. */
+  private tryBegin(): Error | undefined {
+    // The busy timeout is lifted for this one statement only: everything else on the connection (the
+    // importers of the HTTP ingest use it directly) still waits as usual.
+    this.sqlite.pragma('busy_timeout = 0');
+    try {
+      this.sqlite.exec('BEGIN IMMEDIATE');
+      return undefined;
+    } catch (err) {
+      if (sqliteCode(err)?.startsWith('SQLITE_BUSY')) return err as Error;
+      throw err;
+    } finally {
+      this.sqlite.pragma(`busy_timeout = ${this.busyTimeoutMs}`);
+    }
   }
 }

@@ -38,7 +38,7 @@ describe('concurrency: tars import and the server write to one database at the s
 
     expect(stream.refusals(), 'writes refused while the import ran').to.deep.equal([]);
     expect(stream.lost, 'requests without an answer').to.deep.equal([]);
-    expect(answeredDuring, 'writes answered while the import ran').to.be.greaterThan(100);
+    expect(answeredDuring, 'writes answered while the import ran').to.be.at.least(50);
     expect(imported).to.deep.equal(expected);
     expect(errorLines(server.output()), 'errors in the server log').to.deep.equal([]);
 

@@ -12,7 +12,8 @@
 //    queues, daily, the whole year; agent-availability for queue 1 over June. Each against a floor: one
 //    hand-written SQL statement giving the same sums from the same stored rows.
 // Prints a summary and writes DIR/results.json. `--reports DATA_DIR` measures only step 4, on a data
-// directory a previous run left behind (its path is printed at the end).
+// directory a previous run left behind (its path is printed at the end). `--queue-log` measures only the
+// queue_log import and its floor (steps 2 and 3 without the CDR), to iterate on the importer.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -30,7 +31,7 @@ import { queueStats } from '../src/modules/queue-reports/queue-stats.service';
 import { agentAvailability } from '../src/modules/queue-reports/availability.service';
 import { localDay, startOfDay } from '../src/time/zone';
 
-const { values: opts, positionals } = parseArgs({ allowPositionals: true, options: { reports: { type: 'string' } } });
+const { values: opts, positionals } = parseArgs({ allowPositionals: true, options: { reports: { type: 'string' }, 'queue-log': { type: 'boolean' } } });
 const dir = resolve(positionals[0] ?? '.tmp/bench');
 const root = resolve(import.meta.dirname, '..');
 const TZ = 'America/Chicago';
@@ -161,6 +162,15 @@ const floor = await importFloor(join(dir, 'queue_log'));
 const dataDir = mkdtempSync(join(dir, 'data-'));
 cli(['seed', join(dir, 'fixture.json'), '--data-dir', dataDir]);
 const queueLog = cli(['import', 'queue-log', join(dir, 'queue_log'), '--data-dir', dataDir]);
+if (opts['queue-log']) {
+  const rate = Math.round(floor.lines / queueLog.seconds);
+  const floorRate = Math.round(floor.lines / floor.seconds);
+  console.log(`queue_log import: ${floor.lines} lines in ${queueLog.seconds.toFixed(1)} s = ${rate} lines/s, peak RSS ${queueLog.peakMb} MB
+  floor: ${floorRate} lines/s; import/floor = ${(rate / floorRate).toFixed(2)}
+  ${queueLog.out}`);
+  rmSync(dataDir, { recursive: true, force: true });
+  process.exit(0);
+}
 const cdr = cli(['import', 'cdr', join(dir, 'Master.csv'), '--data-dir', dataDir]);
 const cdrRows = Number(/(\d+) lines read/.exec(cdr.out)?.[1]);
 const r = await reports(dataDir);

@@ -55,6 +55,20 @@ describe('queue_log lines (reporting.md R1, R4)', () => {
     expect(parse('1|NONE|400|PJSIP/101|UNPAUSE|')).to.deep.include({ code: EV.UNPAUSE, reason: null });
   });
 
+  it('when fields are read in place, then only whole fields match: names, PAUSED, NONE and numbers end at their "|"', () => {
+    expect(parse('1|NONE|400|NONEX|ADDMEMBER|PAUSEDX')).to.deep.include({ agent: 'NONEX', a: 0 });
+    expect(parse('1|NONE|400|NON|ADDMEMBER|PAUSED|')).to.deep.include({ agent: 'NON', a: 1 });
+    expect(parse('1|NONE|400|PJSIP/101|ADDMEMBER|PAUSE')).to.deep.include({ a: 0 });
+    expect(parse('1|NONE|400|PJSIP/101|PAUSE|Lunch|x')).to.deep.include({ reason: 'Lunch' });
+    expect(parse('1|c|400|NONE|ENTERQUEUE|url|+1312|1')).to.deep.include({ callerIdNum: '+1312' });
+    expect(parse('1|c|400|NONE|ENTERQUEUE|url|')).to.deep.include({ callerIdNum: '' });
+    expect(parse('1|c|400|PJSIP/1|ABANDON|1|2|31|')).to.deep.include({ code: EV.ABANDON, a: 31 });
+    expect(parse('1|c|400|PJSIP/1|ABANDON|1|2|3x')).to.equal(QUEUE_LOG_SKIPS.badData);
+    expect(parse('1|c|400|PJSIP/1|ABANDONX|1|2|3')).to.equal(QUEUE_LOG_SKIPS.unusedEvent);
+    expect(parse('1|c|400|PJSIP/1|PAUSEALL|x')).to.equal(QUEUE_LOG_SKIPS.unusedEvent);
+    expect(parse('7|c|400|PJSIP/1|RINGNOANSWER|250')).to.deep.include({ time: 7, callid: 'c', queueName: '400', code: EV.RINGNOANSWER, a: 250 });
+  });
+
   it('when the sample queue_log is read, then exactly the nine lines of shared/fixtures/README.md are skipped', () => {
     const lines = readFileSync(QUEUE_LOG_SAMPLE, 'utf8').split('\n').slice(0, -1); // the text ends with a newline
     expect(lines).to.have.length(489);

@@ -6,6 +6,8 @@
  * end, duration, billsec, disposition, amaflags, uniqueid, userfield (the last three are optional).
  */
 
+import { digitsAt } from './digits';
+
 export const CDR_SKIPS = {
   blank: 'blank line',
   notCsv: 'not valid CSV',
@@ -70,17 +72,6 @@ export function splitCsvLine(line: string): string[] | null {
 
 const INTEGER = /^-?\d+$/;
 
-/** The number written in text[from, to) with ASCII digits only, or -1. */
-function digits(text: string, from: number, to: number): number {
-  let n = 0;
-  for (let i = from; i < to; i++) {
-    const c = text.charCodeAt(i) - 48;
-    if (c < 0 || c > 9) return -1;
-    n = n * 10 + c;
-  }
-  return n;
-}
-
 /** Days from 1970-01-01 to a civil date (H. Hinnant's days_from_civil): no Date object per call. */
 function daysFromCivil(y: number, m: number, d: number): number {
   const yy = m <= 2 ? y - 1 : y;
@@ -95,7 +86,7 @@ const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 /** "2026-10-31 06:21:43" (UTC) → epoch seconds; null when not that form or not a real date and time. */
 function parseCdrTime(text: string): number | null {
   if (text.length !== 19 || text[4] !== '-' || text[7] !== '-' || text[10] !== ' ' || text[13] !== ':' || text[16] !== ':') return null;
-  const [y, mo, d, h, mi, s] = [digits(text, 0, 4), digits(text, 5, 7), digits(text, 8, 10), digits(text, 11, 13), digits(text, 14, 16), digits(text, 17, 19)];
+  const [y, mo, d, h, mi, s] = [digitsAt(text, 0, 4), digitsAt(text, 5, 7), digitsAt(text, 8, 10), digitsAt(text, 11, 13), digitsAt(text, 14, 16), digitsAt(text, 17, 19)];
   if (y < 0 || mo < 1 || mo > 12 || d < 1 || h < 0 || h > 23 || mi < 0 || mi > 59 || s < 0 || s > 59) return null;
   const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
   if (d > (mo === 2 && !leap ? 28 : (DAYS_IN_MONTH[mo - 1] as number))) return null;

@@ -1,14 +1,12 @@
 import type { Sqlite } from '../../db/database';
 import { AnchorCache } from './anchors';
-import { EventBatch, type EventRow } from './event-batch';
+import { EventBatch } from './event-batch';
 import { HourAccumulator } from './derived-hours';
 import { ImportRun, type ImportOptions, type StoredChunk } from './import-run';
 import { IntervalWriter } from './intervals';
 import { processPending } from './pending';
 import { EV, isCallEvent, isMemberEvent, parseQueueLogLine, type QueueLogEvent } from './queue-log-line';
 import type { ImportSummary } from './import-summary';
-
-type Item = { queueId: number; event: QueueLogEvent; row: EventRow };
 
 /**
  * Imports queue_log lines (reporting.md R1–R4, R10), one chunk per call of `importLines`, one write
@@ -66,53 +64,65 @@ export class QueueLogImporter {
 
   private store(lines: readonly string[]): StoredChunk {
     this.seq = ((this.seqCounter.read.get() as number | undefined) ?? 0) + 1;
-    const items: Item[] = [];
-    const pending: Item[] = [];
+    const items: { queueId: number; event: QueueLogEvent }[] = [];
+    const collect = this.run.collects;
+    const p = this.pending;
     const flush = () => {
-      this.batch.flush().forEach((stored, i) => {
-        const item = pending[i] as Item;
-        if (this.afterInsert(item, stored) && this.run.collects) items.push(item);
-      });
-      pending.length = 0;
+      const n = this.batch.flush();
+      for (let i = 0; i < n; i++) {
+        const event = p.events[i] as QueueLogEvent;
+        const queueId = p.queues[i] as number;
+        if (this.afterInsert(queueId, event, p.anchors[i] as number, p.agents[i] as number, this.batch.wasStored(i)) && collect) items.push({ queueId, event });
+      }
     };
-    for (const line of lines) {
-      const item = this.prepareLine(line);
-      if (!item) continue;
-      pending.push(item);
-      if (this.batch.add(item.row)) flush();
-    }
+    for (const line of lines) if (this.addLine(line)) flush();
     flush();
     this.seqCounter.write.run(this.seq);
     this.hours.flush(this.sqlite);
-    return { kind: 'queue-log', items: items.map(({ queueId, event }) => ({ queueId, event })) };
+    return { kind: 'queue-log', items };
   }
 
-  /** Parses a line into the row to store (null: skipped, counted in the summary). Anchors are found here, in file order. */
-  private prepareLine(line: string): Item | null {
+  /** What the rows of the batch in flight need after their insert, by their place in the batch. */
+  private readonly pending = {
+    events: new Array<QueueLogEvent | null>(EventBatch.SIZE).fill(null),
+    queues: new Int32Array(EventBatch.SIZE),
+    anchors: new Float64Array(EventBatch.SIZE),
+    agents: new Int32Array(EventBatch.SIZE),
+  };
+
+  /**
+   * Parses a line and adds its row to the batch (a skipped line is counted in the summary). Anchors are
+   * found here, in file order. Returns true when the batch is full.
+   */
+  private addLine(line: string): boolean {
     const { summary, directory } = this.run;
     summary.read++;
     const event = parseQueueLogLine(line);
-    if (typeof event === 'string') return summary.skip(event), null;
+    if (typeof event === 'string') return summary.skip(event), false;
     const queue = directory.queueByLogName(event.queueName);
-    if (!queue) return summary.skip('unknown queue'), summary.unknownQueue(event.queueName), null;
+    if (!queue) return summary.skip('unknown queue'), summary.unknownQueue(event.queueName), false;
     if (event.agent !== '' && !directory.extensionByPeer(queue.tenantId, event.agent)) summary.unknownAgent(event.agent);
     if (event.code === EV.ENTERQUEUE) this.anchors.entered(queue.id, event.callid, event.time);
     const anchor = isCallEvent(event.code) ? this.anchors.anchorOf(queue.id, event.callid, event.time) : event.time;
     const agent = directory.agentId(event.agent);
     const key = this.run.keys.keyOf(line, event.time);
     const callid = isMemberEvent(event.code) ? null : event.callid;
-    const row: EventRow = [queue.id, anchor, event.time, key, this.seq++, event.code, callid, agent, event.a, event.b, event.reason];
-    return { queueId: queue.id, event, row };
+    const i = this.batch.size;
+    const p = this.pending;
+    p.events[i] = event;
+    p.queues[i] = queue.id;
+    p.anchors[i] = anchor;
+    p.agents[i] = agent;
+    return this.batch.add(queue.id, anchor, event.time, key, this.seq++, event.code, callid, agent, event.a, event.b, event.reason);
   }
 
   /** What a new line changes besides its row: late marks, the per-hour sums, intervals. Returns `stored`. */
-  private afterInsert({ queueId, event, row }: Item, stored: boolean): boolean {
+  private afterInsert(queueId: number, event: QueueLogEvent, anchor: number, agent: number, stored: boolean): boolean {
     const { summary } = this.run;
     if (!stored) return summary.duplicates++, false;
     summary.imported++;
     this.run.sawLine(queueId, event.time);
-    const agent = row[7];
-    this.hours.add(queueId, row[1], event.code, agent, event.a, event.b);
+    this.hours.add(queueId, anchor, event.code, agent, event.a, event.b);
     if (isMemberEvent(event.code) && this.intervals.apply(queueId, agent, event.code, event.time, event.a, event.reason)) {
       this.run.outboundChanged(queueId, event.time);
     }

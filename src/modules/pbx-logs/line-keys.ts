@@ -27,42 +27,120 @@ export function hash53(text: string, seed = 0): number {
  * recent past are remembered (a sliding window of one day of log time, and at most MAX_REMEMBERED lines):
  * memory stays flat whatever the file's size. Two identical lines further apart than that (possible only
  * in a file out of time order) would get the same key, and the second would count as a duplicate.
+ *
+ * It runs for every line, so it keeps no object per line: the remembered lines are a ring of (time, hash)
+ * in typed arrays, oldest first, and the count of each hash is in an open-addressing table (linear
+ * probing, deletion by backward shift) rather than a Map, whose 53-bit number keys are boxed.
  */
 export class LineKeys {
   static readonly WINDOW_SECONDS = 86_400;
   static readonly MAX_REMEMBERED = 500_000;
-  private readonly counts = new Map<number, number>();
-  private readonly times: number[] = [];
-  private readonly hashes: number[] = [];
+  // the ring of remembered lines: `size` entries from `head`
+  private times = new Float64Array(1024);
+  private hashes = new Float64Array(1024);
   private head = 0;
+  private size = 0;
   private newest = -Infinity;
+  // when to forget: the same cadence as the arrays this ring replaced (every 1024th entry of a list whose
+  // forgotten head is cut off once longer than 65,536), so that keys stay exactly those of earlier versions
+  private listLength = 0;
+  private listHead = 0;
+  // the table: slot keys are hash + 1 (0: empty), counts by slot; at most half full
+  private keys = new Float64Array(2048);
+  private counts = new Int32Array(2048);
 
   /** The key of a line with this text and time. */
   keyOf(text: string, time: number): number {
     const hash = hash53(text);
-    const rank = this.counts.get(hash) ?? 0;
-    this.counts.set(hash, rank + 1);
-    if (rank === 0) this.remember(time, hash);
-    return rank === 0 ? hash : hash53(text, rank);
+    const slot = this.slotOf(hash);
+    const rank = this.counts[slot] as number;
+    if (rank === 0) {
+      this.keys[slot] = hash + 1;
+      this.counts[slot] = 1;
+      this.remember(time, hash);
+      return hash;
+    }
+    this.counts[slot] = rank + 1;
+    return hash53(text, rank);
+  }
+
+  /** The slot holding this hash, or the empty slot where it belongs. */
+  private slotOf(hash: number): number {
+    const mask = this.keys.length - 1;
+    let slot = mix(hash) & mask;
+    for (let k = this.keys[slot] as number; k !== 0 && k !== hash + 1; k = this.keys[slot] as number) slot = (slot + 1) & mask;
+    return slot;
   }
 
   private remember(time: number, hash: number): void {
-    this.times.push(time);
-    this.hashes.push(hash);
+    if (this.size === this.times.length) this.growRing();
+    const at = (this.head + this.size) & (this.times.length - 1);
+    this.times[at] = time;
+    this.hashes[at] = hash;
+    this.size++;
     if (time > this.newest) this.newest = time;
-    if ((this.times.length & 1023) === 0) this.forgetOld(); // now and then: cheaper than for every line
+    if (this.size * 2 > this.keys.length) this.growTable();
+    if ((++this.listLength & 1023) === 0) this.forgetOld(); // now and then: cheaper than for every line
   }
 
   private forgetOld(): void {
     const oldest = this.newest - LineKeys.WINDOW_SECONDS;
-    while (this.head < this.times.length && ((this.times[this.head] as number) < oldest || this.times.length - this.head > LineKeys.MAX_REMEMBERED)) {
-      this.counts.delete(this.hashes[this.head] as number);
-      this.head++;
+    const ringMask = this.times.length - 1;
+    while (this.size > 0 && ((this.times[this.head] as number) < oldest || this.size > LineKeys.MAX_REMEMBERED)) {
+      this.remove(this.hashes[this.head] as number);
+      this.head = (this.head + 1) & ringMask;
+      this.size--;
+      this.listHead++;
     }
-    if (this.head > 65_536) {
-      this.times.splice(0, this.head);
-      this.hashes.splice(0, this.head);
-      this.head = 0;
+    if (this.listHead > 65_536) {
+      this.listLength -= this.listHead;
+      this.listHead = 0;
+    }
+  }
+
+  /** Deletes a hash from the table, shifting back the entries after it that probed past its slot. */
+  private remove(hash: number): void {
+    const mask = this.keys.length - 1;
+    let hole = this.slotOf(hash);
+    if (this.keys[hole] === 0) return;
+    for (let slot = (hole + 1) & mask; this.keys[slot] !== 0; slot = (slot + 1) & mask) {
+      const home = mix((this.keys[slot] as number) - 1) & mask;
+      // the entry at `slot` may move to the hole when its home is not in (hole, slot] (cyclically)
+      if ((slot > hole && (home <= hole || home > slot)) || (slot < hole && home <= hole && home > slot)) {
+        this.keys[hole] = this.keys[slot] as number;
+        this.counts[hole] = this.counts[slot] as number;
+        hole = slot;
+      }
+    }
+    this.keys[hole] = 0;
+    this.counts[hole] = 0;
+  }
+
+  private growRing(): void {
+    const times = new Float64Array(this.times.length * 2);
+    const hashes = new Float64Array(this.times.length * 2);
+    for (let i = 0; i < this.size; i++) {
+      const at = (this.head + i) & (this.times.length - 1);
+      times[i] = this.times[at] as number;
+      hashes[i] = this.hashes[at] as number;
+    }
+    this.times = times;
+    this.hashes = hashes;
+    this.head = 0;
+  }
+
+  private growTable(): void {
+    const { keys, counts } = this;
+    this.keys = new Float64Array(keys.length * 2);
+    this.counts = new Int32Array(keys.length * 2);
+    for (let i = 0; i < keys.length; i++) {
+      if (keys[i] === 0) continue;
+      const slot = this.slotOf((keys[i] as number) - 1);
+      this.keys[slot] = keys[i] as number;
+      this.counts[slot] = counts[i] as number;
     }
   }
 }
+
+/** A table index from a hash: its low 32 bits (hash53 mixes them well). */
+const mix = (hash: number): number => hash >>> 0;

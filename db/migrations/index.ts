@@ -3,6 +3,7 @@ import * as initialSchema from './2026-11-22T1200_initial_schema';
 import * as reportRuns from './2026-11-22T1600_report_runs';
 import * as webhookDeliveries from './2026-11-22T1700_webhook_deliveries';
 import * as pbxLogs from './2026-11-23T1200_pbx_logs';
+import * as importLineCounts from './2026-11-23T1300_import_line_counts';
 
 /**
  * Every migration, by name, imported statically so that the bundle and the standalone executable carry
@@ -13,4 +14,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-22T1600_report_runs': reportRuns,
   '2026-11-22T1700_webhook_deliveries': webhookDeliveries,
   '2026-11-23T1200_pbx_logs': pbxLogs,
+  '2026-11-23T1300_import_line_counts': importLineCounts,
 };

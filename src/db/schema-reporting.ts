@@ -9,6 +9,15 @@ export interface ReportingTables {
   agent_sessions: AgentIntervalTable;
   agent_pauses: AgentIntervalTable & { reason: string };
   cdr_calls: CdrCallTable;
+  import_line_counts: ImportLineCountTable;
+}
+
+/** Lines of all imports so far, by log kind (queue-log, cdr), outcome and skip reason ('' unless skipped). */
+export interface ImportLineCountTable {
+  kind: string;
+  outcome: 'imported' | 'duplicate' | 'skipped';
+  reason: string;
+  lines: number;
 }
 
 export interface AgentTable {

@@ -74,8 +74,18 @@ const webhookAttempts: ScrapedGauge = {
   },
 };
 
+const importLines: ScrapedGauge = {
+  name: 'tars_import_lines',
+  help: 'PBX log lines of all imports (CLI, --follow, HTTP ingest), by log kind (queue-log, cdr), outcome (imported, duplicate, skipped) and skip reason',
+  labelNames: ['kind', 'outcome', 'reason'],
+  async read({ database }) {
+    const rows = await database.db.selectFrom('import_line_counts').select(['kind', 'outcome', 'reason', 'lines']).execute();
+    return rows.map((r) => ({ labels: { kind: r.kind, outcome: r.outcome, reason: r.reason }, value: r.lines }));
+  },
+};
+
 /** Every gauge read at scrape time. */
-export const GAUGES: readonly ScrapedGauge[] = [databaseSize, reportRuns, webhookDeliveries, webhookAttempts];
+export const GAUGES: readonly ScrapedGauge[] = [databaseSize, reportRuns, webhookDeliveries, webhookAttempts, importLines];
 
 export function registerGauges(deps: AppDeps, gauges: readonly ScrapedGauge[] = GAUGES): void {
   for (const g of gauges) {

@@ -59,4 +59,16 @@ describe('POST /v2/reporting/ingest/queue-log and /cdr', () => {
     expectError(await app.request('POST', CDR, { token: admin, body: { lines: [] } }), 400, ['lines']);
     expectError(await app.request('POST', QLOG, { raw: LINES.join('\n'), contentType: 'text/plain', token: admin }), 415);
   });
+
+  it('when lines were ingested, refused or not, then /metrics counts them by log kind, outcome and skip reason', async () => {
+    const text = (await app.request('GET', '/metrics')).text;
+    const lines = (labels: string) => Number(text.split('\n').find((l) => l.startsWith(`tars_import_lines{${labels}} `))?.split(' ').pop());
+    expect(lines('kind="queue-log",outcome="imported",reason=""')).to.equal(4);
+    expect(lines('kind="queue-log",outcome="duplicate",reason=""')).to.equal(3);
+    expect(lines('kind="queue-log",outcome="skipped",reason="blank line"')).to.equal(1);
+    expect(lines('kind="queue-log",outcome="skipped",reason="not a queue_log record"')).to.equal(1);
+    expect(lines('kind="queue-log",outcome="skipped",reason="unknown queue"')).to.equal(1);
+    expect(lines('kind="cdr",outcome="imported",reason=""')).to.equal(1);
+    expect(text, 'a refused request (403, 400) counts no line').not.to.match(/tars_import_lines\{kind="cdr",outcome="(duplicate|skipped)"/);
+  });
 });

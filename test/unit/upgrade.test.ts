@@ -10,8 +10,8 @@ import { appliedMigrations, MIGRATION_NAMES, migrator } from '../../src/db/migra
 import { upgradeDatabase } from '../../src/db/upgrade';
 import { runTars, startServe } from '../helpers/cli';
 
-/** The schema of the previous release: what a database made by it holds. */
-const PREVIOUS_RELEASE = '2026-11-22T1200_initial_schema';
+/** The schema of the previous release (its last migration): what a database made by it holds. */
+const PREVIOUS_RELEASE = '2026-11-23T1200_pbx_logs';
 
 /** A database as the previous release left it: its schema only, and data written the way it wrote it. */
 async function previousReleaseDatabase(file: string): Promise<OpenDatabase> {
@@ -57,7 +57,7 @@ describe('schema upgrades', () => {
     expect(result.backup).to.equal(`${file}.before-${PREVIOUS_RELEASE}.bak`);
     const before = openDatabase(result.backup as string, { readonly: true });
     try {
-      expect(await appliedMigrations(before)).to.deep.equal([PREVIOUS_RELEASE]);
+      expect(await appliedMigrations(before)).to.deep.equal(MIGRATION_NAMES.filter((n) => n <= PREVIOUS_RELEASE));
       expect(before.sqlite.prepare('SELECT name FROM branches').all()).to.deep.equal([{ name: 'Old Branch' }]);
     } finally {
       await before.close();
@@ -81,8 +81,8 @@ describe('schema upgrades', () => {
     let failure: Error | undefined;
     await upgradeDatabase(handle, broken).catch((err: Error) => (failure = err));
     expect(failure?.message).to.equal('migration 2099-01-01T0000_broken failed: this migration breaks on purpose');
-    expect(await appliedMigrations(handle)).to.deep.equal([PREVIOUS_RELEASE]);
-    expect(handle.sqlite.prepare("SELECT name FROM sqlite_master WHERE name IN ('half_done', 'report_runs')").all()).to.deep.equal([]);
+    expect(await appliedMigrations(handle)).to.deep.equal(MIGRATION_NAMES.filter((n) => n <= PREVIOUS_RELEASE));
+    expect(handle.sqlite.prepare("SELECT name FROM sqlite_master WHERE name IN ('half_done', 'import_line_counts')").all()).to.deep.equal([]);
     await handle.close();
     handle = undefined;
     expect(sha256(file), 'not one byte of the file changed').to.equal(original);

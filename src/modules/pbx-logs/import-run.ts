@@ -37,6 +37,9 @@ export class ImportRun {
   private readonly outboundFrom = new Map<number, number>();
   private readonly readState;
   private readonly writeState;
+  private readonly addLineCount;
+  /** The summary's outcomes as of the last committed chunk: a chunk adds the difference to import_line_counts. */
+  private counted = new Map<string, number>();
 
   constructor(readonly sqlite: Sqlite, readonly opts: ImportOptions) {
     this.directory = new PbxDirectory(sqlite, opts.scope ?? ALL_TENANTS);
@@ -48,6 +51,10 @@ export class ImportRun {
          rebuild_from = min(coalesce(rebuild_from, excluded.rebuild_from), coalesce(excluded.rebuild_from, rebuild_from)),
          outbound_from = min(coalesce(outbound_from, excluded.outbound_from), coalesce(excluded.outbound_from, outbound_from))`,
     );
+    this.addLineCount = sqlite.prepare(
+      `INSERT INTO import_line_counts (kind, outcome, reason, lines) VALUES (?, ?, ?, ?)
+       ON CONFLICT (kind, outcome, reason) DO UPDATE SET lines = lines + excluded.lines`,
+    );
   }
 
   /**
@@ -55,7 +62,7 @@ export class ImportRun {
    * committed since the last chunk: cached lookups may be stale then.
    */
   chunk(work: () => StoredChunk, invalidate: () => void): void {
-    this.sqlite
+    const counts = this.sqlite
       .transaction(() => {
         const version = this.currentDataVersion();
         if (version !== this.dataVersion) {
@@ -66,9 +73,12 @@ export class ImportRun {
         }
         const stored = work();
         this.flushMarks();
+        const counts = this.countLines(stored.kind);
         this.opts.onChunk?.(this.sqlite, stored);
+        return counts;
       })
       .immediate();
+    this.counted = counts;
   }
 
   /** Whether an `onChunk` hook wants the stored items (the importers collect them only then). */
@@ -110,6 +120,18 @@ export class ImportRun {
     for (const id of ids) this.writeState.run(id, this.maxTime.get(id) ?? 0, this.rebuildFrom.get(id) ?? null, this.outboundFrom.get(id) ?? null);
     this.rebuildFrom.clear();
     this.outboundFrom.clear();
+  }
+
+  /** Adds the lines of this chunk to import_line_counts (for /metrics); returns the outcomes counted so far. */
+  private countLines(kind: StoredChunk['kind']): Map<string, number> {
+    const now = this.summary.outcomes();
+    for (const [key, n] of now) {
+      const added = n - (this.counted.get(key) ?? 0);
+      if (added === 0) continue;
+      const [outcome, reason] = key.split('\t');
+      this.addLineCount.run(kind, outcome, reason, added);
+    }
+    return now;
   }
 
   private currentDataVersion(): number {

@@ -12,6 +12,9 @@ export interface ImportSummaryJson {
   unknownAgents: Record<string, number>;
 }
 
+/** The key of an outcome in `outcomes()`: outcome and reason, tab-separated. */
+export const outcomeKey = (outcome: 'imported' | 'duplicate' | 'skipped', reason: string) => `${outcome}\t${reason}`;
+
 const bump = (m: Map<string, number>, key: string) => m.set(key, (m.get(key) ?? 0) + 1);
 const sortedObject = (m: Map<string, number>) => Object.fromEntries([...m].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 
@@ -33,6 +36,13 @@ export class ImportSummary {
 
   unknownAgent(peer: string): void {
     bump(this.agents, peer);
+  }
+
+  /** Lines by outcome and skip reason ('' unless skipped): what `import_line_counts` accumulates. */
+  outcomes(): Map<string, number> {
+    const m = new Map<string, number>([[outcomeKey('imported', ''), this.imported], [outcomeKey('duplicate', ''), this.duplicates]]);
+    for (const [reason, n] of this.skips) m.set(outcomeKey('skipped', reason), n);
+    return m;
   }
 
   get skipped(): number {

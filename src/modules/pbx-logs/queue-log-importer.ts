@@ -22,6 +22,13 @@ export class QueueLogImporter {
   private readonly intervals: IntervalWriter;
   private readonly hours = new HourAccumulator();
   private readonly batch: EventBatch;
+  /** What the rows of the batch in flight need after their insert, by their place in the batch. */
+  private readonly pending = {
+    events: new Array<QueueLogEvent | null>(EventBatch.SIZE).fill(null),
+    queues: new Int32Array(EventBatch.SIZE),
+    anchors: new Float64Array(EventBatch.SIZE),
+    agents: new Int32Array(EventBatch.SIZE),
+  };
   private readonly seqCounter;
   private seq = 0;
 
@@ -81,14 +88,6 @@ export class QueueLogImporter {
     this.hours.flush(this.sqlite);
     return { kind: 'queue-log', items };
   }
-
-  /** What the rows of the batch in flight need after their insert, by their place in the batch. */
-  private readonly pending = {
-    events: new Array<QueueLogEvent | null>(EventBatch.SIZE).fill(null),
-    queues: new Int32Array(EventBatch.SIZE),
-    anchors: new Float64Array(EventBatch.SIZE),
-    agents: new Int32Array(EventBatch.SIZE),
-  };
 
   /**
    * Parses a line and adds its row to the batch (a skipped line is counted in the summary). Anchors are

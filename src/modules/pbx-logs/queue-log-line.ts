@@ -1,6 +1,6 @@
 /**
  * One line of an Asterisk queue_log, `epoch|callid|queuename|agent|event|data1|…`, read by the rules of
- * reporting.md R1 and R4. Pure: no database, no state.
+ * reporting.md R1 and R4. Pure: no database, and no state beyond scratch offsets reused within one call.
  */
 
 import { digitsAt } from './digits';

@@ -66,10 +66,10 @@ function startChild(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): P
   });
 }
 
-/** The real CLI: `tars serve` on DIR, seeded with the fixture on first start. */
-export function startTars(dataDir: string, env: NodeJS.ProcessEnv = {}): Promise<Server> {
+/** The real CLI: `tars serve` on DIR, seeded with the fixture on first start; `nodeArgs` e.g. ['--cpu-prof']. */
+export function startTars(dataDir: string, env: NodeJS.ProcessEnv = {}, nodeArgs: string[] = []): Promise<Server> {
   const seed = join(FIXTURES, 'acme.json');
-  return startChild(process.execPath, [CLI, 'serve', '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, '--seed', seed], env);
+  return startChild(process.execPath, [...nodeArgs, CLI, 'serve', '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, '--seed', seed], env);
 }
 
 /** The floor app (scripts/bench-floor.mjs) on the same data directory. */

@@ -1,0 +1,106 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import SqliteDatabase from 'better-sqlite3';
+import { StatementCache } from '../../src/db/dialect';
+import { startTestApp, type TestApp } from '../helpers/app';
+import { buildTenant, buildUser, ROLE, tokenFor } from '../helpers/factories';
+
+/*
+ * What the server keeps between requests to answer faster (README "Performance", "HTTP API") must never
+ * answer with stale data: prepared statements are reused by SQL text, and permission sets by the stored
+ * role and grants of the user row read on every request.
+ */
+describe('request caches', () => {
+  describe('prepared statements (StatementCache)', () => {
+    let dir: string;
+    let sqlite: SqliteDatabase.Database;
+    beforeEach(() => {
+      dir = mkdtempSync(join(tmpdir(), 'tars-stmt-'));
+      sqlite = new SqliteDatabase(join(dir, 'x.db'));
+      sqlite.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)');
+    });
+    afterEach(() => {
+      if (sqlite.open) sqlite.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    it('when the same text is prepared twice, then the same statement serves both and sees the current rows', () => {
+      const cache = new StatementCache(sqlite);
+      const first = cache.prepare('SELECT v FROM t WHERE id = ?');
+      expect(first.all([1])).to.deep.equal([]);
+      cache.prepare('INSERT INTO t (id, v) VALUES (?, ?)').run([1, 'one']);
+      const again = cache.prepare('SELECT v FROM t WHERE id = ?');
+      expect(again).to.equal(first);
+      expect(again.all([1])).to.deep.equal([{ v: 'one' }]);
+      expect(cache.kept).to.equal(2);
+    });
+
+    it('when more texts than its size are prepared, then the least recently used is dropped and the size holds', () => {
+      const cache = new StatementCache(sqlite, 3);
+      const a = cache.prepare('SELECT 1');
+      cache.prepare('SELECT 2');
+      cache.prepare('SELECT 3');
+      cache.prepare('SELECT 1'); // used again: now the most recent
+      cache.prepare('SELECT 4'); // drops SELECT 2
+      expect(cache.kept).to.equal(3);
+      expect(cache.prepare('SELECT 1')).to.equal(a);
+      expect(cache.kept).to.equal(3);
+    });
+
+    it('when the schema changes after a statement was kept, then the kept statement reads the new schema', () => {
+      const cache = new StatementCache(sqlite);
+      cache.prepare('INSERT INTO t (id, v) VALUES (?, ?)').run([1, 'one']);
+      const select = cache.prepare('SELECT * FROM t');
+      expect(select.all([])).to.deep.equal([{ id: 1, v: 'one' }]);
+      sqlite.exec("ALTER TABLE t ADD COLUMN w TEXT NOT NULL DEFAULT 'x'");
+      expect(cache.prepare('SELECT * FROM t').all([])).to.deep.equal([{ id: 1, v: 'one', w: 'x' }]);
+    });
+
+    it('when it is closed, then the connection is closed', () => {
+      const cache = new StatementCache(sqlite);
+      cache.prepare('SELECT 1');
+      cache.close();
+      expect(sqlite.open).to.equal(false);
+      expect(cache.kept).to.equal(0);
+    });
+  });
+
+  describe('permissions of the caller', () => {
+    let app: TestApp;
+    before(async () => {
+      app = await startTestApp();
+    });
+    after(() => app.close());
+
+    it('when a user row gets other grants or another role, then its very next request (same token) is judged by them', async () => {
+      const db = app.deps.database.db;
+      const tenant = await buildTenant(db);
+      const user = await buildUser(db, tenant.id, ROLE.basic);
+      const token = await tokenFor(app, user);
+      const list = () => app.request('GET', '/v2/webhooks/', { token, query: { tenantId: tenant.id } });
+      expect((await list()).status).to.equal(403);
+
+      await db.updateTable('users').set({ permissions: JSON.stringify(['webhooks.read']) }).where('id', '=', user.id).execute();
+      expect((await list()).status).to.equal(200);
+
+      await db.updateTable('users').set({ permissions: JSON.stringify(['webhooks.read', '!webhooks.#']) }).where('id', '=', user.id).execute();
+      expect((await list()).status).to.equal(403);
+
+      await db.updateTable('users').set({ permissions: '[]', user_role: ROLE.account }).where('id', '=', user.id).execute();
+      expect((await list()).status).to.equal(200);
+
+      await db.updateTable('users').set({ user_role: ROLE.queues }).where('id', '=', user.id).execute();
+      expect((await list()).status).to.equal(403);
+    });
+
+    it('when two users share a role and grants, then each still acts only in its own tenant', async () => {
+      const db = app.deps.database.db;
+      const [t1, t2] = [await buildTenant(db), await buildTenant(db)];
+      const [u1, u2] = [await buildUser(db, t1.id, ROLE.account), await buildUser(db, t2.id, ROLE.account)];
+      const list = async (u: { id: number }, tenantId: number) => (await app.request('GET', '/v2/webhooks/', { token: await tokenFor(app, u), query: { tenantId } })).status;
+      expect([await list(u1, t1.id), await list(u1, t2.id), await list(u2, t2.id), await list(u2, t1.id)]).to.deep.equal([200, 403, 200, 403]);
+    });
+  });
+});

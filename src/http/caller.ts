@@ -1,15 +1,14 @@
 import type { Db } from '../db/database';
-import type { UserRow } from '../db/schema';
 import { notAuthenticated } from '../errors';
 import type { TokenService } from '../modules/auth/tokens';
-import { findUserById } from '../modules/users/users.repository';
+import { findCallerUser, type CallerUser } from '../modules/users/users.repository';
 import { ownPermissions } from '../modules/users/user';
 import { effectivePermissions, roleOf, type Permission } from './permissions';
 import { ALL_TENANTS, tenantsScope, type TenantScope } from './scope';
 
 /** The authenticated user of a request: who it is, what it may do, and in which tenants. */
 export interface Caller {
-  readonly user: UserRow;
+  readonly user: CallerUser;
   readonly permissions: ReadonlySet<Permission>;
   readonly scope: TenantScope;
 }
@@ -27,12 +26,12 @@ export function bearerToken(header: string | undefined): string | null {
 export async function resolveCaller(db: Db, tokens: TokenService, token: string | null): Promise<Caller> {
   const claims = token ? tokens.verify(token) : null;
   if (!claims) throw notAuthenticated('Missing, invalid or expired access token');
-  const user = await findUserById(db, claims.uid);
+  const user = await findCallerUser(db, claims.uid);
   if (!user || user.token_version !== claims.ver) throw notAuthenticated('Missing, invalid or expired access token');
   return callerOf(db, user);
 }
 
-export async function callerOf(db: Db, user: UserRow): Promise<Caller> {
+export async function callerOf(db: Db, user: CallerUser): Promise<Caller> {
   return { user, permissions: permissionsOf(user), scope: await scopeOf(db, user) };
 }
 
@@ -44,7 +43,7 @@ export async function callerOf(db: Db, user: UserRow): Promise<Caller> {
 const permissionSets = new Map<string, ReadonlySet<Permission>>();
 const PERMISSION_SETS_KEPT = 1000;
 
-function permissionsOf(user: UserRow): ReadonlySet<Permission> {
+function permissionsOf(user: CallerUser): ReadonlySet<Permission> {
   const key = `${user.user_role} ${user.permissions}`;
   let set = permissionSets.get(key);
   if (!set) {
@@ -55,7 +54,7 @@ function permissionsOf(user: UserRow): ReadonlySet<Permission> {
   return set;
 }
 
-async function scopeOf(db: Db, user: UserRow): Promise<TenantScope> {
+async function scopeOf(db: Db, user: CallerUser): Promise<TenantScope> {
   const reach = roleOf(user.user_role)?.reach ?? 'own';
   if (reach === 'all') return ALL_TENANTS;
   if (reach === 'own') return tenantsScope([user.tenant_id]);

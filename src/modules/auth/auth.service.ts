@@ -96,7 +96,9 @@ export class AuthService {
   /** POST /v2/authentication/jwt: a still-valid token buys a fresh one. */
   async refresh(accessToken: string): Promise<AuthResult> {
     const caller = await resolveCaller(this.db, this.deps.tokens, accessToken);
-    return this.issue(caller.user);
+    const user = await findUserById(this.db, caller.user.id);
+    if (!user) throw notAuthenticated('Missing, invalid or expired access token'); // deleted in between
+    return this.issue(user);
   }
 
   private async checkPassword(email: string, password: string, ip: string): Promise<UserRow> {

@@ -16,6 +16,15 @@ export function findUserById(db: Db, id: number): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** What every authenticated request needs of its user: who, where, what it may do, its credentials' version. */
+export const CALLER_COLUMNS = ['id', 'tenant_id', 'partner_id', 'user_role', 'permissions', 'token_version'] as const;
+export type CallerUser = Pick<UserRow, (typeof CALLER_COLUMNS)[number]>;
+
+/** The caller's columns only: a whole user row (45 columns) took four times as long to read. */
+export function findCallerUser(db: Db, id: number): Promise<CallerUser | undefined> {
+  return db.selectFrom('users').select(CALLER_COLUMNS).where('id', '=', id).executeTakeFirst();
+}
+
 export async function branchName(db: Db, tenantId: number, branchId: number | null): Promise<string> {
   if (branchId === null) return '';
   const row = await db.selectFrom('branches').select('name').where('tenant_id', '=', tenantId).where('id', '=', branchId).executeTakeFirst();

@@ -4,7 +4,7 @@
 // Wrap it in `flock /tmp/tars-bench.lock` on a shared machine. In one run:
 // 1. a fresh data directory under .tmp/; the real CLI `node dist/tars.cjs serve --port 0 --host 127.0.0.1
 //    --data-dir DIR --seed ../shared/fixtures/acme.json` in a child process (log level info, its JSON log
-//    read through a pipe as journald would), the sample queue_log and Master.csv imported beside it with
+//    appended to DIR/tars.log, one line per request), the sample queue_log and Master.csv imported beside it with
 //    `tars import`, and the floor app (scripts/bench-floor.mjs: Express 5, the same JWT check and user
 //    lookup, one SQL statement, JSON out) in another child process on the same database;
 // 2. checks that TARS and the floor answer each measured request with the same records;
@@ -109,7 +109,8 @@ const [getInStorm, storm] = await Promise.all([load(tars.url, webhook, token, DU
 const loadedRss = rssMb(tars.pid);
 
 await Promise.all([tars.stop(), floor.stop()]);
-if (tars.errorLines.length > 0) problems.push(`the server logged ${tars.errorLines.length} errors, e.g. ${tars.errorLines[0]}`);
+const errorLines = tars.errorLines();
+if (errorLines.length > 0) problems.push(`the server logged ${errorLines.length} errors, e.g. ${errorLines[0]}`);
 
 const results = { connections: CONNECTIONS, durationSeconds: DURATION, rows, logins, getAlone, getInStorm, storm, idleRss, loadedRss, floorIdleRss, problems };
 writeFileSync(join(dataDir, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);

@@ -4,15 +4,16 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import SqliteDatabase from 'better-sqlite3';
 import { StatementCache } from '../../src/db/dialect';
+import { groupKey } from '../../src/http/route';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { buildTenant, buildUser, ROLE, tokenFor } from '../helpers/factories';
 
 /*
- * What the server keeps between requests to answer faster (README "Performance", "HTTP API") must never
- * answer with stale data: prepared statements are reused by SQL text, and permission sets by the stored
- * role and grants of the user row read on every request.
+ * What makes requests faster (README "Performance", "HTTP API") must not change any answer: prepared
+ * statements are reused by SQL text, permission sets by the stored role and grants of the user row read
+ * on every request, and routes are looked up in the group of their first two path segments.
  */
-describe('request caches', () => {
+describe('speed paths', () => {
   describe('prepared statements (StatementCache)', () => {
     let dir: string;
     let sqlite: SqliteDatabase.Database;
@@ -101,6 +102,39 @@ describe('request caches', () => {
       const [u1, u2] = [await buildUser(db, t1.id, ROLE.account), await buildUser(db, t2.id, ROLE.account)];
       const list = async (u: { id: number }, tenantId: number) => (await app.request('GET', '/v2/webhooks/', { token: await tokenFor(app, u), query: { tenantId } })).status;
       expect([await list(u1, t1.id), await list(u1, t2.id), await list(u2, t2.id), await list(u2, t1.id)]).to.deep.equal([200, 403, 200, 403]);
+    });
+  });
+
+  describe('route groups', () => {
+    let app: TestApp;
+    let token: string;
+    before(async () => {
+      app = await startTestApp();
+      const db = app.deps.database.db;
+      token = await tokenFor(app, await buildUser(db, (await buildTenant(db)).id, ROLE.account));
+    });
+    after(() => app.close());
+
+    it('when paths are grouped, then by their first two segments, with or without a trailing slash', () => {
+      expect(['/v2/webhooks/:id', '/v2/webhooks', '/v2/webhooks/', '/healthz', '/healthz/', '/v2', '//v2/webhooks'].map(groupKey)).to.deep.equal([
+        'v2/webhooks', 'v2/webhooks', 'v2/webhooks', 'healthz/', 'healthz/', 'v2/', '/v2',
+      ]);
+    });
+
+    it('when a fixed path is declared before a parameterised one of its group, then the fixed one still answers', async () => {
+      const res = await app.request('GET', '/v2/webhooks/list-types', { token });
+      expect(res.status).to.equal(200);
+      expect(res.body).to.be.an('array').that.is.not.empty;
+      expect(res.body[0]).to.have.keys(['type', 'description']);
+    });
+
+    it('when a path has a trailing slash, another case, a doubled slash or no route in its group, then it is answered as before', async () => {
+      expect((await app.request('GET', '/healthz/')).status).to.equal(200);
+      expect((await app.request('GET', '/v2/webhooks/list-types/', { token })).status).to.equal(200);
+      for (const path of ['/V2/webhooks/list-types', '//v2/webhooks/list-types', '/v2/webhooks/1/nothing', '/v2/nothing', '/v2']) {
+        const res = await app.request('GET', path, { token });
+        expect([path, res.status, res.body.message]).to.deep.equal([path, 404, `Route GET ${path} not found`]);
+      }
     });
   });
 });

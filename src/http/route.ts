@@ -103,8 +103,9 @@ function mountRoute(router: Router, route: RouteDef, deps: AppDeps, opts: MountO
     if (caller && route.permission !== 'authenticated' && route.permission !== 'public' && !caller.permissions.has(route.permission)) {
       throw forbidden(`Your role does not allow ${route.permission}`);
     }
-    const base = { ...input, requestId: String(res.locals.requestId ?? ''), ip: req.ip ?? '' };
-    const result = await (caller ? (route as ProtectedRoute).handler({ ...base, caller }) : (route as PublicRoute).handler(base));
+    // The client address only when a handler asks (the login throttle): Express works it out from the headers.
+    const ctx = { ...input, caller, requestId: String(res.locals.requestId ?? ''), get ip() { return req.ip ?? ''; } };
+    const result = await (caller ? (route as ProtectedRoute).handler(ctx as RouteContext<unknown, unknown, unknown>) : (route as PublicRoute).handler(ctx));
     if (opts.checkResponses) {
       const wrong = deps.validator.problems(route.response, result);
       if (wrong.length > 0) throw new Error(`response of ${route.method.toUpperCase()} ${route.path} breaks schema ${route.response}: ${wrong.join('; ')}`);

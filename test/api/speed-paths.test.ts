@@ -5,6 +5,8 @@ import { expect } from 'chai';
 import SqliteDatabase from 'better-sqlite3';
 import { StatementCache } from '../../src/db/dialect';
 import { groupKey } from '../../src/http/route';
+import { createLogger } from '../../src/log';
+import { Writable } from 'node:stream';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { buildTenant, buildUser, ROLE, tokenFor } from '../helpers/factories';
 
@@ -134,6 +136,30 @@ describe('speed paths', () => {
       for (const path of ['/V2/webhooks/list-types', '//v2/webhooks/list-types', '/v2/webhooks/1/nothing', '/v2/nothing', '/v2']) {
         const res = await app.request('GET', path, { token });
         expect([path, res.status, res.body.message]).to.deep.equal([path, 404, `Route GET ${path} not found`]);
+      }
+    });
+  });
+
+  describe('the request log line', () => {
+    it('when a request is answered, then one line names it, and a line of any other kind is still redacted', async () => {
+      const lines: string[] = [];
+      const sink = new Writable({ write: (chunk: Buffer, _enc, done) => (lines.push(...chunk.toString().split('\n').filter(Boolean)), done()) });
+      const app = await startTestApp({ log: createLogger('info', sink) });
+      try {
+        const db = app.deps.database.db;
+        const user = await buildUser(db, (await buildTenant(db)).id, ROLE.account);
+        const res = await app.request('GET', '/v2/webhooks/list-types', { token: await tokenFor(app, user), headers: { 'x-request-id': 'speed-1' } });
+        expect(res.status).to.equal(200);
+        app.deps.log.info({ user: { password: 'hunter2' }, accessToken: 'abc' }, 'other');
+        const entries = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+        const request = entries.filter((e) => e.msg === 'request');
+        expect(request.map(({ reqId, method, path, status, userId, service }) => ({ reqId, method, path, status, userId, service }))).to.deep.equal([
+          { reqId: 'speed-1', method: 'GET', path: '/v2/webhooks/list-types', status: 200, userId: user.id, service: 'tars' },
+        ]);
+        expect(request[0]?.durationMs).to.be.a('number');
+        expect(entries.find((e) => e.msg === 'other')).to.deep.include({ user: { password: '[redacted]' }, accessToken: '[redacted]' });
+      } finally {
+        await app.close();
       }
     });
   });

@@ -11,8 +11,8 @@ export const STATEMENT_CACHE_SIZE = 500;
 
 /**
  * The connection as Kysely sees it, with its prepared statements kept by SQL text. Kysely's SQLite driver
- * prepares every query anew; preparing took an eighth of the server's time under load (a quarter of the
- * time of a request such as GET /v2/webhooks/{id}). A statement is executed to its end (all/run) before
+ * prepares every query anew; preparing took an eighth of the server's time under load (GET
+ * /v2/webhooks/{id}, two queries a request). A statement is executed to its end (all/run) before
  * the next query, so one statement object can serve every query of the same text; the least recently used
  * is dropped past STATEMENT_CACHE_SIZE, so texts with inlined values cannot grow it without bound. SQLite
  * prepares a kept statement again by itself when the schema has changed since (a migration).

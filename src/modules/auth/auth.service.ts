@@ -96,8 +96,9 @@ export class AuthService {
   /** POST /v2/authentication/jwt: a still-valid token buys a fresh one. */
   async refresh(accessToken: string): Promise<AuthResult> {
     const caller = await resolveCaller(this.db, this.deps.tokens, accessToken);
+    // The whole row for the response, still of the credentials the token was checked against.
     const user = await findUserById(this.db, caller.user.id);
-    if (!user) throw notAuthenticated('Missing, invalid or expired access token'); // deleted in between
+    if (!user || user.token_version !== caller.user.token_version) throw notAuthenticated('Missing, invalid or expired access token');
     return this.issue(user);
   }
 

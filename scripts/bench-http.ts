@@ -4,23 +4,25 @@
 // Wrap it in `flock /tmp/tars-bench.lock` on a shared machine. In one run:
 // 1. a fresh data directory under .tmp/; the real CLI `node dist/tars.cjs serve --port 0 --host 127.0.0.1
 //    --data-dir DIR --seed ../shared/fixtures/acme.json` in a child process (log level info, its JSON log
-//    appended to DIR/tars.log, one line per request), the sample queue_log and Master.csv imported beside it with
-//    `tars import`, and the floor app (scripts/bench-floor.mjs: Express 5, the same JWT check and user
+//    appended to DIR/tars.log, one line per request), the sample queue_log and Master.csv imported beside
+//    it with `tars import`, and the floor app (scripts/bench-floor.mjs: Express 5, the same JWT check and user
 //    lookup, one SQL statement, JSON out) in another child process on the same database;
 // 2. checks that TARS and the floor answer each measured request with the same records;
 // 3. for each request, autocannon (programmatic, in this process: N connections, default 50, on loopback,
 //    pipelining 1): 2 s of warm-up on each, then R rounds (default 3) of S seconds (default 5) on TARS and
 //    then on the floor, alternating so that a neighbour's load hits both alike: requests per second (mean
 //    of the per-second counts), latency p50 and p99 (from sending the request to its whole response), each
-//    the median of the rounds, and the TARS/floor ratio of the rates. Every request authenticated as the fixture's
-//    account admin of tenant 1 (admin@acme.example):
+//    the median of the rounds, and the TARS/floor ratio of the rates. Every request authenticated as the
+//    fixture's account admin of tenant 1 (admin@acme.example):
 //      GET  /v2/webhooks/1
 //      GET  /v2/admin/phone-numbers/?tenantId=1                 (first page of the tenant's numbers)
 //      POST /v2/reporting/queues/stats  {queueId: [1, 2], startDate: 2026-10-31, endDate: 2026-11-02, daily}
 // 4. for 2×S seconds each: logins (POST /v2/authentication/, scrypt N=2^15, right password) at N
 //    connections: logins per second and latency; then GET /v2/webhooks/1 at N connections alone and again
-//    while a login storm (N more connections logging in) runs: its rate and p99 with and without the storm;
-// 5. resident memory (VmRSS) of the TARS process: idle after start and the import, and after all the load.
+//    while a login storm (N more connections logging in) runs: its rate and p99 with and without the storm
+//    (5 s of rest after the logins, so that those still queued for a hash are done);
+// 5. resident memory (VmRSS) of the TARS process: idle after start, the import and one login, and after
+//    all the load.
 // Any error, timeout or unexpected status fails the run (exit 1). The figures are printed as a table and
 // written to DIR/results.json.
 import { writeFileSync } from 'node:fs';

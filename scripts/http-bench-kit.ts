@@ -1,8 +1,7 @@
 // What the HTTP benchmark (scripts/bench-http.ts) and the soak (scripts/soak-http.ts) share: a data
 // directory seeded with ../shared/fixtures/acme.json and the sample PBX logs imported, the real CLI
 // (`node dist/tars.cjs serve`, its log appended to DIR/tars.log) and the floor app (scripts/bench-floor.mjs)
-// each in its own child process,
-// their resident memory read from /proc, and a login. Not runnable by itself.
+// each in its own child process, their resident memory read from /proc, and a login. Not runnable by itself.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, readSync } from 'node:fs';
 import { join, resolve } from 'node:path';

@@ -1,10 +1,52 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type SqliteDatabase from 'better-sqlite3';
-import { SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver } from 'kysely';
+import { SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type SqliteDatabase as KyselySqlite } from 'kysely';
 import { sqliteCode } from '../errors';
 
 /** How often a transaction that found the write lock taken tries again. */
 const RETRY_MS = 1;
+
+/** Prepared statements kept per connection (the server's queries are a few hundred distinct texts at most). */
+export const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * The connection as Kysely sees it, with its prepared statements kept by SQL text. Kysely's SQLite driver
+ * prepares every query anew; preparing took an eighth of the server's time under load (GET
+ * /v2/webhooks/{id}, two queries a request). A statement is executed to its end (all/run) before
+ * the next query, so one statement object can serve every query of the same text; the least recently used
+ * is dropped past STATEMENT_CACHE_SIZE, so texts with inlined values cannot grow it without bound. SQLite
+ * prepares a kept statement again by itself when the schema has changed since (a migration).
+ */
+export class StatementCache implements KyselySqlite {
+  private readonly statements = new Map<string, SqliteDatabase.Statement>();
+
+  constructor(
+    private readonly sqlite: SqliteDatabase.Database,
+    private readonly size = STATEMENT_CACHE_SIZE,
+  ) {}
+
+  prepare(sql: string): SqliteDatabase.Statement {
+    let stmt = this.statements.get(sql);
+    if (stmt) {
+      this.statements.delete(sql); // to the end: the most recently used
+    } else {
+      stmt = this.sqlite.prepare(sql);
+      if (this.statements.size >= this.size) this.statements.delete(this.statements.keys().next().value as string);
+    }
+    this.statements.set(sql, stmt);
+    return stmt;
+  }
+
+  /** How many statements are kept (tests). */
+  get kept(): number {
+    return this.statements.size;
+  }
+
+  close(): void {
+    this.statements.clear();
+    this.sqlite.close();
+  }
+}
 
 /**
  * Kysely's SQLite dialect, with transactions that take the write lock when they begin, waiting for it
@@ -43,7 +85,7 @@ class ImmediateSqliteDriver extends SqliteDriver {
     private readonly sqlite: SqliteDatabase.Database,
     private readonly busyTimeoutMs: number,
   ) {
-    super({ database: sqlite });
+    super({ database: new StatementCache(sqlite) });
   }
 
   override async beginTransaction(): Promise<void> {

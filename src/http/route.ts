@@ -1,4 +1,4 @@
-import type { NextFunction, Request, Response, Router } from 'express';
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { AppError, forbidden } from '../errors';
 import type { AppDeps } from '../deps';
 import { readJsonBody } from './body';
@@ -62,24 +62,56 @@ export interface MountOptions {
   readonly checkResponses: boolean;
 }
 
+/**
+ * The routes are grouped by the first two segments of their path (`/v2/webhooks/:id` → "v2/webhooks"), each
+ * group in a router of its own, and a request goes straight to the group of its path's first two segments:
+ * Express tries the routes of a router one by one, and reaching the 34th route of one router took 4 % of a
+ * request's time. A route can only match a path that starts with its own first two segments (matching is
+ * literal there: no route has a parameter in them), so every request meets exactly the routes it met
+ * before, in the same order; req.route.path is still the whole declared path (logs, metrics).
+ */
 export function mountRoutes(router: Router, routes: readonly RouteDef[], deps: AppDeps, opts: MountOptions): void {
+  const groups = new Map<string, Router>();
   for (const route of routes) {
-    router[route.method](route.path, async (req: Request, res: Response, _next: NextFunction) => {
-      const caller = route.permission === 'public' ? undefined : await resolveCaller(deps.database.db, deps.tokens, bearerToken(req.headers.authorization));
-      if (caller) res.locals.userId = caller.user.id;
-      const input = await readInput(route, req, deps.validator);
-      if (caller && route.permission !== 'authenticated' && route.permission !== 'public' && !caller.permissions.has(route.permission)) {
-        throw forbidden(`Your role does not allow ${route.permission}`);
-      }
-      const base = { ...input, requestId: String(res.locals.requestId ?? ''), ip: req.ip ?? '' };
-      const result = await (caller ? (route as ProtectedRoute).handler({ ...base, caller }) : (route as PublicRoute).handler(base));
-      if (opts.checkResponses) {
-        const wrong = deps.validator.problems(route.response, result);
-        if (wrong.length > 0) throw new Error(`response of ${route.method.toUpperCase()} ${route.path} breaks schema ${route.response}: ${wrong.join('; ')}`);
-      }
-      res.status(route.status ?? (route.method === 'post' ? 201 : 200)).json(result);
-    });
+    const key = groupKey(route.path);
+    if (key.includes(':') || key.includes('*')) throw new Error(`route ${route.path}: a parameter in its first two segments cannot be grouped`);
+    let group = groups.get(key);
+    if (!group) groups.set(key, (group = express.Router({ strict: false, caseSensitive: true })));
+    mountRoute(group, route, deps, opts);
   }
+  const dispatch = (req: Request, res: Response, next: NextFunction) => {
+    const group = groups.get(groupKey(req.path));
+    if (group) group(req, res, next);
+    else next();
+  };
+  // The layers of every group, as a router shows its own: for whatever lists the served routes (the OpenAPI test).
+  Object.defineProperty(dispatch, 'stack', { get: () => [...groups.values()].flatMap((g) => g.stack) });
+  router.use(dispatch);
+}
+
+/** "v2/webhooks" for /v2/webhooks/…, "healthz/" for /healthz and /healthz/. */
+export function groupKey(path: string): string {
+  const segments = path.split('/', 3);
+  return `${segments[1] ?? ''}/${segments[2] ?? ''}`;
+}
+
+function mountRoute(router: Router, route: RouteDef, deps: AppDeps, opts: MountOptions): void {
+  router[route.method](route.path, async (req: Request, res: Response, _next: NextFunction) => {
+    const caller = route.permission === 'public' ? undefined : await resolveCaller(deps.database.db, deps.tokens, bearerToken(req.headers.authorization));
+    if (caller) res.locals.userId = caller.user.id;
+    const input = await readInput(route, req, deps.validator);
+    if (caller && route.permission !== 'authenticated' && route.permission !== 'public' && !caller.permissions.has(route.permission)) {
+      throw forbidden(`Your role does not allow ${route.permission}`);
+    }
+    // The client address only when a handler asks (the login throttle): Express works it out from the headers.
+    const ctx = { ...input, caller, requestId: String(res.locals.requestId ?? ''), get ip() { return req.ip ?? ''; } };
+    const result = await (caller ? (route as ProtectedRoute).handler(ctx as RouteContext<unknown, unknown, unknown>) : (route as PublicRoute).handler(ctx));
+    if (opts.checkResponses) {
+      const wrong = deps.validator.problems(route.response, result);
+      if (wrong.length > 0) throw new Error(`response of ${route.method.toUpperCase()} ${route.path} breaks schema ${route.response}: ${wrong.join('; ')}`);
+    }
+    res.status(route.status ?? (route.method === 'post' ? 201 : 200)).json(result);
+  });
 }
 
 /** Reads and validates path parameters, query and body, collecting every problem into one 400. */

@@ -96,7 +96,10 @@ export class AuthService {
   /** POST /v2/authentication/jwt: a still-valid token buys a fresh one. */
   async refresh(accessToken: string): Promise<AuthResult> {
     const caller = await resolveCaller(this.db, this.deps.tokens, accessToken);
-    return this.issue(caller.user);
+    // The whole row for the response, still of the credentials the token was checked against.
+    const user = await findUserById(this.db, caller.user.id);
+    if (!user || user.token_version !== caller.user.token_version) throw notAuthenticated('Missing, invalid or expired access token');
+    return this.issue(user);
   }
 
   private async checkPassword(email: string, password: string, ip: string): Promise<UserRow> {

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type CompiledQuery } from 'kysely';
 import type { Db } from '../../db/database';
 import type { NewUser, UserRow } from '../../db/schema';
 
@@ -14,6 +14,26 @@ export function findUserByEmail(db: Db, email: string): Promise<UserRow | undefi
 
 export function findUserById(db: Db, id: number): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** What every authenticated request needs of its user: who, where, what it may do, its credentials' version. */
+export const CALLER_COLUMNS = ['id', 'tenant_id', 'partner_id', 'user_role', 'permissions', 'token_version'] as const;
+export type CallerUser = Pick<UserRow, (typeof CALLER_COLUMNS)[number]>;
+
+const callerQueries = new WeakMap<Db, CompiledQuery<CallerUser>>();
+
+/**
+ * The caller's columns only: a whole user row (45 columns) took four times as long to read. Every
+ * authenticated request runs this, so it is built and compiled once per Kysely handle and run with the id.
+ */
+export async function findCallerUser(db: Db, id: number): Promise<CallerUser | undefined> {
+  let query = callerQueries.get(db);
+  if (!query) {
+    query = db.selectFrom('users').select(CALLER_COLUMNS).where('id', '=', 0).compile();
+    callerQueries.set(db, query);
+  }
+  const { rows } = await db.executeQuery<CallerUser>({ ...query, parameters: [id] });
+  return rows[0];
 }
 
 export async function branchName(db: Db, tenantId: number, branchId: number | null): Promise<string> {

@@ -1,7 +1,7 @@
 #!/usr/bin/env -S npx tsx
 // The HTTP benchmark (README "Performance", "HTTP API"):
 //   npm run bench              (builds, then: npx tsx scripts/bench-http.ts [--duration S] [--rounds R] [--connections N])
-// Wrap it in `flock /tmp/tars-bench.lock` on a shared machine. In one run:
+// Run no other benchmark on the machine meanwhile (its two runs share the cores). In one run:
 // 1. a fresh data directory under .tmp/; the real CLI `node dist/tars.cjs serve --port 0 --host 127.0.0.1
 //    --data-dir DIR --seed ../shared/fixtures/acme.json` in a child process (log level info, its JSON log
 //    appended to DIR/tars.log, one line per request), the sample queue_log and Master.csv imported beside

@@ -1,7 +1,7 @@
 #!/usr/bin/env -S npx tsx
 // The memory soak (README "Performance", "HTTP API"):
 //   npm run soak                          (builds, then: npx tsx scripts/soak-http.ts [--minutes 10] [--connections 20])
-// Wrap it in `flock /tmp/tars-bench.lock` on a shared machine. It starts the real CLI (`node dist/tars.cjs
+// Run no other benchmark on the machine meanwhile. It starts the real CLI (`node dist/tars.cjs
 // serve`, seeded with ../shared/fixtures/acme.json, the sample PBX logs imported; scripts/http-bench-kit.ts)
 // and sends it, from N connections (default 20) as fast as it answers, for M minutes (default 10), a mix of
 // requests, each with the one status it must get:

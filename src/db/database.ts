@@ -16,6 +16,20 @@ export interface OpenDatabase {
   close(): Promise<void>;
 }
 
+/**
+ * `prepare`, run once per connection and kept with it: for code that runs better-sqlite3 statements on the
+ * raw connection in a hot loop (the import, the outbox), e.g. `const statementsOf = perConnection((sqlite) =>
+ * ({ byId: sqlite.prepare('…') }))`.
+ */
+export function perConnection<T>(prepare: (sqlite: Sqlite) => T): (sqlite: Sqlite) => T {
+  const made = new WeakMap<Sqlite, T>();
+  return (sqlite) => {
+    let s = made.get(sqlite);
+    if (s === undefined) made.set(sqlite, (s = prepare(sqlite)));
+    return s;
+  };
+}
+
 /** How long a writer waits for another process's write lock (e.g. `tars import` next to the server). */
 export const BUSY_TIMEOUT_MS = 10_000;
 

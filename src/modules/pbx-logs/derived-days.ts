@@ -1,4 +1,4 @@
-import type { Sqlite } from '../../db/database';
+import { perConnection, type Sqlite } from '../../db/database';
 import { localDay, startOfDay } from '../../time/zone';
 import { HOUR_AGGREGATES, STATS_COLUMNS } from './stats-sql';
 
@@ -8,9 +8,7 @@ import { HOUR_AGGREGATES, STATS_COLUMNS } from './stats-sql';
  * changed, in the timezone the queue's tenant has at that moment. Zones whose days do not start on a
  * whole hour (India, Nepal …) get no day rows: their reports read hours.
  */
-const statements = new WeakMap<Sqlite, ReturnType<typeof prepare>>();
-
-function prepare(sqlite: Sqlite) {
+const stmts = perConnection((sqlite: Sqlite) => {
   return {
     timezone: sqlite
       .prepare(
@@ -29,13 +27,7 @@ function prepare(sqlite: Sqlite) {
        FROM queue_hour_stats WHERE queue_id = :queue AND hour >= :start / 3600 AND hour < :end / 3600`,
     ),
   };
-}
-
-function stmts(sqlite: Sqlite) {
-  let s = statements.get(sqlite);
-  if (!s) statements.set(sqlite, (s = prepare(sqlite)));
-  return s;
-}
+});
 
 const hourDays = new Map<string, number>();
 

@@ -1,4 +1,4 @@
-import type { Sqlite } from '../../db/database';
+import { perConnection, type Sqlite } from '../../db/database';
 import { recomputeDays } from './derived-days';
 import { addEvent, COUNTED_EVENTS, emptyVector, EVENT_AGGREGATES, STATS_COLUMNS, UPSERT_HOUR_STATS, vectorParams } from './stats-sql';
 
@@ -8,9 +8,7 @@ import { addEvent, COUNTED_EVENTS, emptyVector, EVENT_AGGREGATES, STATS_COLUMNS,
  * lines are added to them as they are stored (HourAccumulator); anything else (a rebuild after late lines,
  * a change of membership) recomputes the hours concerned from the stored rows.
  */
-const statements = new WeakMap<Sqlite, ReturnType<typeof prepare>>();
-
-function prepare(sqlite: Sqlite) {
+const stmts = perConnection((sqlite: Sqlite) => {
   const cols = STATS_COLUMNS.join(', ');
   return {
     deleteStats: sqlite.prepare('DELETE FROM queue_hour_stats WHERE queue_id = ? AND hour BETWEEN ? AND ?'),
@@ -45,16 +43,7 @@ function prepare(sqlite: Sqlite) {
        GROUP BY c.start_at / 3600`,
     ),
   };
-}
-
-function stmts(sqlite: Sqlite) {
-  let s = statements.get(sqlite);
-  if (!s) {
-    s = prepare(sqlite);
-    statements.set(sqlite, s);
-  }
-  return s;
-}
+});
 
 const HOUR_KEY = 2 ** 21; // hours since 1970 stay below 2^21 until the year 2209
 

@@ -1,6 +1,6 @@
 import type { Statement } from 'better-sqlite3';
 import type { Selectable } from 'kysely';
-import type { Sqlite } from '../../db/database';
+import { perConnection, type Sqlite } from '../../db/database';
 import type { CdrCallTable } from '../../db/schema-reporting';
 import { toCallRecord } from '../calls/calls';
 import { enqueueEvent } from '../webhooks/outbox';
@@ -69,16 +69,10 @@ function cdrEvents(sqlite: Sqlite, chunk: Extract<StoredChunk, { kind: 'cdr' }>,
 }
 
 type Statements = { queue: Statement<[number]>; call: Statement<[number]> };
-const prepared = new WeakMap<Sqlite, Statements>();
 
-function statements(sqlite: Sqlite): Statements {
-  let s = prepared.get(sqlite);
-  if (!s) {
-    s = {
-      queue: sqlite.prepare('SELECT tenant_id AS tenantId, name FROM queues WHERE id = ?'),
-      call: sqlite.prepare('SELECT * FROM cdr_calls WHERE id = ?'),
-    };
-    prepared.set(sqlite, s);
-  }
-  return s;
-}
+const statements = perConnection(
+  (sqlite): Statements => ({
+    queue: sqlite.prepare('SELECT tenant_id AS tenantId, name FROM queues WHERE id = ?'),
+    call: sqlite.prepare('SELECT * FROM cdr_calls WHERE id = ?'),
+  }),
+);

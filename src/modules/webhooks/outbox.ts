@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Statement } from 'better-sqlite3';
-import type { Sqlite } from '../../db/database';
+import { perConnection, type Sqlite } from '../../db/database';
 
 /** An event this server produces (src/modules/webhooks/event-types.ts lists the types). */
 export interface WebhookEvent {
@@ -41,20 +41,14 @@ export function enqueueEvent(sqlite: Sqlite, event: WebhookEvent, now: number): 
 }
 
 type Statements = { hooksOf: Statement<[number, string]>; insert: Statement<[number, number, string, string, string, number, string]> };
-const prepared = new WeakMap<Sqlite, Statements>();
 
 /** Prepared once per connection: a bulk import with --emit-events calls this for every call. */
-function statementsOf(sqlite: Sqlite): Statements {
-  let s = prepared.get(sqlite);
-  if (!s) {
-    s = {
-      hooksOf: sqlite.prepare('SELECT id FROM webhooks WHERE tenant_id = ? AND type = ? AND disabled_at IS NULL ORDER BY id'),
-      insert: sqlite.prepare(
-        `INSERT INTO webhook_deliveries (webhook_id, tenant_id, message_id, event_type, payload, status, next_attempt_at, created_at)
-         VALUES (?, ?, ?, ?, ?, 'pending', ?, ?)`,
-      ),
-    };
-    prepared.set(sqlite, s);
-  }
-  return s;
-}
+const statementsOf = perConnection(
+  (sqlite): Statements => ({
+    hooksOf: sqlite.prepare('SELECT id FROM webhooks WHERE tenant_id = ? AND type = ? AND disabled_at IS NULL ORDER BY id'),
+    insert: sqlite.prepare(
+      `INSERT INTO webhook_deliveries (webhook_id, tenant_id, message_id, event_type, payload, status, next_attempt_at, created_at)
+       VALUES (?, ?, ?, ?, ?, 'pending', ?, ?)`,
+    ),
+  }),
+);

@@ -29,25 +29,12 @@ const stmts = perConnection((sqlite: Sqlite) => {
   };
 });
 
-const hourDays = new Map<string, number>();
-
-/** The local day of an hour (memoised: an import asks for the same hours chunk after chunk). */
-function dayOfHour(tz: string, hour: number): number {
-  const key = `${tz}|${hour}`;
-  let day = hourDays.get(key);
-  if (day === undefined) {
-    if (hourDays.size >= 100_000) hourDays.clear();
-    hourDays.set(key, (day = localDay(tz, hour * 3600)));
-  }
-  return day;
-}
-
 /** Recomputes the day rows of a queue for the local days containing these hours. */
 export function recomputeDays(sqlite: Sqlite, queueId: number, hours: Iterable<number>): void {
   const s = stmts(sqlite);
   const tz = (s.timezone.get(queueId) as string | undefined) ?? 'UTC';
   const days = new Set<number>();
-  for (const hour of hours) days.add(dayOfHour(tz, hour));
+  for (const hour of hours) days.add(localDay(tz, hour * 3600)); // offsetAt memoises the instants
   for (const day of days) {
     const start = startOfDay(tz, day);
     const end = startOfDay(tz, day + 1);

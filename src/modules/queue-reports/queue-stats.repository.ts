@@ -37,25 +37,21 @@ type Keyed<T> = T & { span: number };
 const spansJson = (spans: readonly (HourSpan | EdgeSpan)[]) =>
   JSON.stringify(spans.map((s) => ('fromHour' in s ? [s.span, s.queueId, s.fromHour, s.toHour] : [s.span, s.queueId, s.from, s.to, s.tenantId])));
 
-export async function hourStats(db: Db, spans: readonly HourSpan[]): Promise<Keyed<StatsSums>[]> {
+/** Sums of whole hours per span, from one of the per-hour tables. */
+async function hourSums<T>(db: Db, spans: readonly HourSpan[], table: 'queue_hour_stats' | 'queue_outbound_hour', aggregates: string): Promise<Keyed<T>[]> {
   if (spans.length === 0) return [];
-  const { rows } = await sql<Keyed<StatsSums>>`
-    SELECT p.value ->> 0 AS span, ${sql.raw(HOUR_AGGREGATES)}
-    FROM json_each(${spansJson(spans)}) p CROSS JOIN queue_hour_stats
+  const { rows } = await sql<Keyed<T>>`
+    SELECT p.value ->> 0 AS span, ${sql.raw(aggregates)}
+    FROM json_each(${spansJson(spans)}) p CROSS JOIN ${sql.table(table)}
     WHERE queue_id = p.value ->> 1 AND hour >= p.value ->> 2 AND hour < p.value ->> 3
     GROUP BY p.key`.execute(db);
   return rows;
 }
 
-export async function hourOutbound(db: Db, spans: readonly HourSpan[]): Promise<Keyed<OutboundSums>[]> {
-  if (spans.length === 0) return [];
-  const { rows } = await sql<Keyed<OutboundSums>>`
-    SELECT p.value ->> 0 AS span, sum(total) AS total, sum(answered) AS answered, sum(talk) AS talk
-    FROM json_each(${spansJson(spans)}) p CROSS JOIN queue_outbound_hour
-    WHERE queue_id = p.value ->> 1 AND hour >= p.value ->> 2 AND hour < p.value ->> 3
-    GROUP BY p.key`.execute(db);
-  return rows;
-}
+export const hourStats = (db: Db, spans: readonly HourSpan[]) => hourSums<StatsSums>(db, spans, 'queue_hour_stats', HOUR_AGGREGATES);
+
+export const hourOutbound = (db: Db, spans: readonly HourSpan[]) =>
+  hourSums<OutboundSums>(db, spans, 'queue_outbound_hour', 'sum(total) AS total, sum(answered) AS answered, sum(talk) AS talk');
 
 export async function edgeStats(db: Db, spans: readonly EdgeSpan[]): Promise<Keyed<StatsSums>[]> {
   if (spans.length === 0) return [];

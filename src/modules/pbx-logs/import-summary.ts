@@ -13,7 +13,7 @@ export interface ImportSummaryJson {
 }
 
 /** The key of an outcome in `outcomes()`: outcome and reason, tab-separated. */
-export const outcomeKey = (outcome: 'imported' | 'duplicate' | 'skipped', reason: string) => `${outcome}\t${reason}`;
+const outcomeKey = (outcome: 'imported' | 'duplicate' | 'skipped', reason: string) => `${outcome}\t${reason}`;
 
 const bump = (m: Map<string, number>, key: string) => m.set(key, (m.get(key) ?? 0) + 1);
 const sortedObject = (m: Map<string, number>) => Object.fromEntries([...m].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));

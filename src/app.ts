@@ -52,14 +52,12 @@ export function createApp(deps: AppDeps, opts: AppOptions = {}): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', deps.config.trustProxy);
   app.set('etag', false);
-  app.use(requestLog(deps.log));
-  if (deps.config.metrics) app.use(deps.metrics.middleware());
-  const router = express.Router({ strict: false, caseSensitive: true });
-  mountRoutes(router, allRoutes(deps), deps, { checkResponses: opts.checkResponses ?? false });
+  app.set('case sensitive routing', true);
+  app.use(requestLog(deps.log, deps.config.metrics ? deps.metrics : undefined));
+  mountRoutes(app, allRoutes(deps), deps, { checkResponses: opts.checkResponses ?? false });
   // Pages besides the JSON API (not in the route table, so not in the OpenAPI document):
-  mountDocsPage(router);
-  if (deps.config.metrics) mountMetricsPage(router, deps.metrics, deps.config);
-  app.use(router);
+  mountDocsPage(app);
+  if (deps.config.metrics) mountMetricsPage(app, deps.metrics, deps.config);
   app.use(unknownRoute);
   app.use(errorHandler(deps.log));
   return app;

@@ -3,7 +3,7 @@ import type { Express } from 'express';
 import { createApp } from '../app';
 import { loadConfig, type Config } from '../config';
 import type { AppDeps } from '../deps';
-import { createLogger, type Logger } from '../log';
+import { createLogger, serverLogOutput, type Logger } from '../log';
 import { closeDatabase, runStopHooks, stopHttpServer, untilStopSignal, type StopHook } from '../ops/shutdown';
 import { lockDataDir } from '../ops/server-lock';
 import { jobsOf } from '../jobs/index';
@@ -36,10 +36,11 @@ the WAL is checkpointed, the database closed, exit code 0. A second signal exits
   positionals: { min: 0, max: 0 },
   async run(values) {
     const config = loadConfig(process.env, values as Record<string, string>);
-    const log = createLogger(config.logLevel);
+    const out = serverLogOutput();
+    const log = createLogger(config.logLevel, out);
     ensureDataDir(config.dataDir);
     const lock = lockDataDir(config.dataDir);
-    const starting = start(config, log).then(
+    const starting = start(config, log, out).then(
       (hooks) => [...hooks, { name: 'lock', stop: () => lock.release() }],
       (err: unknown) => {
         lock.release();
@@ -59,11 +60,11 @@ the WAL is checkpointed, the database closed, exit code 0. A second signal exits
 };
 
 /** Opens (and upgrades) the database, prepares the data, listens; returns what to stop, in order. */
-async function start(config: Config, log: Logger): Promise<StopHook[]> {
+async function start(config: Config, log: Logger, out: Output): Promise<StopHook[]> {
   const deps = await buildDeps(config, log);
   try {
     await prepareData(deps);
-    const server = await listen(createApp(deps), config, log);
+    const server = await listen(createApp(deps), config, log, out);
     return [
       stopHttpServer(server),
       ...startBackgroundWork(deps),
@@ -108,7 +109,10 @@ async function prepareData(deps: AppDeps): Promise<void> {
   }
 }
 
-async function listen(app: Express, config: Config, log: Logger): Promise<Server> {
+/** Standard output: the log's lines and the "listening on" line, in the order they were written. */
+type Output = ReturnType<typeof serverLogOutput>;
+
+async function listen(app: Express, config: Config, log: Logger, out: Output): Promise<Server> {
   const server: Server = await new Promise((resolve, reject) => {
     const s = app.listen(config.port, config.host, () => resolve(s));
     s.once('error', reject);
@@ -116,7 +120,7 @@ async function listen(app: Express, config: Config, log: Logger): Promise<Server
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const shownHost = config.host.includes(':') ? `[${config.host}]` : config.host;
-  process.stdout.write(`listening on http://${shownHost}:${port}\n`);
+  out.write(`listening on http://${shownHost}:${port}\n`);
   log.info({ host: config.host, port }, 'listening');
   return server;
 }

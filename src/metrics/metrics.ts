@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { RequestHandler, Router } from 'express';
+import type { Request, Router } from 'express';
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 import type { Config } from '../config';
 import { notAuthenticated } from '../errors';
@@ -40,24 +40,20 @@ export class Metrics {
    */
   private readonly series = new Map<string, { requests: { inc(): void }; duration: { observe(v: number): void } }>();
 
-  /** Counts every response and its latency, labelled by the route that answered it. */
-  middleware(): RequestHandler {
-    return (req, res, next) => {
-      const start = process.hrtime.bigint();
-      res.on('finish', () => {
-        const route = (req.route as { path?: string } | undefined)?.path ?? 'unmatched';
-        const status = String(res.statusCode);
-        const key = `${req.method} ${status} ${route}`;
-        let s = this.series.get(key);
-        if (!s) {
-          s = { requests: this.requests.labels({ method: req.method, route, status }), duration: this.duration.labels({ method: req.method, route }) };
-          this.series.set(key, s);
-        }
-        s.requests.inc();
-        s.duration.observe(Number(process.hrtime.bigint() - start) / 1e9);
-      });
-      next();
-    };
+  /**
+   * Counts a response and its latency, labelled by the route that answered it (req.route, as declared;
+   * "unmatched" when none did). src/http/middleware.ts calls it when a response is finished.
+   */
+  record(req: Request, status: number, seconds: number): void {
+    const route = (req.route as { path?: string } | undefined)?.path ?? 'unmatched';
+    const key = `${req.method} ${status} ${route}`;
+    let s = this.series.get(key);
+    if (!s) {
+      s = { requests: this.requests.labels({ method: req.method, route, status: String(status) }), duration: this.duration.labels({ method: req.method, route }) };
+      this.series.set(key, s);
+    }
+    s.requests.inc();
+    s.duration.observe(seconds);
   }
 }
 

@@ -18,6 +18,7 @@ function servedRoutes(app: Express): string[] {
   const walk = (stack: any[]) => {
     for (const layer of stack) {
       if (layer.route) for (const m of Object.keys(layer.route.methods)) out.push(`${m.toUpperCase()} ${layer.route.path}`);
+      else if (layer.handle?.routes) for (const r of layer.handle.routes) out.push(`${r.method.toUpperCase()} ${r.path}`); // src/http/route.ts's table
       else if (layer.handle?.stack) walk(layer.handle.stack);
     }
   };

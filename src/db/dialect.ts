@@ -69,23 +69,25 @@ export class StatementCache implements KyselySqlite {
  */
 export class ImmediateSqliteDialect extends SqliteDialect {
   constructor(
+    private readonly statements: StatementCache,
     private readonly sqlite: SqliteDatabase.Database,
     private readonly busyTimeoutMs: number,
   ) {
-    super({ database: sqlite });
+    super({ database: statements });
   }
 
   override createDriver(): Driver {
-    return new ImmediateSqliteDriver(this.sqlite, this.busyTimeoutMs);
+    return new ImmediateSqliteDriver(this.statements, this.sqlite, this.busyTimeoutMs);
   }
 }
 
 class ImmediateSqliteDriver extends SqliteDriver {
   constructor(
+    statements: StatementCache,
     private readonly sqlite: SqliteDatabase.Database,
     private readonly busyTimeoutMs: number,
   ) {
-    super({ database: new StatementCache(sqlite) });
+    super({ database: statements });
   }
 
   override async beginTransaction(): Promise<void> {

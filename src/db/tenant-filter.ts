@@ -1,5 +1,5 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
-import { scopeIds, type TenantScope } from '../http/scope';
+import { inScope, scopeIds, type TenantScope } from '../http/scope';
 
 /**
  * The WHERE condition that keeps a query on tenant-owned rows inside a caller's scope. Repositories take the
@@ -8,4 +8,12 @@ import { scopeIds, type TenantScope } from '../http/scope';
 export function inTenants(scope: TenantScope, column = 'tenant_id'): Expression<SqlBool> {
   const ids = scopeIds(scope);
   return ids === null ? sql<SqlBool>`1 = 1` : sql<SqlBool>`${sql.ref(column)} in (${sql.join(ids)})`;
+}
+
+/**
+ * The same rule for a row read by its primary key alone (a query compiled once for every scope, see
+ * selectOnce in ./database.ts): the row when its tenant is in the scope, else nothing, as if not found.
+ */
+export function keptInScope<R extends { tenant_id: number }>(scope: TenantScope, row: R | undefined): R | undefined {
+  return row && inScope(scope, row.tenant_id) ? row : undefined;
 }

@@ -4,11 +4,12 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import SqliteDatabase from 'better-sqlite3';
 import { StatementCache } from '../../src/db/dialect';
+import { selectOnce, selectRows } from '../../src/db/database';
 import { groupKey } from '../../src/http/route';
 import { createLogger } from '../../src/log';
 import { Writable } from 'node:stream';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { buildTenant, buildUser, ROLE, tokenFor } from '../helpers/factories';
+import { buildBranch, buildTenant, buildUser, ROLE, tokenFor } from '../helpers/factories';
 
 /*
  * What makes requests faster (README "Performance", "HTTP API") must not change any answer: prepared
@@ -107,7 +108,54 @@ describe('speed paths', () => {
     });
   });
 
-  describe('route groups', () => {
+  describe('reads outside Kysely (selectRows, selectOnce)', () => {
+    let app: TestApp;
+    before(async () => (app = await startTestApp()));
+    after(() => app.close());
+
+    it('when no transaction is open, then a read runs at once and sees every committed row', async () => {
+      const { db } = app.deps.database;
+      const tenant = await buildTenant(db);
+      const rows = selectRows(db, db.selectFrom('tenants').select(['id', 'name']).where('id', '=', tenant.id).compile());
+      expect(rows, 'an array, not a promise').to.be.an('array');
+      expect(rows).to.deep.equal([{ id: tenant.id, name: tenant.name }]);
+    });
+
+    it('when another request holds a transaction open across an await, then a read waits for it and never sees its uncommitted rows', async () => {
+      const { db } = app.deps.database;
+      const tenant = await buildTenant(db);
+      const query = db.selectFrom('tenants').select('name').where('id', '=', tenant.id).compile();
+      let inside!: () => void;
+      const entered = new Promise<void>((r) => (inside = r));
+      const writer = db.transaction().execute(async (trx) => {
+        await trx.updateTable('tenants').set({ name: 'Renamed, then rolled back' }).where('id', '=', tenant.id).execute();
+        inside();
+        await new Promise((r) => setTimeout(r, 50));
+        throw new Error('roll back');
+      });
+      await entered;
+      const read = selectRows(db, query);
+      expect(read, 'it goes through Kysely, which waits for the connection').to.be.a('promise');
+      await writer.catch(() => undefined);
+      expect(await read).to.deep.equal([{ name: tenant.name }]);
+    });
+
+    it('when a query compiled once runs in a transaction or with other parameters, then it reads them; with a wrong count of parameters, it throws', async () => {
+      const { db } = app.deps.database;
+      const [a, b] = [await buildTenant(db), await buildTenant(db)];
+      const nameOf = selectOnce((h) => h.selectFrom('tenants').select('name').where('id', '=', 0));
+      expect(await nameOf(db, [a.id])).to.deep.equal([{ name: a.name }]);
+      expect(await nameOf(db, [b.id])).to.deep.equal([{ name: b.name }]);
+      const inTrx = await db.transaction().execute(async (trx) => {
+        await trx.updateTable('tenants').set({ name: 'Inside' }).where('id', '=', a.id).execute();
+        return nameOf(trx, [a.id]);
+      });
+      expect(inTrx).to.deep.equal([{ name: 'Inside' }]);
+      expect(() => nameOf(db, [a.id, b.id])).to.throw(/1 parameters, 2 given/);
+    });
+  });
+
+  describe('the route table', () => {
     let app: TestApp;
     let token: string;
     before(async () => {
@@ -128,6 +176,32 @@ describe('speed paths', () => {
       expect(res.status).to.equal(200);
       expect(res.body).to.be.an('array').that.is.not.empty;
       expect(res.body[0]).to.have.keys(['type', 'description']);
+    });
+
+    it('when asked with OPTIONS, HEAD or a method the path has no route for, then it answers as Express did', async () => {
+      const options = await app.request('OPTIONS', '/v2/webhooks/1');
+      expect([options.status, options.headers.get('allow'), options.text]).to.deep.equal([200, 'DELETE, GET, HEAD, PATCH', 'DELETE, GET, HEAD, PATCH']);
+      expect((await app.request('OPTIONS', '/v2/nothing/here')).status).to.equal(404);
+      const head = await app.request('HEAD', '/v2/webhooks/list-types', { token });
+      expect([head.status, head.headers.get('content-type'), head.text]).to.deep.equal([200, 'application/json; charset=utf-8', '']);
+      const put = await app.request('PUT', '/v2/webhooks/1', { token, body: {} });
+      expect([put.status, put.body.message]).to.deep.equal([404, 'Route PUT /v2/webhooks/1 not found']);
+    });
+
+    it('when a path parameter has a malformed %-escape, then the answer is a 400 in the error shape', async () => {
+      const res = await app.request('GET', '/v2/webhooks/%zz', { token });
+      expect([res.status, res.body.name, res.body.code]).to.deep.equal([400, 'BadRequest', 400]);
+    });
+
+    it('when a record is answered, then as res.json would: JSON with its charset and the length in bytes', async () => {
+      const db = app.deps.database.db;
+      const tenant = await buildTenant(db);
+      const branch = await buildBranch(db, tenant.id, { name: 'Zürich Ünïcode' });
+      const admin = await tokenFor(app, await buildUser(db, tenant.id, ROLE.account));
+      const res = await app.request('GET', `/v2/admin/branches/${branch.id}`, { token: admin });
+      expect([res.status, res.body.name]).to.deep.equal([200, 'Zürich Ünïcode']);
+      expect(res.headers.get('content-type')).to.equal('application/json; charset=utf-8');
+      expect(Number(res.headers.get('content-length'))).to.equal(Buffer.byteLength(res.text)).and.be.greaterThan(res.text.length);
     });
 
     it('when a path has a trailing slash, another case, a doubled slash or no route in its group, then it is answered as before', async () => {

@@ -1,5 +1,5 @@
-import { sql, type CompiledQuery } from 'kysely';
-import type { Db } from '../../db/database';
+import { sql } from 'kysely';
+import { selectOnce, type Db } from '../../db/database';
 import type { NewUser, UserRow } from '../../db/schema';
 
 /*
@@ -20,20 +20,12 @@ export function findUserById(db: Db, id: number): Promise<UserRow | undefined> {
 export const CALLER_COLUMNS = ['id', 'tenant_id', 'partner_id', 'user_role', 'permissions', 'token_version'] as const;
 export type CallerUser = Pick<UserRow, (typeof CALLER_COLUMNS)[number]>;
 
-const callerQueries = new WeakMap<Db, CompiledQuery<CallerUser>>();
+const callerById = selectOnce((db) => db.selectFrom('users').select(CALLER_COLUMNS).where('id', '=', 0));
 
-/**
- * The caller's columns only: a whole user row (45 columns) took four times as long to read. Every
- * authenticated request runs this, so it is built and compiled once per Kysely handle and run with the id.
- */
+/** The caller's columns only: a whole user row (45 columns) took four times as long to read. Every authenticated request runs this. */
 export async function findCallerUser(db: Db, id: number): Promise<CallerUser | undefined> {
-  let query = callerQueries.get(db);
-  if (!query) {
-    query = db.selectFrom('users').select(CALLER_COLUMNS).where('id', '=', 0).compile();
-    callerQueries.set(db, query);
-  }
-  const { rows } = await db.executeQuery<CallerUser>({ ...query, parameters: [id] });
-  return rows[0];
+  const [user] = await callerById(db, [id]);
+  return user;
 }
 
 export async function branchName(db: Db, tenantId: number, branchId: number | null): Promise<string> {

@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
-import type { Db } from '../../db/database';
+import { selectOnce, type Db } from '../../db/database';
 import type { WebhookTable } from '../../db/schema';
-import { inTenants } from '../../db/tenant-filter';
+import { keptInScope } from '../../db/tenant-filter';
 import type { TenantScope } from '../../http/scope';
 import { newWebhookSecret } from './secret';
 import type { WebhookUpdate } from './webhook';
@@ -39,8 +39,12 @@ export async function insertWebhook(db: Db, input: WebhookInput, createdAt: stri
 const API_COLUMNS = ['id', 'tenant_id', 'type', 'url', 'username', 'password', 'authtoken'] as const;
 export type WebhookRow = Pick<Selectable<WebhookTable>, (typeof API_COLUMNS)[number]>;
 
-export function findWebhook(db: Db, scope: TenantScope, id: number): Promise<WebhookRow | undefined> {
-  return db.selectFrom('webhooks').select(API_COLUMNS).where('id', '=', id).where(inTenants(scope)).executeTakeFirst();
+const webhookById = selectOnce((db) => db.selectFrom('webhooks').select(API_COLUMNS).where('id', '=', 0));
+
+/** By its id (the primary key), then kept only when its tenant is in the scope: one compiled query for every scope. */
+export async function findWebhook(db: Db, scope: TenantScope, id: number): Promise<WebhookRow | undefined> {
+  const [row] = await webhookById(db, [id]);
+  return keptInScope(scope, row);
 }
 
 export function listWebhooks(db: Db, tenantId: number): Promise<WebhookRow[]> {

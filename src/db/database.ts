@@ -43,7 +43,7 @@ const directReads = new WeakMap<Db, { readonly sqlite: Sqlite; readonly statemen
  */
 export function selectRows<R>(db: Db, query: CompiledQuery<R>): R[] | Promise<R[]> {
   const direct = directReads.get(db);
-  if (direct && !direct.sqlite.inTransaction) return direct.statements.prepare(query.sql).all(query.parameters) as R[];
+  if (direct && !direct.sqlite.inTransaction) return direct.statements.all(query.sql, query.parameters) as R[];
   return db.executeQuery(query).then((r) => r.rows);
 }
 

@@ -5,6 +5,7 @@ import { expect } from 'chai';
 import SqliteDatabase from 'better-sqlite3';
 import { StatementCache } from '../../src/db/dialect';
 import { selectOnce, selectRows } from '../../src/db/database';
+import { windowed } from '../../src/http/paging';
 import { groupKey } from '../../src/http/route';
 import { createLogger } from '../../src/log';
 import { Writable } from 'node:stream';
@@ -60,6 +61,31 @@ describe('speed paths', () => {
       expect(select.all([])).to.deep.equal([{ id: 1, v: 'one' }]);
       sqlite.exec("ALTER TABLE t ADD COLUMN w TEXT NOT NULL DEFAULT 'x'");
       expect(cache.prepare('SELECT * FROM t').all([])).to.deep.equal([{ id: 1, v: 'one', w: 'x' }]);
+    });
+
+    it('when rows are read with all(), then they are the objects better-sqlite3 makes, whatever the columns are called', () => {
+      const cache = new StatementCache(sqlite);
+      cache.prepare('INSERT INTO t (id, v) VALUES (?, ?), (?, ?)').run([1, 'one', 2, null]);
+      for (const sql of [
+        'SELECT * FROM t ORDER BY id',
+        `SELECT id, v AS "odd ""name""}; throw 1; //", v AS 'it''s' FROM t ORDER BY id`,
+        'SELECT id, v AS id FROM t ORDER BY id', // a name twice: the last one wins, as in better-sqlite3
+        'SELECT id AS __proto__, v FROM t ORDER BY id',
+        'SELECT count(*) AS n FROM t WHERE id > ?',
+      ]) {
+        const params = sql.includes('?') ? [5] : [];
+        expect(cache.all(sql, params), sql).to.deep.equal(sqlite.prepare(sql).all(params));
+      }
+      const proto = cache.all('SELECT id AS __proto__ FROM t ORDER BY id', []) as object[];
+      expect(Object.getPrototypeOf(proto[0])).to.equal(Object.prototype);
+    });
+
+    it('when the schema changes after rows were read with all(), then a SELECT * reads the new columns', () => {
+      const cache = new StatementCache(sqlite);
+      cache.prepare('INSERT INTO t (id, v) VALUES (?, ?)').run([1, 'one']);
+      expect(cache.all('SELECT * FROM t', [])).to.deep.equal([{ id: 1, v: 'one' }]);
+      sqlite.exec("ALTER TABLE t ADD COLUMN w TEXT NOT NULL DEFAULT 'x'");
+      expect(cache.all('SELECT * FROM t', [])).to.deep.equal([{ id: 1, v: 'one', w: 'x' }]);
     });
 
     it('when it is closed, then the connection is closed', () => {
@@ -152,6 +178,21 @@ describe('speed paths', () => {
       });
       expect(inTrx).to.deep.equal([{ name: 'Inside' }]);
       expect(() => nameOf(db, [a.id, b.id])).to.throw(/1 parameters, 2 given/);
+    });
+  });
+
+  describe('page windows', () => {
+    it('when a page is read, then its LIMIT and OFFSET are written into the SQL (a bound LIMIT is prepared again on every run)', async () => {
+      const app = await startTestApp();
+      try {
+        const { db } = app.deps.database;
+        const q = windowed(db.selectFrom('tenants').select('id').where('id', '>', 7).orderBy('id'), { limit: 50, offset: 100 }).compile();
+        expect([q.sql, q.parameters]).to.deep.equal(['select "id" from "tenants" where "id" > ? order by "id" limit 50 offset 100', [7]]);
+        expect(() => windowed(db.selectFrom('tenants').select('id'), { limit: 1.5, offset: 0 })).to.throw(/integers expected/);
+        expect(windowed(db.selectFrom('tenants').select('id'), { limit: null, offset: 0 }).compile().sql).to.equal('select "id" from "tenants"');
+      } finally {
+        await app.close();
+      }
     });
   });
 

@@ -2,6 +2,7 @@ import type { ExpressionBuilder, Selectable } from 'kysely';
 import type { Db } from '../../db/database';
 import type { Database } from '../../db/schema';
 import type { CdrCallTable } from '../../db/schema-reporting';
+import { windowed } from '../../http/paging';
 
 /** Which calls of which tenants: the tenants (null: every tenant) and, per group of tenants, a start range. */
 export interface CallsWhere {
@@ -41,7 +42,5 @@ export async function countCalls(db: Db, w: CallsWhere): Promise<number> {
 
 /** Newest first (by start, then id), `limit` records from `offset`; limit null: all. */
 export async function listCalls(db: Db, w: CallsWhere, offset: number, limit: number | null): Promise<Selectable<CdrCallTable>[]> {
-  let q = db.selectFrom('cdr_calls').selectAll().where(where(w)).orderBy('start_at', 'desc').orderBy('id', 'desc');
-  if (limit !== null) q = q.limit(limit).offset(offset);
-  return q.execute();
+  return windowed(db.selectFrom('cdr_calls').selectAll().where(where(w)).orderBy('start_at', 'desc').orderBy('id', 'desc'), { limit, offset }).execute();
 }

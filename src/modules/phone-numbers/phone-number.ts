@@ -64,7 +64,7 @@ export type PhoneDestinations = Readonly<Record<PhoneDestinationList, Destinatio
 const text = (v: string | null) => v ?? '';
 const flagText = (v: number | null) => (v === 1 ? '1' : '0');
 
-export function toPhoneNumberRecord(r: PhoneNumberRow): ApiPhoneNumberRecord {
+export function toPhoneNumberRecord(r: Selectable<PhoneNumberTable>): ApiPhoneNumberRecord {
   return {
     id: r.id,
     number: r.number,

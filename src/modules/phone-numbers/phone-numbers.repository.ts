@@ -1,6 +1,6 @@
-import { sql, type SqlBool } from 'kysely';
-import type { Db } from '../../db/database';
-import type { PhoneDestinationList } from '../../db/schema';
+import { sql, type Selectable, type SqlBool } from 'kysely';
+import { selectRows, type Db } from '../../db/database';
+import type { PhoneDestinationList, PhoneNumberTable } from '../../db/schema';
 import { inTenants } from '../../db/tenant-filter';
 import { windowed, type PageWindow } from '../../http/paging';
 import type { TenantScope } from '../../http/scope';
@@ -76,16 +76,26 @@ function selectPhoneNumbers(db: Db, scope: TenantScope) {
 const ROW_COLUMNS = ['tenants.name as tenant_name', 'branches.name as branch_name', 'extensions.ext_name as sms_ext_name'] as const;
 
 // The digits of a stored number: the separators a number may be written with are dropped.
-const digitsOfNumber = sql<string>`replace(replace(replace(replace(replace(replace(replace(replace(phone_numbers.number, '+', ''), '-', ''), ' ', ''), '(', ''), ')', ''), '.', ''), '*', ''), '#', '')`;
+const digitsOfNumber = sql<string>`replace(replace(replace(replace(replace(replace(replace(replace(number, '+', ''), '-', ''), ' ', ''), '(', ''), ')', ''), '.', ''), '*', ''), '#', '')`;
 
-export async function listPhoneNumbers(db: Db, scope: TenantScope, f: PhoneNumberFilters, w: PageWindow): Promise<{ rows: PhoneNumberRow[]; total: number }> {
+/**
+ * A page of the list and the count of the whole list, in one statement (one read of the database): the
+ * count is a subquery over the same filters, which SQLite runs once. The list record has ids, not names,
+ * so the list needs no join (every number's tenant, branch and extension exist: foreign keys).
+ */
+export async function listPhoneNumbers(db: Db, scope: TenantScope, f: PhoneNumberFilters, w: PageWindow): Promise<{ rows: Selectable<PhoneNumberTable>[]; total: number }> {
   const digits = f.number?.replace(/\D/g, '');
-  const base = selectPhoneNumbers(db, scope)
+  const filtered = db
+    .selectFrom('phone_numbers')
+    .where(inTenants(scope))
     .$if(digits !== undefined, (q) => q.where(sql<SqlBool>`instr(${digitsOfNumber}, ${digits}) > 0`))
-    .$if(f.branchId !== undefined, (q) => q.where('phone_numbers.branch_id', '=', f.branchId as number))
-    .$if(f.fax === 1, (q) => q.where(sql<SqlBool>`coalesce(lower(phone_numbers.fax), '') not in ('', 'no', 'off')`));
-  const { total } = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-  const rows = await windowed(base.selectAll('phone_numbers').select(ROW_COLUMNS).orderBy('phone_numbers.id'), w).execute();
+    .$if(f.branchId !== undefined, (q) => q.where('branch_id', '=', f.branchId as number))
+    .$if(f.fax === 1, (q) => q.where(sql<SqlBool>`coalesce(lower(fax), '') not in ('', 'no', 'off')`));
+  const count = filtered.select((eb) => eb.fn.countAll<number>().as('n'));
+  const page = windowed(filtered.selectAll().select(count.as('total')).orderBy('id'), w).compile();
+  const rows = await selectRows(db, page);
+  // A page past the end has no row to carry the count.
+  const total = rows[0]?.total ?? (w.offset > 0 ? ((await selectRows(db, count.compile()))[0]?.n ?? 0) : 0);
   return { rows, total: Number(total) };
 }
 

@@ -1,5 +1,5 @@
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, type CompiledQuery } from 'kysely';
+import { Kysely, sql, type CompiledQuery, type RawBuilder, type SqlBool } from 'kysely';
 import { ImmediateSqliteDialect, StatementCache } from './dialect';
 import type { Database } from './schema';
 import { nativeBinding } from './native';
@@ -54,14 +54,27 @@ export function selectRows<R>(db: Db, query: CompiledQuery<R>): R[] | Promise<R[
  * 10-25 us a query under load, more than running it.
  *   const webhookById = selectOnce((db) => db.selectFrom('webhooks').selectAll().where('id', '=', 0));
  *   const [row] = await webhookById(db, [id]);
+ * (or a raw query: selectOnce((db) => sql`…`.compile(db))).
  */
-export function selectOnce<R>(build: (db: Db) => { compile(): CompiledQuery<R> }): (db: Db, parameters: readonly unknown[]) => R[] | Promise<R[]> {
+export function selectOnce<R>(build: (db: Db) => CompiledQuery<R> | { compile(): CompiledQuery<R> }): (db: Db, parameters: readonly unknown[]) => R[] | Promise<R[]> {
   let query: CompiledQuery<R> | undefined;
   return (db, parameters) => {
-    query ??= build(db).compile();
+    if (!query) {
+      const built = build(db);
+      query = 'compile' in built ? built.compile() : built;
+    }
     if (parameters.length !== query.parameters.length) throw new Error(`${query.sql}: ${query.parameters.length} parameters, ${parameters.length} given`);
     return selectRows(db, { ...query, parameters });
   };
+}
+
+/**
+ * `column IN (the numbers of one JSON array parameter)`: a list of any length in a query of one shape, for
+ * selectOnce; its parameter is JSON.stringify(ids). SQLite reads the array into a list and then looks each
+ * id up through the column's index, as it does an IN list.
+ */
+export function inJsonList(column: string): RawBuilder<SqlBool> {
+  return sql<SqlBool>`${sql.ref(column)} IN (SELECT value FROM json_each(${'[]'}))`;
 }
 
 /** How long a writer waits for another process's write lock (e.g. `tars import` next to the server). */

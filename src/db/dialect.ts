@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type SqliteDatabase from 'better-sqlite3';
-import { SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type SqliteDatabase as KyselySqlite } from 'kysely';
+import { SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type SqliteDatabase as KyselySqlite, type SqliteStatement } from 'kysely';
 import { sqliteCode } from '../errors';
 
 /** How often a transaction that found the write lock taken tries again. */
@@ -16,31 +16,34 @@ export const STATEMENT_CACHE_SIZE = 500;
  * the next query, so one statement object can serve every query of the same text; the least recently used
  * is dropped past STATEMENT_CACHE_SIZE, so texts with inlined values cannot grow it without bound. SQLite
  * prepares a kept statement again by itself when the schema has changed since (a migration).
+ *
+ * The rows of a statement that returns rows are built in JavaScript: better-sqlite3 builds each row object
+ * in C++, one property at a time, which made reading rows cost more than finding them (6 day rows of 24
+ * columns: 50 us; 15 columns of 3 rows: 19 us, 11 us this way). The statement runs in raw mode (arrays)
+ * and a function made for its columns turns each array into an object with one literal (rowReader).
  */
 export class StatementCache implements KyselySqlite {
-  private readonly statements: Lru<SqliteDatabase.Statement>;
-  private readonly readers: Lru<(parameters: readonly unknown[]) => unknown[]>;
+  private readonly statements: Lru<SqliteStatement>;
 
   constructor(
     private readonly sqlite: SqliteDatabase.Database,
     size = STATEMENT_CACHE_SIZE,
   ) {
     this.statements = new Lru(size);
-    this.readers = new Lru(size);
   }
 
-  prepare(sql: string): SqliteDatabase.Statement {
-    return this.statements.get(sql, () => this.sqlite.prepare(sql));
+  prepare(sql: string): SqliteStatement {
+    return this.statements.get(sql, () => {
+      const stmt = this.sqlite.prepare(sql);
+      if (!stmt.reader) return stmt;
+      // Raw mode belongs to the statement: a stream (rare) gets a statement of its own.
+      return { reader: true, all: rowReader(stmt), run: (p) => stmt.run(p), iterate: (p) => this.sqlite.prepare(sql).iterate(p) };
+    });
   }
 
-  /**
-   * The rows of a SELECT, as the objects prepare(sql).all() returns. better-sqlite3 builds each row object
-   * in C++, one property at a time: 15 columns of 3 rows took 19 us, against 11 us for the same rows as
-   * arrays turned into objects by a function made for the statement's columns (object literals, which V8
-   * builds whole). Its own statement object: raw mode belongs to the statement.
-   */
+  /** The rows of a SELECT, as objects (selectRows in ./database.ts). */
   all(sql: string, parameters: readonly unknown[]): unknown[] {
-    return this.readers.get(sql, () => rowReader(this.sqlite.prepare(sql)))(parameters);
+    return this.prepare(sql).all(parameters);
   }
 
   /** How many statements are kept (tests). */
@@ -50,7 +53,6 @@ export class StatementCache implements KyselySqlite {
 
   close(): void {
     this.statements.clear();
-    this.readers.clear();
     this.sqlite.close();
   }
 }
@@ -83,7 +85,7 @@ class Lru<V> {
 }
 
 /**
- * Runs a SELECT in raw mode and makes each row an object with one literal (see StatementCache.all). When
+ * Runs a statement in raw mode and makes each row an object with one literal (see StatementCache). When
  * the schema changed since (another process ran `tars migrate`), SQLite prepares the statement again by
  * itself and a `SELECT *` may bring another count of columns: the names are then read again.
  */

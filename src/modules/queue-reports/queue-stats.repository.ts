@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../../db/database';
+import { inJsonList, selectOnce, type Db } from '../../db/database';
 import { EVENT_AGGREGATES, HOUR_AGGREGATES, STATS_COLUMNS, type StatsColumn } from '../pbx-logs/stats-sql';
 
 /**
@@ -84,14 +84,20 @@ export interface DayRow {
   outbound: OutboundSums;
 }
 
+type DayRowColumns = StatsSums & { queue_id: number; day_start: number; day_end: number; ob_total: number; ob_answered: number; ob_talk: number };
+
+const dayRowsOf = selectOnce(
+  (db) => sql<DayRowColumns>`
+    SELECT queue_id, day_start, day_end, ${sql.raw(STATS_COLUMNS.join(', '))}, ob_total, ob_answered, ob_talk
+    FROM queue_day_stats WHERE ${inJsonList('queue_id')} AND day_start >= ${0} AND day_start < ${0}
+    ORDER BY queue_id, day_start`.compile(db),
+);
+
 /** The stored local-day rows of these queues that begin in [from, to), by queue, in order. */
 export async function dayRows(db: Db, queueIds: readonly number[], from: number, to: number): Promise<Map<number, DayRow[]>> {
   const byQueue = new Map<number, DayRow[]>(queueIds.map((id) => [id, []]));
   if (queueIds.length === 0) return byQueue;
-  const { rows } = await sql<StatsSums & { queue_id: number; day_start: number; day_end: number; ob_total: number; ob_answered: number; ob_talk: number }>`
-    SELECT queue_id, day_start, day_end, ${sql.raw(STATS_COLUMNS.join(', '))}, ob_total, ob_answered, ob_talk
-    FROM queue_day_stats WHERE queue_id IN (${sql.join(queueIds)}) AND day_start >= ${from} AND day_start < ${to}
-    ORDER BY queue_id, day_start`.execute(db);
+  const rows = await dayRowsOf(db, [JSON.stringify(queueIds), from, to]);
   for (const r of rows) byQueue.get(r.queue_id)?.push({ start: r.day_start, end: r.day_end, stats: r, outbound: { total: r.ob_total, answered: r.ob_answered, talk: r.ob_talk } });
   return byQueue;
 }

@@ -1,6 +1,7 @@
-import type { Db } from '../../db/database';
+import { inJsonList, selectOnce, type Db } from '../../db/database';
+import { keptInScope } from '../../db/tenant-filter';
 import { notFound } from '../../errors';
-import { scopeIds, type TenantScope } from '../../http/scope';
+import type { TenantScope } from '../../http/scope';
 
 /** A call queue; `logName` is its name in the PBX's queue_log. */
 export interface QueueInput {
@@ -25,15 +26,15 @@ export interface QueueRow {
   name: string;
 }
 
+const queuesById = selectOnce((db) => db.selectFrom('queues').select(['id', 'tenant_id', 'name']).where(inJsonList('id')).orderBy('id'));
+
 /**
  * The queues with these ids that the scope may see; 404 naming the first that is missing or outside it
  * (decisions.md §2: another tenant's queue is not revealed).
  */
 export async function getQueuesInScope(db: Db, scope: TenantScope, ids: readonly number[]): Promise<QueueRow[]> {
-  const tenantIds = scopeIds(scope);
-  let query = db.selectFrom('queues').select(['id', 'tenant_id as tenantId', 'name']).where('id', 'in', [...ids]);
-  if (tenantIds) query = query.where('tenant_id', 'in', [...tenantIds]);
-  const rows = ids.length > 0 && (tenantIds === null || tenantIds.length > 0) ? await query.orderBy('id').execute() : [];
+  const found = ids.length > 0 ? await queuesById(db, [JSON.stringify(ids)]) : [];
+  const rows = found.filter((r) => keptInScope(scope, r)).map(({ id, tenant_id, name }) => ({ id, tenantId: tenant_id, name }));
   const missing = ids.find((id) => !rows.some((r) => r.id === id));
   if (missing !== undefined) throw notFound(`Queue ${missing}`);
   return rows;

@@ -124,10 +124,12 @@ export function mountRoutes(router: Router, routes: readonly RouteDef[], deps: A
   router.use(dispatch);
 }
 
-/** "v2/webhooks" for /v2/webhooks/…, "healthz/" for /healthz and /healthz/. */
+/** "v2/webhooks" for /v2/webhooks/…, "healthz/" for /healthz and /healthz/ (the first two segments, without splitting the path). */
 export function groupKey(path: string): string {
-  const segments = path.split('/', 3);
-  return `${segments[1] ?? ''}/${segments[2] ?? ''}`;
+  const first = path.indexOf('/', 1);
+  if (first < 0) return `${path.slice(1)}/`;
+  const second = path.indexOf('/', first + 1);
+  return second < 0 ? path.slice(1) : path.slice(1, second);
 }
 
 /** A path parameter %-decoded, as Express does it: a malformed escape is a 400. */
@@ -196,8 +198,8 @@ async function readInput(route: RouteDef, req: Request, validator: Validator): P
       return undefined;
     }
   };
-  const params = route.params ? take(() => validator.text(route.params as string, { ...req.params })) : {};
-  const query = route.query ? take(() => validator.text(route.query as string, { ...(req.query as Record<string, unknown>) })) : {};
+  const params = route.params ? take(() => validator.text(route.params as string, req.params)) : {};
+  const query = route.query ? take(() => validator.text(route.query as string, req.query as Record<string, unknown>)) : {};
   const body = route.body ? take(() => validator.body(route.body as string, rawBody)) : undefined;
   if (problems.length > 0) throw new AppError(400, problems[0] as string, { validationErrors: [...new Set(problems)] });
   return { body, query, params };

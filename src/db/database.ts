@@ -64,6 +64,8 @@ export function selectOnce<R>(build: (db: Db) => CompiledQuery<R> | { compile():
       query = 'compile' in built ? built.compile() : built;
     }
     if (parameters.length !== query.parameters.length) throw new Error(`${query.sql}: ${query.parameters.length} parameters, ${parameters.length} given`);
+    const direct = directReads.get(db);
+    if (direct && !direct.sqlite.inTransaction) return direct.statements.all(query.sql, parameters) as R[]; // selectRows, without a new query object
     return selectRows(db, { ...query, parameters });
   };
 }

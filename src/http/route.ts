@@ -156,12 +156,12 @@ function runner(route: RouteDef, deps: AppDeps, opts: MountOptions): (req: Reque
   return async (req, res) => {
     const caller = route.permission === 'public' ? undefined : await resolveCaller(deps.database.db, deps.tokens, bearerToken(req.headers.authorization));
     if (caller) res.locals.userId = caller.user.id;
-    const input = await readInput(route, req, deps.validator);
+    const input = checkInput(route, req, deps.validator, route.body ? await readJsonBody(req) : undefined);
     if (caller && route.permission !== 'authenticated' && route.permission !== 'public' && !caller.permissions.has(route.permission)) {
       throw forbidden(`Your role does not allow ${route.permission}`);
     }
     // The client address only when a handler asks (the login throttle): Express works it out from the headers.
-    const ctx = { ...input, caller, requestId: String(res.locals.requestId ?? ''), get ip() { return req.ip ?? ''; } };
+    const ctx = { body: input.body, query: input.query, params: input.params, caller, requestId: String(res.locals.requestId ?? ''), get ip() { return req.ip ?? ''; } };
     const result = await (caller ? (route as ProtectedRoute).handler(ctx as RouteContext<unknown, unknown, unknown>) : (route as PublicRoute).handler(ctx));
     if (opts.checkResponses) {
       const wrong = deps.validator.problems(route.response, result);
@@ -184,9 +184,8 @@ export function sendJson(res: Response, status: number, body: unknown): void {
   res.end(text);
 }
 
-/** Reads and validates path parameters, query and body, collecting every problem into one 400. */
-async function readInput(route: RouteDef, req: Request, validator: Validator): Promise<{ body: unknown; query: unknown; params: unknown }> {
-  const read = route.body ? await readJsonBody(req) : undefined;
+/** Validates path parameters, query and the body read (if the route has one), collecting every problem into one 400. */
+function checkInput(route: RouteDef, req: Request, validator: Validator, read: unknown): { body: unknown; query: unknown; params: unknown } {
   const rawBody = read === undefined && route.bodyOptional ? {} : read;
   const problems: string[] = [];
   const take = <T>(fn: () => T): T | undefined => {

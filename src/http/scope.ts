@@ -11,7 +11,21 @@ export type TenantScope = { readonly all: true } | { readonly all: false; readon
 export const ALL_TENANTS: TenantScope = Object.freeze({ all: true });
 
 export function tenantsScope(ids: readonly number[]): TenantScope {
+  if (ids.length === 1) return tenantScope(ids[0] as number);
   return Object.freeze({ all: false, tenantIds: Object.freeze([...ids]) });
+}
+
+/** The scope of one tenant (most callers' and every list's with a tenantId): made once per tenant, frozen, shared. */
+const oneTenant = new Map<number, TenantScope>();
+const ONE_TENANT_SCOPES_KEPT = 10_000;
+
+function tenantScope(id: number): TenantScope {
+  let scope = oneTenant.get(id);
+  if (!scope) {
+    if (oneTenant.size >= ONE_TENANT_SCOPES_KEPT) oneTenant.clear();
+    oneTenant.set(id, (scope = Object.freeze({ all: false, tenantIds: Object.freeze([id]) })));
+  }
+  return scope;
 }
 
 export function inScope(scope: TenantScope, tenantId: number): boolean {

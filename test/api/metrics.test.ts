@@ -2,9 +2,10 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import Sqlite from 'better-sqlite3';
 import { expect } from 'chai';
-import { Counter } from 'prom-client';
+import { Counter, Histogram, Registry } from 'prom-client';
 import { ConfigError, loadConfig } from '../../src/config';
 import { registerGauges } from '../../src/metrics/gauges';
+import { Metrics } from '../../src/metrics/metrics';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { buildTenant, buildUser, ROLE, tokenFor } from '../helpers/factories';
 
@@ -15,6 +16,34 @@ function value(text: string, series: string): number | undefined {
 }
 
 describe('GET /metrics', () => {
+  describe('the request counter and latency histogram (kept in plain numbers)', () => {
+    it('when responses are recorded, then the text is what prom-client writes for the same observations', async () => {
+      const observed: Array<[string, string | undefined, number, number]> = [
+        ['GET', '/v2/webhooks/:id', 200, 0.003],
+        ['GET', '/v2/webhooks/:id', 200, 0.005], // on a bound: counted in it (le is "less or equal")
+        ['GET', '/v2/webhooks/:id', 404, 0.07],
+        ['POST', '/v2/webhooks', 201, 1.5],
+        ['GET', undefined, 404, 20], // above every bound, and no route: "unmatched"
+      ];
+      const ours = new Metrics();
+      for (const [method, path, status, seconds] of observed) ours.record({ method, route: path ? { path } : undefined } as never, status, seconds);
+
+      const theirs = new Registry();
+      const counter = new Counter({ name: 'tars_http_requests_total', help: 'x', labelNames: ['method', 'route', 'status'], registers: [theirs] });
+      const histogram = new Histogram({ name: 'tars_http_request_duration_seconds', help: 'x', labelNames: ['method', 'route'], buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10], registers: [theirs] });
+      for (const [method, path, status, seconds] of observed) {
+        counter.inc({ method, route: path ?? 'unmatched', status: String(status) });
+        histogram.observe({ method, route: path ?? 'unmatched' }, seconds);
+      }
+      const samples = (text: string) => text.split('\n').filter((l) => l.startsWith('tars_http_')).sort();
+      const mine = samples(await ours.registry.metrics());
+      expect(mine).to.have.length(4 + 3 * 14); // 4 counter series; 3 histogram series (method, route) of 12 buckets, _sum and _count
+      expect(mine).to.deep.equal(samples(await theirs.metrics()));
+      ours.registry.resetMetrics();
+      expect(samples(await ours.registry.metrics())).to.deep.equal([]);
+    });
+  });
+
   describe('with the defaults (on, no token)', () => {
     let app: TestApp;
     before(async () => {

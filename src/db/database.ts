@@ -1,6 +1,6 @@
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, sql, type CompiledQuery, type RawBuilder, type SqlBool } from 'kysely';
-import { ImmediateSqliteDialect, StatementCache } from './dialect';
+import { ImmediateSqliteDialect, Lru, StatementCache } from './dialect';
 import type { Database } from './schema';
 import { nativeBinding } from './native';
 
@@ -70,13 +70,53 @@ export function selectOnce<R>(build: (db: Db) => CompiledQuery<R> | { compile():
   };
 }
 
+/** A named placeholder of a query built for selectShaped: stands for the value of that name at each run. */
+export type Placeholder = <T = unknown>(name: string) => T;
+
+class Slot {
+  constructor(readonly name: string) {}
+}
+
+/** Shapes kept per query (a shape includes its page: LIMIT and OFFSET are written into the SQL). */
+const SHAPES_KEPT = 200;
+
+/**
+ * selectOnce for a query whose shape varies: which filters it has, its page (a list with optional filters).
+ * `build` makes the query of one shape with placeholders, p('name'), where the values go; it is built and
+ * compiled once per shape key and then run with the values by name. Building the phone-number list
+ * with Kysely took twice as long as running it (20 us against 11).
+ *   const page = selectShaped((db, p, s: { fax: boolean }) =>
+ *     db.selectFrom('t').selectAll().where('tenant_id', '=', p('tenant')).$if(s.fax, (q) => q.where('fax', '=', 1)), (s) => String(s.fax));
+ *   await page(db, { fax: true }, { tenant: 7 });
+ */
+export function selectShaped<S, R>(
+  build: (db: Db, p: Placeholder, shape: S) => CompiledQuery<R> | { compile(): CompiledQuery<R> },
+  keyOf: (shape: S) => string,
+): (db: Db, shape: S, values: Readonly<Record<string, unknown>>) => R[] | Promise<R[]> {
+  const shapes = new Lru<{ query: CompiledQuery<R>; slots: readonly unknown[] }>(SHAPES_KEPT);
+  const p: Placeholder = <T>(name: string) => new Slot(name) as T;
+  return (db, shape, values) => {
+    const { query, slots } = shapes.get(keyOf(shape), () => {
+      const built = build(db, p, shape);
+      const compiled = 'compile' in built ? built.compile() : built;
+      return { query: compiled, slots: compiled.parameters };
+    });
+    const parameters = slots.map((s) => {
+      if (!(s instanceof Slot)) return s;
+      if (!(s.name in values)) throw new Error(`${query.sql}: no value for ${s.name}`);
+      return values[s.name];
+    });
+    return selectRows(db, { ...query, parameters });
+  };
+}
+
 /**
  * `column IN (the numbers of one JSON array parameter)`: a list of any length in a query of one shape, for
- * selectOnce; its parameter is JSON.stringify(ids). SQLite reads the array into a list and then looks each
- * id up through the column's index, as it does an IN list.
+ * selectOnce and selectShaped; its value is JSON.stringify(ids). SQLite reads the array into a list and then
+ * looks each id up through the column's index, as it does an IN list.
  */
-export function inJsonList(column: string): RawBuilder<SqlBool> {
-  return sql<SqlBool>`${sql.ref(column)} IN (SELECT value FROM json_each(${'[]'}))`;
+export function inJsonList(column: string, value: unknown = '[]'): RawBuilder<SqlBool> {
+  return sql<SqlBool>`${sql.ref(column)} IN (SELECT value FROM json_each(${value}))`;
 }
 
 /** How long a writer waits for another process's write lock (e.g. `tars import` next to the server). */

@@ -58,7 +58,7 @@ export class StatementCache implements KyselySqlite {
 }
 
 /** A map of at most `size` entries that drops the least recently used. */
-class Lru<V> {
+export class Lru<V> {
   private readonly entries = new Map<string, V>();
 
   constructor(private readonly limit: number) {}

@@ -1,5 +1,6 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
 import { inScope, scopeIds, type TenantScope } from '../http/scope';
+import { inJsonList, type Placeholder } from './database';
 
 /**
  * The WHERE condition that keeps a query on tenant-owned rows inside a caller's scope. Repositories take the
@@ -16,4 +17,17 @@ export function inTenants(scope: TenantScope, column = 'tenant_id'): Expression<
  */
 export function keptInScope<R extends { tenant_id: number }>(scope: TenantScope, row: R | undefined): R | undefined {
   return row && inScope(scope, row.tenant_id) ? row : undefined;
+}
+
+/**
+ * inTenants in a query compiled once per shape (selectShaped in ./database.ts): whether the scope is every
+ * tenant belongs to the shape (allTenants), its ids are the placeholder 'tenantIds', valued by tenantIdsValue.
+ */
+export function inTenantsShaped(allTenants: boolean, p: Placeholder, column = 'tenant_id'): Expression<SqlBool> {
+  return allTenants ? sql<SqlBool>`1 = 1` : inJsonList(column, p('tenantIds'));
+}
+
+export function tenantIdsValue(scope: TenantScope): string | null {
+  const ids = scopeIds(scope);
+  return ids === null ? null : JSON.stringify(ids);
 }

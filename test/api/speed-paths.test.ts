@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import SqliteDatabase from 'better-sqlite3';
 import { StatementCache } from '../../src/db/dialect';
-import { selectOnce, selectRows } from '../../src/db/database';
+import { inJsonList, selectOnce, selectRows, selectShaped } from '../../src/db/database';
 import { windowed } from '../../src/http/paging';
 import { groupKey } from '../../src/http/route';
 import { createLogger } from '../../src/log';
@@ -178,6 +178,39 @@ describe('speed paths', () => {
       });
       expect(inTrx).to.deep.equal([{ name: 'Inside' }]);
       expect(() => nameOf(db, [a.id, b.id])).to.throw(/1 parameters, 2 given/);
+    });
+  });
+
+  describe('queries compiled once per shape (selectShaped)', () => {
+    let app: TestApp;
+    before(async () => (app = await startTestApp()));
+    after(() => app.close());
+
+    it('when run with shapes and values, then each shape is built once and every run reads its own values, by name', async () => {
+      const { db } = app.deps.database;
+      const [a, b] = [await buildTenant(db, { partnerId: 7 }), await buildTenant(db, { partnerId: 8 })];
+      let builds = 0;
+      const tenants = selectShaped(
+        (h, p, s: { partner: boolean }) => {
+          builds++;
+          return h
+            .selectFrom('tenants')
+            .select(['id', 'name'])
+            .where(inJsonList('id', p('ids')))
+            .$if(s.partner, (q) => q.where('partner_id', '=', p<number>('partner')))
+            .orderBy('id');
+        },
+        (s) => String(s.partner),
+      );
+      const ids = JSON.stringify([a.id, b.id]);
+      expect(await tenants(db, { partner: false }, { ids })).to.deep.equal([a, b].map(({ id, name }) => ({ id, name })));
+      expect(await tenants(db, { partner: true }, { ids, partner: 8 })).to.deep.equal([{ id: b.id, name: b.name }]);
+      expect(await tenants(db, { partner: true }, { ids, partner: 7 })).to.deep.equal([{ id: a.id, name: a.name }]);
+      expect(await tenants(db, { partner: false }, { ids: JSON.stringify([b.id]) })).to.deep.equal([{ id: b.id, name: b.name }]);
+      expect(builds, 'one build per shape').to.equal(2);
+      const inTrx = await db.transaction().execute(async (trx) => tenants(trx, { partner: true }, { ids, partner: 7 }));
+      expect(inTrx).to.deep.equal([{ id: a.id, name: a.name }]);
+      expect(() => tenants(db, { partner: true }, { ids })).to.throw(/no value for partner/);
     });
   });
 

@@ -1,7 +1,7 @@
 import { sql, type Selectable, type SqlBool } from 'kysely';
-import { selectRows, type Db } from '../../db/database';
+import { selectShaped, type Db, type Placeholder } from '../../db/database';
 import type { PhoneDestinationList, PhoneNumberTable } from '../../db/schema';
-import { inTenants } from '../../db/tenant-filter';
+import { inTenants, inTenantsShaped, tenantIdsValue } from '../../db/tenant-filter';
 import { windowed, type PageWindow } from '../../http/paging';
 import type { TenantScope } from '../../http/scope';
 import { toDestination, toDestinationColumns, type Destination } from '../destinations';
@@ -78,24 +78,52 @@ const ROW_COLUMNS = ['tenants.name as tenant_name', 'branches.name as branch_nam
 // The digits of a stored number: the separators a number may be written with are dropped.
 const digitsOfNumber = sql<string>`replace(replace(replace(replace(replace(replace(replace(replace(number, '+', ''), '-', ''), ' ', ''), '(', ''), ')', ''), '.', ''), '*', ''), '#', '')`;
 
+/** What makes one list query differ from another, besides values. */
+interface ListShape {
+  readonly allTenants: boolean;
+  readonly number: boolean;
+  readonly branch: boolean;
+  readonly fax: boolean;
+  readonly window: PageWindow;
+}
+
+function filtersKey(s: ListShape): string {
+  return `${+s.allTenants}${+s.number}${+s.branch}${+s.fax}`;
+}
+
 /**
  * A page of the list and the count of the whole list, in one statement (one read of the database): the
  * count is a subquery over the same filters, which SQLite runs once. The list record has ids, not names,
- * so the list needs no join (every number's tenant, branch and extension exist: foreign keys).
+ * so the list needs no join (every number's tenant, branch and extension exist: foreign keys). Compiled
+ * once per shape (which filters, which page).
  */
+const listPage = selectShaped(
+  (db, p, s: ListShape) => {
+    const count = filteredList(db, p, s).select((eb) => eb.fn.countAll<number>().as('n'));
+    return windowed(filteredList(db, p, s).selectAll().select(count.as('total')).orderBy('id'), s.window);
+  },
+  (s) => `${filtersKey(s)} ${s.window.limit} ${s.window.offset}`,
+);
+
+/** The count alone, for a page past the end (no row to carry it). */
+const listCount = selectShaped((db, p, s: ListShape) => filteredList(db, p, s).select((eb) => eb.fn.countAll<number>().as('n')), filtersKey);
+
+function filteredList(db: Db, p: Placeholder, s: ListShape) {
+  return db
+    .selectFrom('phone_numbers')
+    .where(inTenantsShaped(s.allTenants, p))
+    .$if(s.number, (q) => q.where(sql<SqlBool>`instr(${digitsOfNumber}, ${p('digits')}) > 0`))
+    .$if(s.branch, (q) => q.where('branch_id', '=', p<number>('branchId')))
+    .$if(s.fax, (q) => q.where(sql<SqlBool>`coalesce(lower(fax), '') not in ('', 'no', 'off')`));
+}
+
+
 export async function listPhoneNumbers(db: Db, scope: TenantScope, f: PhoneNumberFilters, w: PageWindow): Promise<{ rows: Selectable<PhoneNumberTable>[]; total: number }> {
   const digits = f.number?.replace(/\D/g, '');
-  const filtered = db
-    .selectFrom('phone_numbers')
-    .where(inTenants(scope))
-    .$if(digits !== undefined, (q) => q.where(sql<SqlBool>`instr(${digitsOfNumber}, ${digits}) > 0`))
-    .$if(f.branchId !== undefined, (q) => q.where('branch_id', '=', f.branchId as number))
-    .$if(f.fax === 1, (q) => q.where(sql<SqlBool>`coalesce(lower(fax), '') not in ('', 'no', 'off')`));
-  const count = filtered.select((eb) => eb.fn.countAll<number>().as('n'));
-  const page = windowed(filtered.selectAll().select(count.as('total')).orderBy('id'), w).compile();
-  const rows = await selectRows(db, page);
-  // A page past the end has no row to carry the count.
-  const total = rows[0]?.total ?? (w.offset > 0 ? ((await selectRows(db, count.compile()))[0]?.n ?? 0) : 0);
+  const shape: ListShape = { allTenants: scope.all, number: digits !== undefined, branch: f.branchId !== undefined, fax: f.fax === 1, window: w };
+  const values = { tenantIds: tenantIdsValue(scope), digits, branchId: f.branchId };
+  const rows = await listPage(db, shape, values);
+  const total = rows[0]?.total ?? (w.offset > 0 ? ((await listCount(db, shape, values))[0]?.n ?? 0) : 0);
   return { rows, total: Number(total) };
 }
 

@@ -12,8 +12,9 @@
 //    pipelining 1): 2 s of warm-up on each, then R rounds (default 3) of S seconds (default 5) on TARS and
 //    then on the floor, alternating so that a neighbour's load hits both alike: requests per second (mean
 //    of the per-second counts), latency p50 and p99 (from sending the request to its whole response), each
-//    the median of the rounds, and the TARS/floor ratio of the rates. Every request authenticated as the
-//    fixture's account admin of tenant 1 (admin@acme.example):
+//    the median of the rounds, and the TARS/floor ratio of the rates; also the CPU time the server process
+//    (all its threads, from /proc/PID/stat) used per request answered, which a neighbour's load moves
+//    less. Every request authenticated as the fixture's account admin of tenant 1 (admin@acme.example):
 //      GET  /v2/webhooks/1
 //      GET  /v2/admin/phone-numbers/?tenantId=1                 (first page of the tenant's numbers)
 //      POST /v2/reporting/queues/stats  {queueId: [1, 2], startDate: 2026-10-31, endDate: 2026-11-02, daily}
@@ -29,7 +30,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { ADMIN, importSampleLogs, login, newDataDir, REPORTS_USER, rssMb, startFloor, startTars, STATS_BODY } from './http-bench-kit';
+import { ADMIN, cpuMs, importSampleLogs, login, newDataDir, REPORTS_USER, rssMb, startFloor, startTars, STATS_BODY } from './http-bench-kit';
 
 const { values: opts } = parseArgs({
   options: { duration: { type: 'string', default: '5' }, rounds: { type: 'string', default: '3' }, connections: { type: 'string', default: '50' } },
@@ -52,17 +53,22 @@ interface Measured {
   p50: number;
   p99: number;
   requests: number;
+  /** CPU of the server process (all its threads) per request answered, in µs. */
+  cpuUs: number;
 }
 
 const problems: string[] = [];
 
-async function load(url: string, t: Target, token: string | null, seconds: number, connections = CONNECTIONS): Promise<Measured> {
+async function load(server: { url: string; pid: number }, t: Target, token: string | null, seconds: number, connections = CONNECTIONS): Promise<Measured> {
+  const { url } = server;
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (token) headers.authorization = `Bearer ${token}`;
+  const cpuBefore = cpuMs(server.pid);
   const r = await autocannon({ url: url + t.path, method: t.method, headers, body: t.body, connections, pipelining: 1, duration: seconds, timeout: 10 });
+  const cpuUs = Math.round(((cpuMs(server.pid) - cpuBefore) * 1000) / Math.max(1, r.requests.total));
   const wrong = r.errors + r.timeouts + r.non2xx;
   if (wrong > 0) problems.push(`${t.name} on ${url}: ${r.errors} errors, ${r.timeouts} timeouts, ${r.non2xx} non-2xx of ${r.requests.total}`);
-  return { rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, requests: r.requests.total };
+  return { rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, requests: r.requests.total, cpuUs };
 }
 
 async function fetchJson(url: string, t: Target, token: string): Promise<unknown> {
@@ -101,28 +107,28 @@ for (const t of targets) {
 /** The median of each figure over the rounds (rounds alternate TARS and the floor, so drift hits both alike). */
 function median(runs: Measured[]): Measured {
   const mid = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
-  return { rps: mid(runs.map((r) => r.rps)), p50: mid(runs.map((r) => r.p50)), p99: mid(runs.map((r) => r.p99)), requests: runs.reduce((a, r) => a + r.requests, 0) };
+  return { rps: mid(runs.map((r) => r.rps)), p50: mid(runs.map((r) => r.p50)), p99: mid(runs.map((r) => r.p99)), requests: runs.reduce((a, r) => a + r.requests, 0), cpuUs: mid(runs.map((r) => r.cpuUs)) };
 }
 
 const rows: Array<{ name: string; tars: Measured; floor: Measured; ratio: number; rounds: Array<{ tars: Measured; floor: Measured }> }> = [];
 for (const t of targets) {
-  await load(tars.url, t, token, WARMUP);
-  await load(floor.url, t, token, WARMUP);
+  await load(tars, t, token, WARMUP);
+  await load(floor, t, token, WARMUP);
   const rounds: Array<{ tars: Measured; floor: Measured }> = [];
-  for (let i = 0; i < ROUNDS; i++) rounds.push({ tars: await load(tars.url, t, token, DURATION), floor: await load(floor.url, t, token, DURATION) });
+  for (let i = 0; i < ROUNDS; i++) rounds.push({ tars: await load(tars, t, token, DURATION), floor: await load(floor, t, token, DURATION) });
   const [mine, bare] = [median(rounds.map((r) => r.tars)), median(rounds.map((r) => r.floor))];
   rows.push({ name: t.name, tars: mine, floor: bare, ratio: Math.round((mine.rps / bare.rps) * 100) / 100, rounds });
 }
 
 const loginTarget: Target = { name: 'POST /v2/authentication/', method: 'POST', path: '/v2/authentication/', body: JSON.stringify(REPORTS_USER), status: 201 };
 const STORM = DURATION * 2;
-const logins = await load(tars.url, loginTarget, null, STORM);
+const logins = await load(tars, loginTarget, null, STORM);
 // Logins still queued for a hash when autocannon stops go on for a moment: let them finish first.
 const settle = () => new Promise((r) => setTimeout(r, 5000));
 await settle();
 const webhook = targets[0] as Target;
-const getAlone = await load(tars.url, webhook, token, STORM);
-const [getInStorm, storm] = await Promise.all([load(tars.url, webhook, token, STORM), load(tars.url, loginTarget, null, STORM)]);
+const getAlone = await load(tars, webhook, token, STORM);
+const [getInStorm, storm] = await Promise.all([load(tars, webhook, token, STORM), load(tars, loginTarget, null, STORM)]);
 const loadedRss = rssMb(tars.pid);
 
 await Promise.all([tars.stop(), floor.stop()]);
@@ -134,10 +140,13 @@ writeFileSync(join(dataDir, 'results.json'), `${JSON.stringify(results, null, 2)
 
 const pad = (s: string | number, n: number) => String(s).padStart(n);
 console.log(`\n${CONNECTIONS} connections, loopback; each request ${ROUNDS} rounds of ${DURATION} s on TARS then on the floor, medians\n`);
-console.log(`${'request'.padEnd(40)} ${pad('TARS req/s', 11)} ${pad('p50', 5)} ${pad('p99', 5)} ${pad('floor req/s', 12)} ${pad('p50', 5)} ${pad('p99', 5)} ${pad('ratio', 6)}`);
+console.log(`${'request'.padEnd(40)} ${pad('TARS req/s', 11)} ${pad('p50', 5)} ${pad('p99', 5)} ${pad('µs/req', 7)} ${pad('floor req/s', 12)} ${pad('p50', 5)} ${pad('p99', 5)} ${pad('µs/req', 7)} ${pad('ratio', 6)}`);
 for (const r of rows) {
-  console.log(`${r.name.padEnd(40)} ${pad(r.tars.rps, 11)} ${pad(r.tars.p50, 5)} ${pad(r.tars.p99, 5)} ${pad(r.floor.rps, 12)} ${pad(r.floor.p50, 5)} ${pad(r.floor.p99, 5)} ${pad(r.ratio.toFixed(2), 6)}`);
+  console.log(
+    `${r.name.padEnd(40)} ${pad(r.tars.rps, 11)} ${pad(r.tars.p50, 5)} ${pad(r.tars.p99, 5)} ${pad(r.tars.cpuUs, 7)} ${pad(r.floor.rps, 12)} ${pad(r.floor.p50, 5)} ${pad(r.floor.p99, 5)} ${pad(r.floor.cpuUs, 7)} ${pad(r.ratio.toFixed(2), 6)}`,
+  );
 }
+console.log('(µs/req: CPU time of the server process, all its threads, per request answered)');
 console.log(`
 ${STORM} s each:
 logins (scrypt), ${CONNECTIONS} connections: ${logins.rps} logins/s, p50 ${logins.p50} ms, p99 ${logins.p99} ms

@@ -126,6 +126,12 @@ export function rssMb(pid: number): number {
   return Math.round(kb / 102.4) / 10;
 }
 
+/** CPU time a process has used so far (user + system, all its threads), in ms (Linux /proc; 10 ms ticks). */
+export function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) * 10; // utime, stime (fields 14 and 15 of stat(5))
+}
+
 export async function login(url: string, who: { email: string; password: string }): Promise<string> {
   const res = await fetch(`${url}/v2/authentication/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(who) });
   if (res.status !== 201) throw new Error(`login of ${who.email}: ${res.status} ${await res.text()}`);

@@ -41,11 +41,16 @@ const directReads = new WeakMap<Db, { readonly sqlite: Sqlite; readonly statemen
  * connection like every other query. Kysely's way costs a dozen promises, its connection lock and its
  * result plugins on every query: a third of the time of the server's hottest reads (GET /v2/webhooks/{id}).
  */
-export function selectRows<R>(db: Db, query: CompiledQuery<R>): R[] | Promise<R[]> {
+export function selectRows<R>(db: Db, query: CompiledQuery<R>, parameters: readonly unknown[] = query.parameters): R[] | Promise<R[]> {
   const direct = directReads.get(db);
-  if (direct && !direct.sqlite.inTransaction) return direct.statements.all(query.sql, query.parameters) as R[];
-  return db.executeQuery(query).then((r) => r.rows);
+  if (direct && !direct.sqlite.inTransaction) return direct.statements.all(query.sql, parameters) as R[];
+  return db.executeQuery(parameters === query.parameters ? query : { ...query, parameters }).then((r) => r.rows);
 }
+
+/** What a build function of selectOnce and selectShaped gives: a compiled query, or a builder to compile. */
+type Compilable<R> = CompiledQuery<R> | { compile(): CompiledQuery<R> };
+
+const compiledOf = <R>(built: Compilable<R>): CompiledQuery<R> => ('compile' in built ? built.compile() : built);
 
 /**
  * A SELECT of a fixed shape, built and compiled by Kysely once (on first use) and then run with new
@@ -56,17 +61,12 @@ export function selectRows<R>(db: Db, query: CompiledQuery<R>): R[] | Promise<R[
  *   const [row] = await webhookById(db, [id]);
  * (or a raw query: selectOnce((db) => sql`…`.compile(db))).
  */
-export function selectOnce<R>(build: (db: Db) => CompiledQuery<R> | { compile(): CompiledQuery<R> }): (db: Db, parameters: readonly unknown[]) => R[] | Promise<R[]> {
+export function selectOnce<R>(build: (db: Db) => Compilable<R>): (db: Db, parameters: readonly unknown[]) => R[] | Promise<R[]> {
   let query: CompiledQuery<R> | undefined;
   return (db, parameters) => {
-    if (!query) {
-      const built = build(db);
-      query = 'compile' in built ? built.compile() : built;
-    }
+    query ??= compiledOf(build(db));
     if (parameters.length !== query.parameters.length) throw new Error(`${query.sql}: ${query.parameters.length} parameters, ${parameters.length} given`);
-    const direct = directReads.get(db);
-    if (direct && !direct.sqlite.inTransaction) return direct.statements.all(query.sql, parameters) as R[]; // selectRows, without a new query object
-    return selectRows(db, { ...query, parameters });
+    return selectRows(db, query, parameters);
   };
 }
 
@@ -90,23 +90,19 @@ const SHAPES_KEPT = 200;
  *   await page(db, { fax: true }, { tenant: 7 });
  */
 export function selectShaped<S, R>(
-  build: (db: Db, p: Placeholder, shape: S) => CompiledQuery<R> | { compile(): CompiledQuery<R> },
+  build: (db: Db, p: Placeholder, shape: S) => Compilable<R>,
   keyOf: (shape: S) => string,
 ): (db: Db, shape: S, values: Readonly<Record<string, unknown>>) => R[] | Promise<R[]> {
-  const shapes = new Lru<{ query: CompiledQuery<R>; slots: readonly unknown[] }>(SHAPES_KEPT);
+  const shapes = new Lru<CompiledQuery<R>>(SHAPES_KEPT);
   const p: Placeholder = <T>(name: string) => new Slot(name) as T;
   return (db, shape, values) => {
-    const { query, slots } = shapes.get(keyOf(shape), () => {
-      const built = build(db, p, shape);
-      const compiled = 'compile' in built ? built.compile() : built;
-      return { query: compiled, slots: compiled.parameters };
-    });
-    const parameters = slots.map((s) => {
+    const query = shapes.get(keyOf(shape), () => compiledOf(build(db, p, shape)));
+    const parameters = query.parameters.map((s) => {
       if (!(s instanceof Slot)) return s;
       if (!(s.name in values)) throw new Error(`${query.sql}: no value for ${s.name}`);
       return values[s.name];
     });
-    return selectRows(db, { ...query, parameters });
+    return selectRows(db, query, parameters);
   };
 }
 

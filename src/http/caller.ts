@@ -45,23 +45,16 @@ export function callerOf(db: Db, user: CallerUser): Caller | Promise<Caller> {
  * pair (matching every pattern against every permission took 2-3 % of a request's time). The key is the
  * stored text itself, so a changed role or list is a new key, read fresh from the user row of each request.
  */
-const permissionSets = new Map<number, Map<string, ReadonlySet<Permission>>>();
+const permissionSets = new Map<string, ReadonlySet<Permission>>();
 const PERMISSION_SETS_KEPT = 1000;
-let permissionSetsKept = 0;
 
 function permissionsOf(user: CallerUser): ReadonlySet<Permission> {
-  let ofRole = permissionSets.get(user.user_role);
-  if (!ofRole) permissionSets.set(user.user_role, (ofRole = new Map()));
-  let set = ofRole.get(user.permissions);
+  const key = `${user.user_role} ${user.permissions}`;
+  let set = permissionSets.get(key);
   if (!set) {
-    if (permissionSetsKept >= PERMISSION_SETS_KEPT) {
-      permissionSets.clear();
-      permissionSets.set(user.user_role, (ofRole = new Map()));
-      permissionSetsKept = 0;
-    }
+    if (permissionSets.size >= PERMISSION_SETS_KEPT) permissionSets.clear();
     set = effectivePermissions(user.user_role, ownPermissions(user)); // shared: read-only by its type
-    ofRole.set(user.permissions, set);
-    permissionSetsKept++;
+    permissionSets.set(key, set);
   }
   return set;
 }

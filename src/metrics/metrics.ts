@@ -69,27 +69,24 @@ class HttpRequestMetrics {
 
   /** The two metrics as the registry reads them (its get() at every scrape, reset() with resetMetrics()). */
   metrics(): Metric[] {
-    const all = () => [...this.byRoute.values()].flatMap((m) => [...m.values()]);
-    const requests = {
-      name: 'tars_http_requests_total',
-      help: 'HTTP requests answered, by method, route (as declared, e.g. /v2/webhooks/:id; "unmatched" for unknown paths) and status',
-      type: 'counter',
-      aggregator: 'sum',
-      get: async () => ({
-        ...requests,
-        values: all().flatMap((s) => [...s.statuses].map(([status, value]) => ({ labels: { method: s.method, route: s.route, status: String(status) }, value }))),
-      }),
-      reset: () => this.byRoute.clear(),
+    const series = () => [...this.byRoute.values()].flatMap((m) => [...m.values()]);
+    // Plain objects with what the registry uses of a metric (name, help, type, get, reset), not prom-client classes.
+    const metric = (meta: { name: string; help: string; type: string }, values: () => unknown[]) => {
+      const about = { ...meta, aggregator: 'sum' };
+      return { ...about, get: async () => ({ ...about, values: values() }), reset: () => this.byRoute.clear() } as unknown as Metric;
     };
     const name = 'tars_http_request_duration_seconds';
-    const duration = {
-      name,
-      help: 'Time from the request to the end of its response, by method and route',
-      type: 'histogram',
-      aggregator: 'sum',
-      get: async () => ({
-        ...duration,
-        values: all().flatMap((s) => {
+    return [
+      metric(
+        {
+          name: 'tars_http_requests_total',
+          help: 'HTTP requests answered, by method, route (as declared, e.g. /v2/webhooks/:id; "unmatched" for unknown paths) and status',
+          type: 'counter',
+        },
+        () => series().flatMap((s) => [...s.statuses].map(([status, value]) => ({ labels: { method: s.method, route: s.route, status: String(status) }, value }))),
+      ),
+      metric({ name, help: 'Time from the request to the end of its response, by method and route', type: 'histogram' }, () =>
+        series().flatMap((s) => {
           const labels = { method: s.method, route: s.route };
           let below = 0;
           const buckets = s.buckets.map((n, i) => {
@@ -98,11 +95,8 @@ class HttpRequestMetrics {
           });
           return [...buckets, { labels, value: s.sum, metricName: `${name}_sum` }, { labels, value: s.count, metricName: `${name}_count` }];
         }),
-      }),
-      reset: () => this.byRoute.clear(),
-    };
-    // Plain objects with what the registry uses of a metric (name, help, type, get, reset), not prom-client classes.
-    return [requests, duration] as unknown as Metric[];
+      ),
+    ];
   }
 }
 

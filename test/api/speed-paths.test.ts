@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -309,6 +310,24 @@ describe('speed paths', () => {
       } finally {
         await app.close();
       }
+    });
+
+    it('when the server writes a burst of lines to its standard output and exits at once, then every line arrives whole and in order', () => {
+      // The output tars serve logs through (serverLogOutput: asynchronous, lines queued as bytes), in a child
+      // process that writes 20,000 lines (some with text of several bytes per character) and exits right away.
+      const script = `
+        import { createLogger, serverLogOutput } from ${JSON.stringify(join(import.meta.dirname, '../../src/log.ts'))};
+        const log = createLogger('info', serverLogOutput());
+        for (let i = 0; i < 20000; i++) log.info({ i, name: i % 3 === 0 ? 'Zoë Ångström 東京 ☎' : 'plain' }, 'line');
+        process.exit(0);`;
+      const out = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', maxBuffer: 64 << 20 });
+      expect(out.status, out.stderr).to.equal(0);
+      const lines = out.stdout.split('\n');
+      expect(lines.pop()).to.equal(''); // ends with a whole line
+      const entries = lines.map((l) => JSON.parse(l) as { i: number; name: string; msg: string });
+      expect(entries.map((e) => e.i)).to.deep.equal(Array.from({ length: 20000 }, (_, i) => i));
+      expect(entries.filter((e) => e.name === 'Zoë Ångström 東京 ☎')).to.have.length(6667);
+      expect(entries.every((e) => e.msg === 'line')).to.equal(true);
     });
   });
 });

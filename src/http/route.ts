@@ -160,8 +160,7 @@ function runner(route: RouteDef, deps: AppDeps, opts: MountOptions): (req: Reque
     if (caller && route.permission !== 'authenticated' && route.permission !== 'public' && !caller.permissions.has(route.permission)) {
       throw forbidden(`Your role does not allow ${route.permission}`);
     }
-    // The client address only when a handler asks (the login throttle): Express works it out from the headers.
-    const ctx = { body: input.body, query: input.query, params: input.params, caller, requestId: String(res.locals.requestId ?? ''), get ip() { return req.ip ?? ''; } };
+    const ctx = new Context(req, input, caller, String(res.locals.requestId ?? ''));
     const result = await (caller ? (route as ProtectedRoute).handler(ctx as RouteContext<unknown, unknown, unknown>) : (route as PublicRoute).handler(ctx));
     if (opts.checkResponses) {
       const wrong = deps.validator.problems(route.response, result);
@@ -177,31 +176,61 @@ function runner(route: RouteDef, deps: AppDeps, opts: MountOptions): (req: Reque
  * applies here: no ETag, no Last-Modified) on every response.
  */
 export function sendJson(res: Response, status: number, body: unknown): void {
-  const text = JSON.stringify(body) ?? '';
+  const bytes = Buffer.from(JSON.stringify(body) ?? '', 'utf8');
   res.statusCode = status;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', Buffer.byteLength(text));
-  res.end(text);
+  res.setHeader('Content-Length', bytes.length);
+  res.end(bytes);
+}
+
+/** What a handler is given (RouteContext): the checked input, the caller, the request id and the client address. */
+class Context {
+  readonly body: unknown;
+  readonly query: unknown;
+  readonly params: unknown;
+
+  constructor(
+    private readonly req: Request,
+    input: CheckedInput,
+    readonly caller: Caller | undefined,
+    readonly requestId: string,
+  ) {
+    this.body = input.body;
+    this.query = input.query;
+    this.params = input.params;
+  }
+
+  /** Only when a handler asks (the login throttle): Express works it out from the headers and `trust proxy`. */
+  get ip(): string {
+    return this.req.ip ?? '';
+  }
+}
+
+interface CheckedInput {
+  body: unknown;
+  query: unknown;
+  params: unknown;
 }
 
 /** Validates path parameters, query and the body read (if the route has one), collecting every problem into one 400. */
-function checkInput(route: RouteDef, req: Request, validator: Validator, read: unknown): { body: unknown; query: unknown; params: unknown } {
-  const rawBody = read === undefined && route.bodyOptional ? {} : read;
+function checkInput(route: RouteDef, req: Request, validator: Validator, read: unknown): CheckedInput {
   const problems: string[] = [];
-  const take = <T>(fn: () => T): T | undefined => {
-    try {
-      return fn();
-    } catch (err) {
-      if (!(err instanceof AppError) || err.status !== 400) throw err;
-      problems.push(...(err.validationErrors ?? [err.message]));
-      return undefined;
-    }
-  };
-  const params = route.params ? take(() => validator.text(route.params as string, req.params)) : {};
-  const query = route.query ? take(() => validator.text(route.query as string, req.query as Record<string, unknown>)) : {};
-  const body = route.body ? take(() => validator.body(route.body as string, rawBody)) : undefined;
+  const params = route.params ? checked(problems, validator, 'text', route.params, req.params) : {};
+  const query = route.query ? checked(problems, validator, 'text', route.query, req.query) : {};
+  const body = route.body ? checked(problems, validator, 'body', route.body, read === undefined && route.bodyOptional ? {} : read) : undefined;
   if (problems.length > 0) throw new AppError(400, problems[0] as string, { validationErrors: [...new Set(problems)] });
   return { body, query, params };
+}
+
+/** The value checked by the schema, or undefined with its problems added to `problems` (a 400 of the validator). */
+function checked(problems: string[], validator: Validator, kind: 'text' | 'body', schema: SchemaId, value: unknown): unknown {
+  try {
+    return kind === 'text' ? validator.text(schema, value as Record<string, unknown>) : validator.body(schema, value);
+  } catch (err) {
+    if (!(err instanceof AppError) || err.status !== 400) throw err;
+    problems.push(...(err.validationErrors ?? [err.message]));
+    return undefined;
+  }
 }
 
 /** Typed helpers: the handler's context is typed by the route's generic parameters. */

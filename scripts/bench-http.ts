@@ -9,7 +9,9 @@
 //    lookup, one SQL statement, JSON out) in another child process on the same database;
 // 2. checks that TARS and the floor answer each measured request with the same records;
 // 3. for each request, autocannon (programmatic, in this process: N connections, default 50, on loopback,
-//    pipelining 1): 2 s of warm-up on each, then R rounds (default 3) of S seconds (default 5) on TARS and
+//    pipelining 1): 5 s of warm-up on each (TARS's code keeps getting faster for its first 10,000 or so
+//    requests, as V8 optimises it: under callgrind, 1.35 M instructions a request after 1,000 requests, about
+//    0.95 M after 3,000, 0.83 M after 6,000), then R rounds (default 3) of S seconds (default 5) on TARS and
 //    then on the floor, alternating so that a neighbour's load hits both alike: requests per second (mean
 //    of the per-second counts), latency p50 and p99 (from sending the request to its whole response), each
 //    the median of the rounds, and the TARS/floor ratio of the rates; also the CPU time the server process
@@ -38,7 +40,7 @@ const { values: opts } = parseArgs({
 const DURATION = Number(opts.duration);
 const ROUNDS = Number(opts.rounds);
 const CONNECTIONS = Number(opts.connections);
-const WARMUP = 2;
+const WARMUP = 5;
 
 interface Target {
   readonly name: string;

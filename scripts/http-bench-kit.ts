@@ -3,7 +3,7 @@
 // (`node dist/tars.cjs serve`, its log appended to DIR/tars.log) and the floor app (scripts/bench-floor.mjs)
 // each in its own child process, their resident memory read from /proc, and a login. Not runnable by itself.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, mkdtempSync, openSync, readFileSync, readSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 export const ROOT = resolve(import.meta.dirname, '..');
@@ -40,11 +40,11 @@ export function newDataDir(prefix: string): string {
  */
 async function startChild(cmd: string, args: string[], logFile: string, env: NodeJS.ProcessEnv = {}): Promise<Server> {
   const out = openSync(logFile, 'a');
+  const log = new LogScanner(logFile, fstatSync(out).size); // this process's lines only (the file may hold an earlier run's)
   const child: ChildProcess = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', out, 'pipe'] });
   closeSync(out);
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
-  const log = new LogScanner(logFile);
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited (${child.exitCode}) before listening: ${stderr}`);
     log.scan();
@@ -67,15 +67,17 @@ async function startChild(cmd: string, args: string[], logFile: string, env: Nod
   }
 }
 
-/** Reads a growing log file from where it stopped: counts its lines, keeps the error lines and the URL. */
+/** Reads a growing log file from where it stopped (first: from `offset`): counts its lines, keeps the error lines and the URL. */
 class LogScanner {
   lines = 0;
   readonly errors: string[] = [];
   url: string | undefined;
-  private offset = 0;
   private partial = '';
 
-  constructor(private readonly file: string) {}
+  constructor(
+    private readonly file: string,
+    private offset: number,
+  ) {}
 
   scan(): this {
     const fd = openSync(this.file, 'r');
@@ -100,16 +102,24 @@ class LogScanner {
   }
 }
 
-/** The real CLI: `tars serve` on DIR, seeded with the fixture on first start; `nodeArgs` e.g. ['--cpu-prof']. */
-export function startTars(dataDir: string, env: NodeJS.ProcessEnv = {}, nodeArgs: string[] = []): Promise<Server> {
+/**
+ * The real CLI: `tars serve` on DIR, seeded with the fixture on first start; `nodeArgs` e.g. ['--cpu-prof'];
+ * `wrapper` a command that runs node in the same process, e.g. ['valgrind', '--tool=callgrind'].
+ */
+export function startTars(dataDir: string, env: NodeJS.ProcessEnv = {}, nodeArgs: string[] = [], wrapper: string[] = []): Promise<Server> {
   const seed = join(FIXTURES, 'acme.json');
   const args = [...nodeArgs, CLI, 'serve', '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, '--seed', seed];
-  return startChild(process.execPath, args, join(dataDir, 'tars.log'), env);
+  return startNode(wrapper, args, join(dataDir, 'tars.log'), env);
 }
 
-/** The floor app (scripts/bench-floor.mjs) on the same data directory. */
-export function startFloor(dataDir: string): Promise<Server> {
-  return startChild(process.execPath, [join(ROOT, 'scripts/bench-floor.mjs'), '--data-dir', dataDir], join(dataDir, 'floor.log'));
+/** The floor app (scripts/bench-floor.mjs) on the same data directory (`wrapper` as for startTars). */
+export function startFloor(dataDir: string, wrapper: string[] = []): Promise<Server> {
+  return startNode(wrapper, [join(ROOT, 'scripts/bench-floor.mjs'), '--data-dir', dataDir], join(dataDir, 'floor.log'));
+}
+
+function startNode(wrapper: string[], args: string[], logFile: string, env: NodeJS.ProcessEnv = {}): Promise<Server> {
+  const [cmd, ...before] = [...wrapper, process.execPath];
+  return startChild(cmd as string, [...before, ...args], logFile, env);
 }
 
 /** Imports the sample queue_log and Master.csv (tenant 1's queues 1 and 2, 2026-10-31 … 11-02) with the CLI. */

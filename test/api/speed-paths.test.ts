@@ -135,7 +135,7 @@ describe('speed paths', () => {
     });
   });
 
-  describe('reads outside Kysely (selectRows, selectOnce)', () => {
+  describe('reads outside Kysely (selectRows, selectOnce, selectShaped)', () => {
     let app: TestApp;
     before(async () => (app = await startTestApp()));
     after(() => app.close());
@@ -180,12 +180,6 @@ describe('speed paths', () => {
       expect(inTrx).to.deep.equal([{ name: 'Inside' }]);
       expect(() => nameOf(db, [a.id, b.id])).to.throw(/1 parameters, 2 given/);
     });
-  });
-
-  describe('queries compiled once per shape (selectShaped)', () => {
-    let app: TestApp;
-    before(async () => (app = await startTestApp()));
-    after(() => app.close());
 
     it('when run with shapes and values, then each shape is built once and every run reads its own values, by name', async () => {
       const { db } = app.deps.database;

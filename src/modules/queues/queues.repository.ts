@@ -1,7 +1,6 @@
 import { inJsonList, selectOnce, type Db } from '../../db/database';
-import { keptInScope } from '../../db/tenant-filter';
 import { notFound } from '../../errors';
-import type { TenantScope } from '../../http/scope';
+import { inScope, type TenantScope } from '../../http/scope';
 
 /** A call queue; `logName` is its name in the PBX's queue_log. */
 export interface QueueInput {
@@ -34,7 +33,7 @@ const queuesById = selectOnce((db) => db.selectFrom('queues').select(['id', 'ten
  */
 export async function getQueuesInScope(db: Db, scope: TenantScope, ids: readonly number[]): Promise<QueueRow[]> {
   const found = ids.length > 0 ? await queuesById(db, [JSON.stringify(ids)]) : [];
-  const rows = found.filter((r) => keptInScope(scope, r)).map(({ id, tenant_id, name }) => ({ id, tenantId: tenant_id, name }));
+  const rows = found.filter((r) => inScope(scope, r.tenant_id)).map(({ id, tenant_id, name }) => ({ id, tenantId: tenant_id, name }));
   const missing = ids.find((id) => !rows.some((r) => r.id === id));
   if (missing !== undefined) throw notFound(`Queue ${missing}`);
   return rows;

@@ -48,6 +48,8 @@ interface Target {
   readonly path: string;
   readonly body?: string;
   readonly status: number;
+  /** How long a request may take before autocannon counts it as a timeout (an error of the run); default 10 s. */
+  readonly timeoutSeconds?: number;
 }
 
 interface Measured {
@@ -66,7 +68,7 @@ async function load(server: { url: string; pid: number }, t: Target, token: stri
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (token) headers.authorization = `Bearer ${token}`;
   const cpuBefore = cpuMs(server.pid);
-  const r = await autocannon({ url: url + t.path, method: t.method, headers, body: t.body, connections, pipelining: 1, duration: seconds, timeout: 10 });
+  const r = await autocannon({ url: url + t.path, method: t.method, headers, body: t.body, connections, pipelining: 1, duration: seconds, timeout: t.timeoutSeconds ?? 10 });
   const cpuUs = Math.round(((cpuMs(server.pid) - cpuBefore) * 1000) / Math.max(1, r.requests.total));
   const wrong = r.errors + r.timeouts + r.non2xx;
   if (wrong > 0) problems.push(`${t.name} on ${url}: ${r.errors} errors, ${r.timeouts} timeouts, ${r.non2xx} non-2xx of ${r.requests.total}`);
@@ -122,7 +124,9 @@ for (const t of targets) {
   rows.push({ name: t.name, tars: mine, floor: bare, ratio: Math.round((mine.rps / bare.rps) * 100) / 100, rounds });
 }
 
-const loginTarget: Target = { name: 'POST /v2/authentication/', method: 'POST', path: '/v2/authentication/', body: JSON.stringify(REPORTS_USER), status: 201 };
+// Logins wait their turn for a hash (one at a time on two cores, about 5 a second during the storm, which
+// shares the cores with the GETs), so with 50 connections one waits about 10 s: within a 30-s timeout.
+const loginTarget: Target = { name: 'POST /v2/authentication/', method: 'POST', path: '/v2/authentication/', body: JSON.stringify(REPORTS_USER), status: 201, timeoutSeconds: 30 };
 const STORM = DURATION * 2;
 const logins = await load(tars, loginTarget, null, STORM);
 // Logins still queued for a hash when autocannon stops go on for a moment: let them finish first.
@@ -158,7 +162,11 @@ TARS RSS: idle ${idleRss} MB, after the load ${loadedRss} MB (floor idle ${floor
 results: ${join(dataDir, 'results.json')}`);
 const worst = Math.min(...rows.map((r) => r.ratio));
 const worstP99 = Math.max(...rows.map((r) => r.tars.p99));
-console.log(`targets: ratio >= 0.8 (worst ${worst.toFixed(2)}: ${worst >= 0.8 ? 'met' : 'NOT met'}), p99 < 30 ms (worst ${worstP99} ms: ${worstP99 < 30 ? 'met' : 'NOT met'})`);
+// The floor's own worst p99 beside TARS's: when the floor misses 30 ms too, the machine's load decides it.
+const floorWorstP99 = Math.max(...rows.map((r) => r.floor.p99));
+console.log(
+  `targets: ratio >= 0.8 (worst ${worst.toFixed(2)}: ${worst >= 0.8 ? 'met' : 'NOT met'}), p99 < 30 ms (worst ${worstP99} ms: ${worstP99 < 30 ? 'met' : 'NOT met'}; the floor's worst: ${floorWorstP99} ms)`,
+);
 if (problems.length > 0) {
   console.error(`\nFAILED:\n  ${problems.join('\n  ')}`);
   process.exit(1);

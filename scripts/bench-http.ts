@@ -32,7 +32,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { ADMIN, cpuMs, importSampleLogs, login, newDataDir, REPORTS_USER, rssMb, startFloor, startTars, STATS_BODY } from './http-bench-kit';
+import { ADMIN, cpuMs, importSampleLogs, login, MEASURED, newDataDir, REPORTS_USER, rssMb, startFloor, startTars, type BenchRequest } from './http-bench-kit';
 
 const { values: opts } = parseArgs({
   options: { duration: { type: 'string', default: '5' }, rounds: { type: 'string', default: '3' }, connections: { type: 'string', default: '50' } },
@@ -42,12 +42,7 @@ const ROUNDS = Number(opts.rounds);
 const CONNECTIONS = Number(opts.connections);
 const WARMUP = 5;
 
-interface Target {
-  readonly name: string;
-  readonly method: 'GET' | 'POST';
-  readonly path: string;
-  readonly body?: string;
-  readonly status: number;
+interface Target extends BenchRequest {
   /** How long a request may take before autocannon counts it as a timeout (an error of the run); default 10 s. */
   readonly timeoutSeconds?: number;
 }
@@ -97,11 +92,7 @@ const token = await login(tars.url, ADMIN);
 const idleRss = rssMb(tars.pid);
 const floorIdleRss = rssMb(floor.pid);
 
-const targets: Target[] = [
-  { name: 'GET /v2/webhooks/{id}', method: 'GET', path: '/v2/webhooks/1', status: 200 },
-  { name: 'GET /v2/admin/phone-numbers/?tenantId=', method: 'GET', path: '/v2/admin/phone-numbers/?tenantId=1', status: 200 },
-  { name: 'POST /v2/reporting/queues/stats', method: 'POST', path: '/v2/reporting/queues/stats', body: JSON.stringify(STATS_BODY), status: 201 },
-];
+const targets: Target[] = Object.values(MEASURED);
 
 for (const t of targets) {
   const [mine, bare] = [essence(t, await fetchJson(tars.url, t, token)), essence(t, await fetchJson(floor.url, t, token))];
@@ -132,7 +123,7 @@ const logins = await load(tars, loginTarget, null, STORM);
 // Logins still queued for a hash when autocannon stops go on for a moment: let them finish first.
 const settle = () => new Promise((r) => setTimeout(r, 5000));
 await settle();
-const webhook = targets[0] as Target;
+const webhook: Target = MEASURED.webhook;
 const getAlone = await load(tars, webhook, token, STORM);
 const [getInStorm, storm] = await Promise.all([load(tars, webhook, token, STORM), load(tars, loginTarget, null, STORM)]);
 const loadedRss = rssMb(tars.pid);

@@ -19,7 +19,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { ADMIN, importSampleLogs, login, newDataDir, startFloor, startTars, STATS_BODY, type Server } from './http-bench-kit';
+import { ADMIN, importSampleLogs, login, MEASURED, newDataDir, startFloor, startTars, type BenchRequest, type Server } from './http-bench-kit';
 
 const { values: opts } = parseArgs({
   options: { request: { type: 'string', default: 'webhook' }, warmup: { type: 'string', default: '6000' }, requests: { type: 'string', default: '2000' } },
@@ -27,14 +27,8 @@ const { values: opts } = parseArgs({
 const REQUESTS = Number(opts.requests);
 const WARMUP = Number(opts.warmup);
 
-const ALL = {
-  webhook: { name: 'GET /v2/webhooks/{id}', method: 'GET', path: '/v2/webhooks/1' },
-  list: { name: 'GET /v2/admin/phone-numbers/?tenantId=', method: 'GET', path: '/v2/admin/phone-numbers/?tenantId=1' },
-  stats: { name: 'POST /v2/reporting/queues/stats', method: 'POST', path: '/v2/reporting/queues/stats', body: JSON.stringify(STATS_BODY) },
-} as const;
-type Target = (typeof ALL)[keyof typeof ALL];
-const chosen = opts.request === 'all' ? Object.values(ALL) : [ALL[opts.request as keyof typeof ALL]];
-if (chosen.some((t) => !t)) throw new Error(`--request must be one of ${Object.keys(ALL).join(', ')}, all`);
+const chosen = opts.request === 'all' ? Object.values(MEASURED) : [MEASURED[opts.request as keyof typeof MEASURED]];
+if (chosen.some((t) => !t)) throw new Error(`--request must be one of ${Object.keys(MEASURED).join(', ')}, all`);
 
 try {
   execFileSync('valgrind', ['--version'], { stdio: 'ignore' });
@@ -48,11 +42,11 @@ importSampleLogs(dataDir);
 const token = await login(seeded.url, ADMIN);
 await seeded.stop();
 
-async function send(server: Server, t: Target, amount: number): Promise<void> {
+async function send(server: Server, t: BenchRequest, amount: number): Promise<void> {
   const r = await autocannon({
     url: server.url + t.path,
     method: t.method,
-    body: 'body' in t ? t.body : undefined,
+    body: t.body,
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     connections: 50,
     amount,
@@ -63,7 +57,7 @@ async function send(server: Server, t: Target, amount: number): Promise<void> {
 }
 
 /** Instructions per request of one server under callgrind, counted after the warm-up. */
-async function count(who: 'tars' | 'floor', t: Target): Promise<number> {
+async function count(who: 'tars' | 'floor', t: BenchRequest): Promise<number> {
   const prefix = `callgrind.${who}.${Date.now()}`;
   const wrapper = ['valgrind', '--tool=callgrind', `--callgrind-out-file=${join(dataDir, prefix)}`, '--dump-instr=no'];
   const server = who === 'tars' ? await startTars(dataDir, {}, [], wrapper) : await startFloor(dataDir, wrapper);

@@ -150,3 +150,19 @@ export async function login(url: string, who: { email: string; password: string 
 
 /** The queue statistics request measured: both sample queues, the three sample days, daily (6 rows). */
 export const STATS_BODY = { queueId: [1, 2], startDate: '2026-10-31', endDate: '2026-11-02', distribution: 'daily' } as const;
+
+/** A request a benchmark sends, and the status it must answer. */
+export interface BenchRequest {
+  readonly name: string;
+  readonly method: 'GET' | 'POST';
+  readonly path: string;
+  readonly body?: string;
+  readonly status: number;
+}
+
+/** The three requests npm run bench measures against the floor (and scripts/bench-instructions.ts counts). */
+export const MEASURED = {
+  webhook: { name: 'GET /v2/webhooks/{id}', method: 'GET', path: '/v2/webhooks/1', status: 200 },
+  list: { name: 'GET /v2/admin/phone-numbers/?tenantId=', method: 'GET', path: '/v2/admin/phone-numbers/?tenantId=1', status: 200 },
+  stats: { name: 'POST /v2/reporting/queues/stats', method: 'POST', path: '/v2/reporting/queues/stats', body: JSON.stringify(STATS_BODY), status: 201 },
+} as const satisfies Record<string, BenchRequest>;

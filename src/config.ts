@@ -86,6 +86,15 @@ export const SETTINGS = [
 
 type Env = Readonly<Record<string, string | undefined>>;
 
+type SettingName = (typeof SETTINGS)[number][1];
+
+/** The default of a setting, as the table above (and so the README) states it. */
+function defaultOf(name: SettingName): string {
+  const row = SETTINGS.find((s) => s[1] === name);
+  if (!row) throw new Error(`no setting ${name}`);
+  return row[2];
+}
+
 export function loadConfig(env: Env, flags: ConfigFlags = {}, cwd = process.cwd()): Config {
   const problems: string[] = [];
   const pick = (flag: keyof ConfigFlags | undefined, name: string): string | undefined => {
@@ -95,18 +104,18 @@ export function loadConfig(env: Env, flags: ConfigFlags = {}, cwd = process.cwd(
   };
   const label = (flag: string, name: string) => (flags[flag as keyof ConfigFlags] !== undefined ? `--${flag}` : name);
 
-  const portText = pick('port', 'TARS_PORT') ?? '8080';
+  const portText = pick('port', 'TARS_PORT') ?? defaultOf('TARS_PORT');
   const port = Number(portText);
   if (!/^\d+$/.test(portText) || port > 65535) problems.push(`${label('port', 'TARS_PORT')} must be a port number from 0 to 65535, got "${portText}"`);
 
-  const host = pick('host', 'TARS_HOST') ?? '0.0.0.0';
+  const host = pick('host', 'TARS_HOST') ?? defaultOf('TARS_HOST');
   if (/\s/.test(host)) problems.push(`${label('host', 'TARS_HOST')} must be a host name or address, got "${host}"`);
 
-  const dataDir = resolve(cwd, pick('data-dir', 'TARS_DATA_DIR') ?? 'data');
+  const dataDir = resolve(cwd, pick('data-dir', 'TARS_DATA_DIR') ?? defaultOf('TARS_DATA_DIR'));
   const seedText = pick('seed', 'TARS_SEED');
   const seed = seedText === undefined ? undefined : isAbsolute(seedText) ? seedText : resolve(cwd, seedText);
 
-  const adminEmail = env.TARS_ADMIN_EMAIL || 'admin@tars.local';
+  const adminEmail = env.TARS_ADMIN_EMAIL || defaultOf('TARS_ADMIN_EMAIL');
   if (!/^[^\s@]+@[^\s@]+$/.test(adminEmail)) problems.push(`TARS_ADMIN_EMAIL must be an e-mail address, got "${adminEmail}"`);
   const adminPassword = env.TARS_ADMIN_PASSWORD || undefined;
   if (adminPassword !== undefined && adminPassword.length < 8) problems.push('TARS_ADMIN_PASSWORD must be at least 8 characters long');
@@ -114,32 +123,32 @@ export function loadConfig(env: Env, flags: ConfigFlags = {}, cwd = process.cwd(
   const jwtSecret = env.TARS_JWT_SECRET || undefined;
   if (jwtSecret !== undefined && jwtSecret.length < 32) problems.push('TARS_JWT_SECRET must be at least 32 characters long (256 bits)');
 
-  const ttlText = env.TARS_TOKEN_TTL || '30d';
+  const ttlText = env.TARS_TOKEN_TTL || defaultOf('TARS_TOKEN_TTL');
   const tokenTtlSeconds = parseDuration(ttlText);
   if (tokenTtlSeconds === undefined || tokenTtlSeconds < 60) problems.push(`TARS_TOKEN_TTL must be a duration of at least 60 s such as 3600, 90m, 12h or 30d, got "${ttlText}"`);
 
   const smtpUrl = env.TARS_SMTP_URL || undefined;
   if (smtpUrl !== undefined && !/^smtps?:\/\/[^/]+/.test(smtpUrl)) problems.push('TARS_SMTP_URL must be an smtp:// or smtps:// URL');
-  const mailFrom = env.TARS_MAIL_FROM || 'TARS <tars@localhost>';
+  const mailFrom = env.TARS_MAIL_FROM || defaultOf('TARS_MAIL_FROM');
 
   const smsGatewayUrl = env.TARS_SMS_GATEWAY_URL || undefined;
   if (smsGatewayUrl !== undefined && !/^https?:\/\/[^/]+/.test(smsGatewayUrl)) problems.push('TARS_SMS_GATEWAY_URL must be an http:// or https:// URL');
 
-  const logLevel = (env.TARS_LOG_LEVEL || 'info') as LogLevel;
+  const logLevel = (env.TARS_LOG_LEVEL || defaultOf('TARS_LOG_LEVEL')) as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`TARS_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
 
-  const trustText = env.TARS_TRUST_PROXY || '0';
+  const trustText = env.TARS_TRUST_PROXY || defaultOf('TARS_TRUST_PROXY');
   if (trustText !== '0' && trustText !== '1') problems.push(`TARS_TRUST_PROXY must be 0 or 1, got "${trustText}"`);
 
-  const int = (name: string, fallback: string, min: number, max: number): number => {
-    const text = env[name] || fallback;
+  const int = (name: SettingName, min: number, max: number): number => {
+    const text = env[name] || defaultOf(name);
     const n = Number(text);
     if (!/^\d+$/.test(text) || n < min || n > max) problems.push(`${name} must be a whole number from ${min} to ${max}, got "${text}"`);
     return n;
   };
-  const reportHour = int('TARS_REPORT_HOUR', '6', 0, 23);
-  const reportCatchUpDays = int('TARS_REPORT_CATCHUP_DAYS', '7', 0, 366);
-  const reportAttempts = int('TARS_REPORT_ATTEMPTS', '5', 1, 20);
+  const reportHour = int('TARS_REPORT_HOUR', 0, 23);
+  const reportCatchUpDays = int('TARS_REPORT_CATCHUP_DAYS', 0, 366);
+  const reportAttempts = int('TARS_REPORT_ATTEMPTS', 1, 20);
   const list = (name: string, fallback: readonly string[]): string[] => {
     try {
       return parsePolicyList(env[name], fallback);
@@ -150,17 +159,17 @@ export function loadConfig(env: Env, flags: ConfigFlags = {}, cwd = process.cwd(
   };
   const webhookAllow = list('TARS_WEBHOOK_ALLOW', []);
   const webhookDeny = list('TARS_WEBHOOK_DENY', DEFAULT_DENY);
-  const seconds = (name: string, fallback: string): number => {
-    const text = env[name] || fallback;
+  const seconds = (name: SettingName): number => {
+    const text = env[name] || defaultOf(name);
     const s = parseDuration(text);
     if (s === undefined || s < 1 || s > 3600) problems.push(`${name} must be a duration from 1 s to 1 h, such as 10s or 2m, got "${text}"`);
     return (s ?? 0) * 1000;
   };
-  const webhookTimeoutMs = seconds('TARS_WEBHOOK_TIMEOUT', '10s');
-  const webhookRetryBaseMs = seconds('TARS_WEBHOOK_RETRY_BASE', '10s');
-  const webhookAttempts = int('TARS_WEBHOOK_ATTEMPTS', '8', 1, 30);
+  const webhookTimeoutMs = seconds('TARS_WEBHOOK_TIMEOUT');
+  const webhookRetryBaseMs = seconds('TARS_WEBHOOK_RETRY_BASE');
+  const webhookAttempts = int('TARS_WEBHOOK_ATTEMPTS', 1, 30);
 
-  const metricsText = env.TARS_METRICS || 'on';
+  const metricsText = env.TARS_METRICS || defaultOf('TARS_METRICS');
   if (metricsText !== 'on' && metricsText !== 'off') problems.push(`TARS_METRICS must be on or off, got "${metricsText}"`);
   const metricsToken = env.TARS_METRICS_TOKEN || undefined;
   if (metricsToken !== undefined && (metricsToken.length < 16 || /\s/.test(metricsToken))) problems.push('TARS_METRICS_TOKEN must be at least 16 characters long, without spaces');

@@ -1,4 +1,5 @@
 import type { ParseArgsConfig } from 'node:util';
+import { SETTINGS } from '../config';
 
 export type Options = NonNullable<ParseArgsConfig['options']>;
 export type Values = Record<string, string | boolean | undefined>;
@@ -20,7 +21,16 @@ export interface Command {
 export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
 
 export const DATA_DIR_OPTION = { 'data-dir': { type: 'string' } } as const satisfies Options;
-export const DATA_DIR_HELP = '  --data-dir DIR   data directory (default: $TARS_DATA_DIR, else ./data)';
+type ServerFlag = Exclude<(typeof SETTINGS)[number][0], ''>;
+
+/** The --help line of a flag that is also a setting: its variable and default come from SETTINGS (src/config.ts). */
+export function settingHelp(flag: ServerFlag, usage: string, what: string, note = ''): string {
+  const [, env, def] = SETTINGS.find((s) => s[0] === flag) ?? [];
+  const fallback = def ? `, else ${def}` : '';
+  return `  ${`${flag} ${usage}`.padEnd(17)}${what} (default: $${env}${fallback}${note ? `; ${note}` : ''})`;
+}
+
+export const DATA_DIR_HELP = settingHelp('--data-dir', 'DIR', 'data directory');
 
 /** A failure to report in one line (no stack), with its exit code. */
 export class CliError extends Error {

@@ -11,7 +11,7 @@ import { startJobs } from '../jobs/jobs';
 import { buildDeps, ensureDataDir } from '../runtime';
 import { readFixtureFile, seedFixture } from '../seed/seed';
 import { ensureFirstAdmin } from '../modules/users/bootstrap';
-import { EXIT, type Command } from './command';
+import { DATA_DIR_HELP, EXIT, settingHelp, type Command } from './command';
 
 export const serveCommand: Command = {
   name: ['serve'],
@@ -23,10 +23,10 @@ start. When the database has no user yet, it creates a platform administrator (T
 TARS_ADMIN_PASSWORD, or a generated password printed once). Prints "listening on http://HOST:PORT"
 once it accepts connections.
 
-  --port N         TCP port (default: $TARS_PORT, else 8080; 0 picks a free port)
-  --host H         address to listen on (default: $TARS_HOST, else 0.0.0.0)
-  --data-dir DIR   data directory (default: $TARS_DATA_DIR, else ./data)
-  --seed FILE      load this fixture file first when the database is empty (default: $TARS_SEED)
+${settingHelp('--port', 'N', 'TCP port', '0 picks a free port')}
+${settingHelp('--host', 'H', 'address to listen on')}
+${DATA_DIR_HELP}
+${settingHelp('--seed', 'FILE', 'load this fixture file first when the database is empty')}
 
 Every TARS_* variable is listed in the README. While it runs, the data directory holds server.lock
 (tars restore refuses to run then; a lock left by a crash is recognised as stale). SIGTERM or SIGINT

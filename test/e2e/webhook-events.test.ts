@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
 import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
 import { send } from '../helpers/app';
+import { ACME } from '../helpers/fixtures';
 import { runTars, startServe, tarsCommand, type RunningServer } from '../helpers/cli';
 import { startReceiver, type HttpReceiver } from '../helpers/http-receiver';
 
@@ -12,7 +13,6 @@ import { startReceiver, type HttpReceiver } from '../helpers/http-receiver';
  * The whole path with real processes: `tars import` (another process) records events in the outbox,
  * the running `tars serve` delivers them to a real HTTP receiver.
  */
-const ACME = resolve('..', 'shared', 'fixtures', 'acme.json');
 const enter = (t: number, callId: string) => `${t}|${callId}|400|NONE|ENTERQUEUE||+13125551234|1\n`;
 const CDR = '"","102","18725551242","from-internal","""Bob Jones"" <102>","PJSIP/102-00000a1b","PJSIP/voip-trunk-00000a1c","Dial","PJSIP/18725551242@voip-trunk,300,T","2026-11-05 14:12:02","2026-11-05 14:12:24","2026-11-05 14:14:47",165,143,"ANSWERED","DOCUMENTATION","CALLID",""\n';
 

@@ -22,15 +22,22 @@ describe('reads outside Kysely (selectRows, selectOnce, selectShaped)', () => {
     const query = db.selectFrom('tenants').select('name').where('id', '=', tenant.id).compile();
     let inside!: () => void;
     const entered = new Promise<void>((r) => (inside = r));
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
     const writer = db.transaction().execute(async (trx) => {
       await trx.updateTable('tenants').set({ name: 'Renamed, then rolled back' }).where('id', '=', tenant.id).execute();
       inside();
-      await new Promise((r) => setTimeout(r, 50));
+      await released; // open until the read below has been asked for
       throw new Error('roll back');
     });
     await entered;
-    const read = selectRows(db, query);
-    expect(read, 'it goes through Kysely, which waits for the connection').to.be.a('promise');
+    let read: unknown;
+    try {
+      read = selectRows(db, query);
+      expect(read, 'it goes through Kysely, which waits for the connection').to.be.a('promise');
+    } finally {
+      release();
+    }
     await writer.catch(() => undefined);
     expect(await read).to.deep.equal([{ name: tenant.name }]);
   });

@@ -1,5 +1,5 @@
 #!/usr/bin/env -S npx tsx
-// The HTTP benchmark (README "Performance", "HTTP API"):
+// The HTTP benchmark (docs/performance.md, "HTTP API"):
 //   npm run bench              (builds, then: npx tsx scripts/bench-http.ts [--duration S] [--rounds R] [--connections N])
 // Run no other benchmark on the machine meanwhile (its two runs share the cores). In one run:
 // 1. a fresh data directory under .tmp/; the real CLI `node dist/tars.cjs serve --port 0 --host 127.0.0.1

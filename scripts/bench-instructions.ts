@@ -1,5 +1,5 @@
 #!/usr/bin/env -S npx tsx
-// Instructions per request, TARS against the floor, counted by valgrind (README "Performance", "HTTP API"):
+// Instructions per request, TARS against the floor, counted by valgrind (docs/performance.md, "HTTP API"):
 //   npm run build && npx tsx scripts/bench-instructions.ts [--request webhook|list|stats|all] [--warmup N] [--requests N]
 // Needs valgrind (Debian package valgrind). The rates of `npm run bench` move with whatever else the machine
 // runs (±15 % here between runs); a count of instructions does not, so this tells whether a change made a

@@ -1,5 +1,5 @@
 #!/usr/bin/env -S npx tsx
-// The memory soak (README "Performance", "HTTP API"):
+// The memory soak (docs/performance.md, "HTTP API"):
 //   npm run soak                          (builds, then: npx tsx scripts/soak-http.ts [--minutes 10] [--connections 20])
 // Run no other benchmark on the machine meanwhile. It starts the real CLI (`node dist/tars.cjs
 // serve`, seeded with test/fixtures/acme.json, the sample PBX logs imported; scripts/http-bench-kit.ts)

@@ -1,9 +1,9 @@
 #!/usr/bin/env -S npx tsx
-// The HTTP benchmark (README "Performance", "HTTP API"):
+// The HTTP benchmark (docs/performance.md, "HTTP API"):
 //   npm run bench              (builds, then: npx tsx scripts/bench-http.ts [--duration S] [--rounds R] [--connections N])
 // Run no other benchmark on the machine meanwhile (its two runs share the cores). In one run:
 // 1. a fresh data directory under .tmp/; the real CLI `node dist/tars.cjs serve --port 0 --host 127.0.0.1
-//    --data-dir DIR --seed ../shared/fixtures/acme.json` in a child process (log level info, its JSON log
+//    --data-dir DIR --seed test/fixtures/acme.json` in a child process (log level info, its JSON log
 //    appended to DIR/tars.log, one line per request), the sample queue_log and Master.csv imported beside
 //    it with `tars import`, and the floor app (scripts/bench-floor.mjs: Express 5, the same JWT check and user
 //    lookup, one SQL statement, JSON out) in another child process on the same database;

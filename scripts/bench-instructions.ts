@@ -1,11 +1,11 @@
 #!/usr/bin/env -S npx tsx
-// Instructions per request, TARS against the floor, counted by valgrind (README "Performance", "HTTP API"):
+// Instructions per request, TARS against the floor, counted by valgrind (docs/performance.md, "HTTP API"):
 //   npm run build && npx tsx scripts/bench-instructions.ts [--request webhook|list|stats|all] [--warmup N] [--requests N]
 // Needs valgrind (Debian package valgrind). The rates of `npm run bench` move with whatever else the machine
 // runs (±15 % here between runs); a count of instructions does not, so this tells whether a change made a
 // request cheaper when the rates cannot. It is not a measure of time: memory stalls and the garbage
 // collector's copying cost time out of proportion to their instructions.
-// 1. a fresh data directory under .tmp/, seeded with ../shared/fixtures/acme.json by the real CLI, the sample
+// 1. a fresh data directory under .tmp/, seeded with test/fixtures/acme.json by the real CLI, the sample
 //    PBX logs imported, one login (the fixture's account admin of tenant 1, as in npm run bench);
 // 2. `tars serve` and the floor (scripts/bench-floor.mjs) each under `valgrind --tool=callgrind`, side by side
 //    (a count does not depend on the load beside it);

@@ -1,5 +1,5 @@
 #!/usr/bin/env -S npx tsx
-// The reporting benchmark (README "Performance"), in one run:
+// The reporting benchmark (docs/performance.md), in one run:
 //   npm run build && npx tsx scripts/bench-reporting.ts [DIR]        (DIR default: .tmp/bench)
 // 1. generates a year of data into DIR with scripts/gen-pbx-year.mjs unless DIR/queue_log exists;
 // 2. import floor: a fresh database, the same queue_log read with the importer's line reader, one row per

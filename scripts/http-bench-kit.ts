@@ -1,5 +1,5 @@
 // What the HTTP benchmark (scripts/bench-http.ts) and the soak (scripts/soak-http.ts) share: a data
-// directory seeded with ../shared/fixtures/acme.json and the sample PBX logs imported, the real CLI
+// directory seeded with test/fixtures/acme.json and the sample PBX logs imported, the real CLI
 // (`node dist/tars.cjs serve`, its log appended to DIR/tars.log) and the floor app (scripts/bench-floor.mjs)
 // each in its own child process, their resident memory read from /proc, and a login. Not runnable by itself.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -7,7 +7,7 @@ import { closeSync, fstatSync, mkdirSync, mkdtempSync, openSync, readFileSync, r
 import { join, resolve } from 'node:path';
 
 export const ROOT = resolve(import.meta.dirname, '..');
-export const FIXTURES = resolve(ROOT, '../shared/fixtures');
+export const FIXTURES = resolve(ROOT, 'test/fixtures');
 const CLI = join(ROOT, 'dist/tars.cjs');
 
 /** The fixture's account admin of tenant 1 (reaches its own tenant only): the caller of every measured request. */

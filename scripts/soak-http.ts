@@ -1,8 +1,8 @@
 #!/usr/bin/env -S npx tsx
-// The memory soak (README "Performance", "HTTP API"):
+// The memory soak (docs/performance.md, "HTTP API"):
 //   npm run soak                          (builds, then: npx tsx scripts/soak-http.ts [--minutes 10] [--connections 20])
 // Run no other benchmark on the machine meanwhile. It starts the real CLI (`node dist/tars.cjs
-// serve`, seeded with ../shared/fixtures/acme.json, the sample PBX logs imported; scripts/http-bench-kit.ts)
+// serve`, seeded with test/fixtures/acme.json, the sample PBX logs imported; scripts/http-bench-kit.ts)
 // and sends it, from N connections (default 20) as fast as it answers, for M minutes (default 10), a mix of
 // requests, each with the one status it must get:
 //   40 % GET /v2/webhooks/1 (200)              15 % GET /v2/admin/phone-numbers/?tenantId=1 (200)

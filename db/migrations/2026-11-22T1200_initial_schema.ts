@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Every resource of the fixture format (shared/fixtures/README.md), plus what authentication needs.
+ * Every resource of the fixture format (docs/fixture-format.md), plus what authentication needs.
  * Frozen once landed: later changes go into new, later-dated migrations.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {

@@ -14,7 +14,7 @@ export const seedCommand: Command = {
   summary: 'load a fixture file into the database',
   help: `Usage: tars seed FILE [--data-dir DIR]
 
-Loads a fixture file (the format of shared/fixtures/README.md) in one transaction: ids are kept,
+Loads a fixture file (the format of docs/fixture-format.md) in one transaction: ids are kept,
 passwords stored hashed. Every broken rule is reported as key[index].field; on any problem nothing
 is written and the exit code is 1. Records whose ids already exist are reported as problems, so a
 fixture is loaded into an empty data directory (or with \`tars serve --seed FILE\`).

@@ -7,7 +7,7 @@ import type { QueueInput } from '../modules/queues/queues.repository';
 import type { SavedFilterInput } from '../modules/saved-filters/saved-filters.repository';
 import type { WebhookInput } from '../modules/webhooks/webhooks.repository';
 
-/** A fixture file (shared/fixtures/README.md), after schemas/fixture.json has accepted it. */
+/** A fixture file (docs/fixture-format.md), after schemas/fixture.json has accepted it. */
 export interface Fixture {
   tenants?: Array<{ id: number; name: string; partnerId?: number }>;
   branches?: Array<{ id: number; tenantId: number; name: string; timezone?: string; default?: number }>;

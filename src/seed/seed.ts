@@ -42,7 +42,7 @@ export async function readFixtureFile(path: string): Promise<unknown> {
 }
 
 /**
- * Loads a fixture (shared/fixtures/README.md) in one transaction: ids kept, passwords hashed, every broken
+ * Loads a fixture (docs/fixture-format.md) in one transaction: ids kept, passwords hashed, every broken
  * rule reported at once, nothing written on failure.
  */
 export async function seedFixture(database: OpenDatabase, validator: Validator, data: unknown, now: Date): Promise<SeedSummary> {

@@ -7,6 +7,7 @@ import { readFixtureFile, seedFixture } from '../../src/seed/seed';
 import { startTestApp, type TestApp, type TestResponse } from '../helpers/app';
 import { anyJson, mutated, schemaById, validOf } from '../helpers/arbitraries';
 import { tokenFor } from '../helpers/factories';
+import { ACME } from '../helpers/fixtures';
 
 /*
  * Property-based requests to every route, driven by its schemas: valid bodies and queries, broken ones
@@ -35,7 +36,7 @@ describe('fuzzing every route (property-based, from schemas/)', function () {
 
   before(async () => {
     app = await startTestApp();
-    await seedFixture(app.deps.database, app.deps.validator, await readFixtureFile('../shared/fixtures/acme.json'), new Date());
+    await seedFixture(app.deps.database, app.deps.validator, await readFixtureFile(ACME), new Date());
     for (const userId of [1, 7, 2, 3, 8, 4, 6]) tokens.push(await tokenFor(app, { id: userId }));
   });
   after(() => app.close());

@@ -12,7 +12,7 @@ function roundRingTimes(value: unknown): unknown {
   return value;
 }
 
-describe('queue reports of the sample logs (shared/fixtures/expected)', () => {
+describe('queue reports of the sample logs (test/fixtures/expected)', () => {
   let app: TestApp;
   let token: string;
 

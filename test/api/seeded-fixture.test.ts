@@ -3,9 +3,10 @@ import { readFileSync } from 'node:fs';
 import { seedFixture, SeedError } from '../../src/seed/seed';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { tokenFor } from '../helpers/factories';
+import { ACME as ACME_FILE } from '../helpers/fixtures';
 
-/** The example fixture every build must load (shared/fixtures beside the checkout). */
-const ACME = JSON.parse(readFileSync(new URL('../../../shared/fixtures/acme.json', import.meta.url), 'utf8'));
+/** The example fixture every build must load (test/fixtures/acme.json). */
+const ACME = JSON.parse(readFileSync(ACME_FILE, 'utf8'));
 const SEEDED_AT = new Date('2026-11-22T10:00:00.000Z');
 
 type Rec = Record<string, any>;

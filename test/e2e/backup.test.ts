@@ -1,12 +1,12 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import Sqlite from 'better-sqlite3';
 import { expect } from 'chai';
 import { send } from '../helpers/app';
+import { ACME } from '../helpers/fixtures';
 import { runTars, startServe, type RunningServer } from '../helpers/cli';
 
-const ACME = resolve('..', 'shared', 'fixtures', 'acme.json');
 const ADMIN = { TARS_ADMIN_EMAIL: 'ops@example.test', TARS_ADMIN_PASSWORD: 'ops-admin-pass' };
 
 async function adminToken(url: string): Promise<{ token: string; tenantId: number }> {

@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { expect } from 'chai';
 import { send } from '../helpers/app';
+import { ACME } from '../helpers/fixtures';
 import { runTars, startServe } from '../helpers/cli';
 
-const ACME = resolve('..', 'shared', 'fixtures', 'acme.json');
 const login = (url: string, email: string, password: string) => send(url, 'POST', '/v2/authentication/', { body: { email, password } });
 
 describe('the tars command line (e2e, real processes)', function () {

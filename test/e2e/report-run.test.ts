@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { expect } from 'chai';
 import { runTars } from '../helpers/cli';
+import { FIXTURES } from '../helpers/fixtures';
 import { startSmtp, type TestSmtp } from '../helpers/smtp';
 
-const FIXTURES = resolve('..', 'shared', 'fixtures');
 
 describe('tars report run (e2e, a real process and a real SMTP server)', function () {
   this.timeout(120_000);

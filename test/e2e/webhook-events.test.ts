@@ -1,25 +1,27 @@
 import { spawn } from 'node:child_process';
 import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import Sqlite from 'better-sqlite3';
 import { expect } from 'chai';
 import { send } from '../helpers/app';
+import { ACME } from '../helpers/fixtures';
 import { runTars, startServe, tarsCommand, type RunningServer } from '../helpers/cli';
 import { startReceiver, type HttpReceiver } from '../helpers/http-receiver';
+import { dumpReporting } from '../helpers/pbx-logs';
 
 /*
  * The whole path with real processes: `tars import` (another process) records events in the outbox,
  * the running `tars serve` delivers them to a real HTTP receiver.
  */
-const ACME = resolve('..', 'shared', 'fixtures', 'acme.json');
 const enter = (t: number, callId: string) => `${t}|${callId}|400|NONE|ENTERQUEUE||+13125551234|1\n`;
 const CDR = '"","102","18725551242","from-internal","""Bob Jones"" <102>","PJSIP/102-00000a1b","PJSIP/voip-trunk-00000a1c","Dial","PJSIP/18725551242@voip-trunk,300,T","2026-11-05 14:12:02","2026-11-05 14:12:24","2026-11-05 14:14:47",165,143,"ANSWERED","DOCUMENTATION","CALLID",""\n';
 
-async function until<T>(what: string, fn: () => T | undefined, ms = 15_000): Promise<T> {
+async function until<T>(what: string, fn: () => Promise<T | undefined> | T | undefined, ms = 15_000): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
-    const v = fn();
+    const v = await fn();
     if (v !== undefined) return v;
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await sleep(100);
@@ -31,6 +33,8 @@ describe('webhook events written by `tars import`, delivered by `tars serve` (e2
   let dir: string;
   let receiver: HttpReceiver;
   let server: RunningServer;
+  let token: string;
+  const hooks: Record<string, number> = {};
   const typesAt = (path: string) => receiver.requests.filter((r) => r.path === path).map((r) => JSON.parse(r.body) as { type: string; data: Record<string, unknown> });
 
   before(async () => {
@@ -39,11 +43,35 @@ describe('webhook events written by `tars import`, delivered by `tars serve` (e2
     expect((await runTars(['seed', ACME, '--data-dir', join(dir, 'data')])).code).to.equal(0);
     server = await startServe(['--data-dir', join(dir, 'data')]);
     const login = await send(server.url, 'POST', '/v2/authentication/', { body: { email: 'admin@acme.example', password: 'acme-admin-pass' } });
+    token = login.body.accessToken;
     for (const type of ['STARTCALL', 'ENDCALL']) {
-      const res = await send(server.url, 'POST', '/v2/webhooks', { token: login.body.accessToken, body: { tenantId: 1, type, url: `${receiver.url}/${type}` } });
+      const res = await send(server.url, 'POST', '/v2/webhooks', { token, body: { tenantId: 1, type, url: `${receiver.url}/${type}` } });
       expect(res.status).to.equal(201);
+      hooks[type] = res.body.id;
     }
   });
+
+  /**
+   * The deliveries of a webhook once none is waiting or under way. Events are written to the outbox in the
+   * transaction of the lines that fire them, so once a later line's delivery is final, an earlier line's
+   * would be listed here too.
+   */
+  const settledDeliveries = (type: string) =>
+    until(`the ${type} deliveries to settle`, async () => {
+      const res = await send(server.url, 'GET', `/v2/webhooks/${hooks[type]}/deliveries`, { token, query: { paginated: 0 } });
+      const records = res.body.records as { status: string }[];
+      return records.every((d) => ['delivered', 'failed', 'gone'].includes(d.status)) ? records : undefined;
+    });
+
+  /** Reporting rows as the data directory holds them now (another process writes them). */
+  const reporting = () => {
+    const sqlite = new Sqlite(join(dir, 'data', 'tars.db'), { readonly: true });
+    try {
+      return dumpReporting(sqlite);
+    } finally {
+      sqlite.close();
+    }
+  };
   after(async () => {
     await server?.stop();
     await receiver.close();
@@ -53,20 +81,29 @@ describe('webhook events written by `tars import`, delivered by `tars serve` (e2
   it('when import --follow picks up an appended line, then the server delivers its STARTCALL; the lines already there fire nothing', async () => {
     const file = join(dir, 'queue_log');
     const now = Math.floor(Date.now() / 1000);
+    // A later line of the queue, imported first by a bulk import (which fires nothing), makes the history line
+    // late: --follow then rebuilds the queue after reading its history, and only then takes lines as live. That
+    // rebuild, seen in the database, tells when to append.
+    const later = join(dir, 'later.queue_log');
+    writeFileSync(later, enter(now - 30, 'bulk.0'));
+    expect((await runTars(['import', 'queue-log', later, '--data-dir', join(dir, 'data')])).code).to.equal(0);
     writeFileSync(file, enter(now - 60, 'history.1'));
     const { file: exe, args } = tarsCommand();
     const follow = spawn(exe, [...args, 'import', 'queue-log', file, '--follow', '--data-dir', join(dir, 'data')], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     follow.stdout.on('data', (c: Buffer) => (out += c.toString()));
     try {
-      await sleep(1500); // the history is read first
+      await until('the history read and its queue rebuilt', () => {
+        const rows = reporting();
+        return rows.events?.length === 2 && rows.pending?.length === 0 ? true : undefined;
+      });
       appendFileSync(file, enter(now, 'live.1'));
       const [event] = await until('the STARTCALL delivery', () => {
         const got = typesAt('/STARTCALL');
         return got.length > 0 ? got : undefined;
       });
       expect(event?.data).to.include({ callId: 'live.1', queueId: 1, callerIdNum: '+13125551234' });
-      await sleep(1500);
+      expect((await settledDeliveries('STARTCALL')).map((d) => d.status), 'one delivery, the live line').to.deep.equal(['delivered']);
       expect(typesAt('/STARTCALL').map((e) => e.data.callId), 'history fires nothing').to.deep.equal(['live.1']);
     } finally {
       follow.kill('SIGTERM');
@@ -88,7 +125,7 @@ describe('webhook events written by `tars import`, delivered by `tars serve` (e2
       return got.length > 0 ? got : undefined;
     });
     expect(event?.data).to.include({ uniqueId: 'emit.1', direction: 'outbound', extension: 102 });
-    await sleep(1500);
+    expect((await settledDeliveries('ENDCALL')).map((d) => d.status), 'one delivery, the --emit-events call').to.deep.equal(['delivered']);
     expect(typesAt('/ENDCALL').map((e) => e.data.uniqueId)).to.deep.equal(['emit.1']);
   });
 });

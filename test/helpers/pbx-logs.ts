@@ -1,7 +1,6 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { OpenDatabase, Sqlite } from '../../src/db/database';
 import { Validator } from '../../src/http/validation';
 import { openDataDir } from '../../src/runtime';
@@ -10,16 +9,16 @@ import { importFile } from '../../src/modules/pbx-logs/file-import';
 import { QueueLogImporter } from '../../src/modules/pbx-logs/queue-log-importer';
 import { readFixtureFile, seedFixture } from '../../src/seed/seed';
 import type { TestApp } from './app';
+import { ACME, FIXTURES } from './fixtures';
 
-/** The shared fixtures beside the checkout (shared/fixtures/README.md). */
-export const FIXTURES = fileURLToPath(new URL('../../../shared/fixtures/', import.meta.url));
+export { FIXTURES };
 export const QUEUE_LOG_SAMPLE = join(FIXTURES, 'queue_log.sample');
 export const CDR_SAMPLE = join(FIXTURES, 'Master.csv.sample');
 
 /** Seeds acme.json and imports the two sample logs with the importers the CLI uses. */
 export async function seedAcmeWithSampleLogs(app: TestApp): Promise<void> {
   const { database, validator } = app.deps;
-  await seedFixture(database, validator, await readFixtureFile(join(FIXTURES, 'acme.json')), new Date());
+  await seedFixture(database, validator, await readFixtureFile(ACME), new Date());
   await importFile(new QueueLogImporter(database.sqlite), QUEUE_LOG_SAMPLE);
   await importFile(new CdrImporter(database.sqlite), CDR_SAMPLE);
 }
@@ -62,7 +61,7 @@ export function dumpReporting(sqlite: Sqlite): Record<string, unknown[]> {
 export async function acmeDatabase(): Promise<{ database: OpenDatabase; close: () => Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), 'tars-import-'));
   const database = await openDataDir(dir);
-  await seedFixture(database, new Validator(), await readFixtureFile(join(FIXTURES, 'acme.json')), new Date());
+  await seedFixture(database, new Validator(), await readFixtureFile(ACME), new Date());
   return {
     database,
     close: async () => {

@@ -69,7 +69,7 @@ describe('queue_log lines (reporting.md R1, R4)', () => {
     expect(parse('7|c|400|PJSIP/1|RINGNOANSWER|250')).to.deep.include({ time: 7, callid: 'c', queueName: '400', code: EV.RINGNOANSWER, a: 250 });
   });
 
-  it('when the sample queue_log is read, then exactly the nine lines of shared/fixtures/README.md are skipped', () => {
+  it('when the sample queue_log is read, then exactly the nine lines of docs/fixture-format.md are skipped', () => {
     const lines = readFileSync(QUEUE_LOG_SAMPLE, 'utf8').split('\n').slice(0, -1); // the text ends with a newline
     expect(lines).to.have.length(489);
     const skipped = lines.flatMap((l, i) => (typeof parse(l) === 'string' ? [i + 1] : []));

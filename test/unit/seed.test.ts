@@ -7,8 +7,8 @@ import { Validator } from '../../src/http/validation';
 import { verifyPassword } from '../../src/modules/auth/passwords';
 import { openDataDir } from '../../src/runtime';
 import { readFixtureFile, SeedError, seedFixture } from '../../src/seed/seed';
+import { ACME } from '../helpers/fixtures';
 
-const ACME = join('..', 'shared', 'fixtures', 'acme.json');
 const TABLES = ['tenants', 'branches', 'users', 'extensions', 'queues', 'phone_numbers', 'emergency_locations', 'call_campaigns', 'webhooks', 'saved_filters'] as const;
 
 describe('seeding a fixture file', () => {

@@ -1,8 +1,8 @@
 import type { Db } from '../../db/database';
-import type { Caller } from '../../http/caller';
+import type { Caller } from '../../access/caller';
 import { notFound } from '../../errors';
-import { pageOf, pageWindow, type Page, type PageQuery } from '../../http/paging';
-import { listScope, requireTenant } from '../../http/scope';
+import { pageOf, pageWindow, type Page, type PageQuery } from '../../access/paging';
+import { listScope, requireTenant } from '../../access/scope';
 import { getTenantRef, tenantTimezone } from '../tenants/tenants.repository';
 import { toApiBranch, type ApiBranch, type BranchCreate } from './branch';
 import { clearDefaultBranch, findBranch, insertBranch, listBranches, type BranchWithTenant } from './branches.repository';

@@ -1,9 +1,9 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../../db/database';
 import type { CallCampaignTable, CampaignDestinationList } from '../../db/schema';
-import { inTenants } from '../../db/tenant-filter';
-import { windowed, type PageWindow } from '../../http/paging';
-import type { TenantScope } from '../../http/scope';
+import { tenantIn } from '../../access/tenant-filter';
+import { windowed, type PageWindow } from '../../access/paging';
+import type { TenantScope } from '../../access/scope';
 import { toDestination, toDestinationColumns, type Destination } from '../destinations';
 import { emptyChildren, type CampaignChildren } from './call-campaign';
 
@@ -96,11 +96,11 @@ export async function insertCampaignChildren(db: Db, campaignId: number, input: 
 }
 
 export function findCampaign(db: Db, scope: TenantScope, id: number): Promise<Selectable<CallCampaignTable> | undefined> {
-  return db.selectFrom('call_campaigns').selectAll().where('id', '=', id).where(inTenants(scope)).executeTakeFirst();
+  return db.selectFrom('call_campaigns').selectAll().where('id', '=', id).where(tenantIn(scope)).executeTakeFirst();
 }
 
 export async function listCampaigns(db: Db, scope: TenantScope, w: PageWindow): Promise<{ rows: Selectable<CallCampaignTable>[]; total: number }> {
-  const base = db.selectFrom('call_campaigns').where(inTenants(scope));
+  const base = db.selectFrom('call_campaigns').where(tenantIn(scope));
   const { total } = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
   const rows = await windowed(base.selectAll().orderBy('id'), w).execute();
   return { rows, total: Number(total) };

@@ -1,8 +1,8 @@
 import type { Db } from '../../db/database';
 import { badRequest, notFound } from '../../errors';
-import type { Caller } from '../../http/caller';
-import { pageOf, pageWindow, type Page, type PageQuery } from '../../http/paging';
-import { listScope, requireTenant } from '../../http/scope';
+import type { Caller } from '../../access/caller';
+import { pageOf, pageWindow, type Page, type PageQuery } from '../../access/paging';
+import { listScope, requireTenant } from '../../access/scope';
 import { getTenantRef } from '../tenants/tenants.repository';
 import { emptyChildren, toApiCampaign, type ApiCallCampaign, type CampaignCreate, type CampaignUpdate } from './call-campaign';
 import {

@@ -2,7 +2,7 @@ import type { ExpressionBuilder, Selectable } from 'kysely';
 import type { Db } from '../../db/database';
 import type { Database } from '../../db/schema';
 import type { CdrCallTable } from '../../db/schema-reporting';
-import { windowed } from '../../http/paging';
+import { windowed } from '../../access/paging';
 
 /** Which calls of which tenants: the tenants (null: every tenant) and, per group of tenants, a start range. */
 export interface CallsWhere {

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database';
-import type { Caller } from '../../http/caller';
-import { listScope, scopeIds } from '../../http/scope';
+import type { Caller } from '../../access/caller';
+import { listScope, scopeIds } from '../../access/scope';
 import { instantOf, parseReportDate, resolveRange, type ReportDate } from '../../time/report-range';
 import { tenantTimezones } from '../tenants/tenants.repository';
 import { toCallRecord, type CallsFilters, type CallsPage } from './calls';

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database';
 import { notFound } from '../../errors';
-import type { Caller } from '../../http/caller';
-import { pageOf, pageWindow, type Page, type PageQuery } from '../../http/paging';
+import type { Caller } from '../../access/caller';
+import { pageOf, pageWindow, type Page, type PageQuery } from '../../access/paging';
 import { listDeliveries, readSecret, replaceSecret, type Delivery } from './deliveries.repository';
 import { newWebhookSecret } from './secret';
 import { findWebhook } from './webhooks.repository';

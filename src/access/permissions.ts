@@ -58,8 +58,6 @@ export const ROLES: readonly Role[] = [
   { value: 5, name: 'BASIC_USER', reach: 'own', grants: [] },
 ];
 
-export const ROLE_VALUES: readonly number[] = ROLES.map((r) => r.value);
-
 export function roleOf(value: number): Role | undefined {
   return ROLES.find((r) => r.value === value);
 }
@@ -89,9 +87,6 @@ export function effectivePermissions(roleValue: number, own: readonly string[]):
     ALL_PERMISSIONS.filter((perm) => grants.some((g) => matches(g, perm)) && !denials.some((d) => matches(d, perm))),
   );
 }
-
-/** A permission pattern as a user's own grant or denial: segments of [a-z-], "*" or "#", optional leading "!". */
-export const PERMISSION_PATTERN = /^!?(?:[a-z][a-z-]*|\*|#)(?:\.(?:[a-z][a-z-]*|\*|#))*$/;
 
 /** The user's own permission patterns (grants and "!" denials), as stored. */
 export function ownPermissions(row: { readonly permissions: string }): string[] {

@@ -10,8 +10,8 @@ export async function insertBranch(db: Db, branch: Insertable<BranchTable>): Pro
 }
 
 /** A tenant has one default branch: making one the default takes it from the others. */
-export async function clearDefaultBranch(db: Db, tenantId: number): Promise<void> {
-  await db.updateTable('branches').set({ is_default: 0 }).where('tenant_id', '=', tenantId).where('is_default', '=', 1).execute();
+export async function clearDefaultBranch(db: Db, scope: TenantScope): Promise<void> {
+  await db.updateTable('branches').set({ is_default: 0 }).where(tenantIn(scope)).where('is_default', '=', 1).execute();
 }
 
 export interface BranchWithTenant extends Selectable<BranchTable> {

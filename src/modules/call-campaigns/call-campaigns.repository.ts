@@ -117,8 +117,8 @@ export async function campaignChildren(db: Db, campaignIds: readonly number[]): 
   return byId;
 }
 
-export async function updateCampaignColumns(db: Db, tenantId: number, id: number, columns: ReturnType<typeof campaignColumns>): Promise<void> {
-  await db.updateTable('call_campaigns').set(columns).where('tenant_id', '=', tenantId).where('id', '=', id).execute();
+export async function updateCampaignColumns(db: Db, scope: TenantScope, id: number, columns: ReturnType<typeof campaignColumns>): Promise<void> {
+  await db.updateTable('call_campaigns').set(columns).where(tenantIn(scope)).where('id', '=', id).execute();
 }
 
 /** Replaces the lists the update names (numbers, destination lists), each as a whole. */
@@ -130,6 +130,6 @@ export async function replaceCampaignChildren(db: Db, campaignId: number, input:
 }
 
 /** Deletes a campaign; its numbers and destinations go with it (ON DELETE CASCADE). */
-export async function deleteCampaign(db: Db, tenantId: number, id: number): Promise<void> {
-  await db.deleteFrom('call_campaigns').where('tenant_id', '=', tenantId).where('id', '=', id).execute();
+export async function deleteCampaign(db: Db, scope: TenantScope, id: number): Promise<void> {
+  await db.deleteFrom('call_campaigns').where(tenantIn(scope)).where('id', '=', id).execute();
 }

@@ -48,7 +48,7 @@ export async function updateCampaign(db: Db, caller: Caller, id: number, patch: 
     const current = await getCampaign(trx, caller, id);
     const next = { ...current, ...patch };
     checkDates(next);
-    await updateCampaignColumns(trx, current.tenantId, id, campaignColumns(next));
+    await updateCampaignColumns(trx, caller.scope, id, campaignColumns(next));
     await replaceCampaignChildren(trx, id, patch);
     return getCampaign(trx, caller, id);
   });
@@ -58,7 +58,7 @@ export async function updateCampaign(db: Db, caller: Caller, id: number, patch: 
 export async function removeCampaign(db: Db, caller: Caller, id: number): Promise<ApiCallCampaign> {
   return db.transaction().execute(async (trx) => {
     const campaign = await getCampaign(trx, caller, id);
-    await deleteCampaign(trx, campaign.tenantId, id);
+    await deleteCampaign(trx, caller.scope, id);
     return campaign;
   });
 }

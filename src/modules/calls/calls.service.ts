@@ -18,6 +18,7 @@ export async function callsReport(db: Db, caller: Caller, filters: CallsFilters)
   const tenantIds = scopeIds(scope);
   const digits = filters.number?.replace(/\D+/g, '');
   const where: CallsWhere = {
+    scope,
     tenants: start || end ? await rangesByTimezone(db, tenantIds, start, end) : [{ tenantIds }],
     direction: filters.direction,
     disposition: filters.disposition,

@@ -89,8 +89,8 @@ export async function groupsOf(db: Db, locationIds: readonly number[]): Promise<
   return byLocation;
 }
 
-export async function updateLocationColumns(db: Db, tenantId: number, id: number, name: string, address: AddressInput): Promise<void> {
-  await db.updateTable('emergency_locations').set({ name, ...addressColumns(address) }).where('tenant_id', '=', tenantId).where('id', '=', id).execute();
+export async function updateLocationColumns(db: Db, scope: TenantScope, id: number, name: string, address: AddressInput): Promise<void> {
+  await db.updateTable('emergency_locations').set({ name, ...addressColumns(address) }).where(tenantIn(scope)).where('id', '=', id).execute();
 }
 
 export async function replaceNotificationGroups(db: Db, locationId: number, groups: readonly NotificationGroupInput[]): Promise<void> {
@@ -99,6 +99,6 @@ export async function replaceNotificationGroups(db: Db, locationId: number, grou
 }
 
 /** Deletes a location; its notification groups go with it (ON DELETE CASCADE). */
-export async function deleteLocation(db: Db, tenantId: number, id: number): Promise<void> {
-  await db.deleteFrom('emergency_locations').where('tenant_id', '=', tenantId).where('id', '=', id).execute();
+export async function deleteLocation(db: Db, scope: TenantScope, id: number): Promise<void> {
+  await db.deleteFrom('emergency_locations').where(tenantIn(scope)).where('id', '=', id).execute();
 }

@@ -63,10 +63,10 @@ export async function listSavedFilters(db: Db, scope: TenantScope, w: PageWindow
   return { rows, total: Number(total) };
 }
 
-export async function updateSavedFilterColumns(db: Db, tenantId: number, id: number, f: SavedFilterFields): Promise<void> {
-  await db.updateTable('saved_filters').set(clientColumns(f)).where('tenant_id', '=', tenantId).where('id', '=', id).where('deleted_at', 'is', null).execute();
+export async function updateSavedFilterColumns(db: Db, scope: TenantScope, id: number, f: SavedFilterFields): Promise<void> {
+  await db.updateTable('saved_filters').set(clientColumns(f)).where(tenantIn(scope)).where('id', '=', id).where('deleted_at', 'is', null).execute();
 }
 
-export async function softDeleteSavedFilter(db: Db, tenantId: number, id: number, deletedAt: string): Promise<void> {
-  await db.updateTable('saved_filters').set({ deleted_at: deletedAt }).where('tenant_id', '=', tenantId).where('id', '=', id).where('deleted_at', 'is', null).execute();
+export async function softDeleteSavedFilter(db: Db, scope: TenantScope, id: number, deletedAt: string): Promise<void> {
+  await db.updateTable('saved_filters').set({ deleted_at: deletedAt }).where(tenantIn(scope)).where('id', '=', id).where('deleted_at', 'is', null).execute();
 }

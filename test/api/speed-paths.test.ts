@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import SqliteDatabase from 'better-sqlite3';
 import { StatementCache } from '../../src/db/dialect';
+import { ALL_TENANTS, tenantsScope, type TenantScope } from '../../src/access/scope';
+import { tenantIn } from '../../src/access/tenant-filter';
 import { defineQuery, defineShapedQuery, inJsonList, type Params } from '../../src/db/query';
 import { windowed } from '../../src/access/paging';
 import { groupKey } from '../../src/http/route';
@@ -184,6 +186,22 @@ describe('speed paths', () => {
         (err: Error) => err.message,
       );
       expect(missing).to.match(/no value for id/);
+    });
+
+    it('when a scope is a parameter, then it is in the WHERE: every tenant sees all rows, a scope of some tenants only theirs', async () => {
+      const { db } = app.deps.database;
+      const [a, b] = [await buildTenant(db), await buildTenant(db)];
+      let builds = 0;
+      const named = defineQuery((h, p: Params<{ ids: string; scope: TenantScope }>) => {
+        builds++;
+        return h.selectFrom('tenants').select('id').where(inJsonList('id', p.ids)).where(tenantIn(p.scope, 'id')).orderBy('id');
+      });
+      const ids = JSON.stringify([a.id, b.id]);
+      expect(await named.all(db, { ids, scope: ALL_TENANTS })).to.deep.equal([{ id: a.id }, { id: b.id }]);
+      expect(await named.all(db, { ids, scope: tenantsScope([b.id]) })).to.deep.equal([{ id: b.id }]);
+      expect(await named.all(db, { ids, scope: tenantsScope([a.id]) })).to.deep.equal([{ id: a.id }]);
+      expect(await named.all(db, { ids, scope: tenantsScope([]) })).to.deep.equal([]);
+      expect(builds, 'one build for every tenant, one for some').to.equal(2);
     });
 
     it('when run with shapes and values, then each shape is built once and every run reads its own values, by name', async () => {

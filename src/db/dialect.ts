@@ -41,7 +41,7 @@ export class StatementCache implements KyselySqlite {
     });
   }
 
-  /** The rows of a SELECT, as objects (selectRows in ./database.ts). */
+  /** The rows of a SELECT, as objects (the direct reads of ./query.ts). */
   all(sql: string, parameters: readonly unknown[]): unknown[] {
     return this.prepare(sql).all(parameters);
   }

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { windowed } from '../../src/http/paging';
+import { windowed } from '../../src/access/paging';
 import { startTestApp } from '../helpers/app';
 
 describe('page windows', () => {

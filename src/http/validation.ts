@@ -2,24 +2,25 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import { badRequest } from '../errors';
 import compiled from './compiled-validators.cjs';
 import { FORMAT_MESSAGES } from './formats';
+import type { SchemaId, SchemaTypes } from './schema-types';
 
 /**
  * Every JSON Schema of schemas/, compiled at build time by ajv (scripts/gen-validators.ts), keyed by $id.
  * Bodies are validated as sent (no coercion; defaults filled in); query strings and path parameters
  * arrive as text, so their validator coerces "12" to 12 and a lone value to a one-element array.
  */
-export type SchemaId = string;
+export type { SchemaId } from './schema-types';
 
 export class Validator {
   /** Validates (and fills defaults into) a JSON body; throws 400 listing every problem. */
-  body<T>(id: SchemaId, value: unknown): T {
-    return check(validatorOf(compiled.body, id), value) as T;
+  body<Id extends SchemaId>(id: Id, value: unknown): SchemaTypes[Id] {
+    return check(validatorOf(compiled.body, id), value) as SchemaTypes[Id];
   }
 
   /** Validates a query string or path parameters (text, coerced); throws 400 listing every problem. */
-  text<T>(id: SchemaId, value: Record<string, unknown>): T {
+  text<Id extends SchemaId>(id: Id, value: Record<string, unknown>): SchemaTypes[Id] {
     const copy = { ...value };
-    return check(validatorOf(compiled.text, id), copy) as T;
+    return check(validatorOf(compiled.text, id), copy) as SchemaTypes[Id];
   }
 
   /** Problems of a value against a schema (no throw): for response checks and tests. */

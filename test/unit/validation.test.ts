@@ -42,9 +42,9 @@ describe('schemas and validation', () => {
   });
 
   it('when query text is validated, then numbers are coerced and "abc" is refused naming the field', () => {
-    expect(validator.text<{ id: number }>('path-params', { id: '12' }).id).to.equal(12);
-    expect(problemsOf(() => validator.text('path-params', { id: 'abc' }))).to.deep.equal(['id must be an integer']);
-    expect(problemsOf(() => validator.text('path-params', { id: '0' }))).to.deep.equal(['id must be greater than 0']);
+    expect(validator.text('id-params', { id: '12' }).id).to.equal(12);
+    expect(problemsOf(() => validator.text('id-params', { id: 'abc' }))).to.deep.equal(['id must be an integer']);
+    expect(problemsOf(() => validator.text('webhook-id-params', { webhookId: '0' }))).to.deep.equal(['webhookId must be greater than 0']);
   });
 
   it('when a pattern carries x-message, then that sentence is used', () => {

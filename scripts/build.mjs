@@ -23,6 +23,7 @@ export function bundleOptions({ outfile, external = [], alias = {} }) {
     target: 'node20',
     sourcemap: false,
     legalComments: 'none',
+    minifyWhitespace: true,
     logLevel: 'warning',
     external,
     // Some dependencies ship ESM that reads import.meta.url (node-cron 4); in a CommonJS bundle it becomes
@@ -36,6 +37,7 @@ export function bundleOptions({ outfile, external = [], alias = {} }) {
 
 export async function bundle(opts) {
   execFileSync(process.execPath, [`${root}scripts/gen-schema-index.mjs`], { stdio: 'inherit' });
+  execFileSync(process.execPath, ['--import', 'tsx', `${root}scripts/gen-validators.ts`], { stdio: 'inherit', cwd: root });
   mkdirSync(`${root}dist`, { recursive: true });
   await esbuild.build(bundleOptions(opts));
   chmodSync(`${root}${opts.outfile}`, 0o755);

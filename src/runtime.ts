@@ -54,8 +54,8 @@ export async function buildDeps(config: Config, log: Logger, clock: Clock = syst
   const database = await openDataDir(config.dataDir, ({ applied, backup }) => {
     if (backup) log.info({ applied, backup }, 'upgraded the database schema; the database as it was before is in the backup file');
   });
+  // The validators were compiled at build time (scripts/gen-validators.ts): nothing to compile here.
   const validator = new Validator();
-  validator.compileAll();
   const deps: AppDeps = {
     config,
     database,

@@ -22,6 +22,8 @@ export async function upgradeDatabase(handle: OpenDatabase, list: Readonly<Recor
   const done = await appliedMigrations(handle);
   const { pending, unknown } = schemaStatus(done, Object.keys(list).sort());
   if (unknown.length > 0) throw new Error(newerSchemaMessage(unknown));
+  // Up to date (every start but the first after an upgrade): Kysely's migrator would still lock and read the schema.
+  if (pending.length === 0) return { applied: [] };
   const last = done[done.length - 1];
   let backup: string | undefined;
   if (last !== undefined && pending.length > 0) {

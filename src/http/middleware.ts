@@ -3,7 +3,6 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { AppError, diskFull, notFound, sqliteCode } from '../errors';
 import type { Logger } from '../log';
 import type { Metrics } from '../metrics/metrics';
-import { sendJson } from './route';
 
 /**
  * A request id for every request (the caller's X-Request-Id when it is a sane token, else a new UUID),
@@ -50,7 +49,7 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
       return;
     }
     for (const [k, v] of Object.entries(appError.headers)) res.setHeader(k, v);
-    sendJson(res, appError.status, appError.toBody());
+    res.status(appError.status).json(appError.toBody());
   };
 }
 

@@ -1,6 +1,7 @@
 import { VERSION } from '../version';
 import { componentSchemas, objectShape, rewrite } from './openapi-components';
 import type { RouteDef } from './route';
+import type { SchemaTypes } from './schema-types';
 
 /**
  * The OpenAPI 3.1 document of the server, generated from the two things that also run it: the route table
@@ -29,7 +30,7 @@ function errorResponse(code: keyof typeof ERRORS): Json {
   return { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/error' }, example } } };
 }
 
-export function buildOpenApi(routes: readonly RouteDef[]): Json {
+export function buildOpenApi(routes: readonly RouteDef[]): SchemaTypes['openapi'] {
   const paths: Record<string, Json> = {};
   const tags: string[] = [];
   for (const route of routes) {

@@ -4,8 +4,9 @@ import { AppError, forbidden } from '../errors';
 import type { AppDeps } from '../deps';
 import { readJsonBody } from './body';
 import { bearerToken, resolveCaller, type Caller } from '../access/caller';
-import type { Permission } from '../access/permissions';
-import type { SchemaId, Validator } from './validation';
+import type { RouteDef } from './route-declaration';
+import type { SchemaId } from './schema-types';
+import type { Validator } from './validation';
 
 /**
  * A route is declared, not hand-wired: its method and path, the permission it needs (one word), the
@@ -15,48 +16,7 @@ import type { SchemaId, Validator } from './validation';
  * (tenant checks (403) and record lookups (404) happen in the services, in that order). The same
  * declarations feed the OpenAPI document and the route-driven security tests.
  */
-export interface RouteContext<B, Q, P> {
-  readonly caller: Caller;
-  readonly body: B;
-  readonly query: Q;
-  readonly params: P;
-  readonly requestId: string;
-  readonly ip: string;
-}
-
-/** What a public route's handler sees: no caller. */
-export type PublicContext<B, Q, P> = Omit<RouteContext<B, Q, P>, 'caller'>;
-
-interface RouteBase {
-  readonly method: 'get' | 'post' | 'patch' | 'put' | 'delete';
-  /** Express path, e.g. /v2/webhooks/:id (a trailing slash is optional on every route). */
-  readonly path: string;
-  readonly summary: string;
-  readonly tag: string;
-  /** true for operations the hosted API does not have (listed apart in the README and the OpenAPI). */
-  readonly addition?: boolean;
-  readonly body?: SchemaId;
-  /** The body may be left out entirely (it is then validated as {}). */
-  readonly bodyOptional?: boolean;
-  readonly query?: SchemaId;
-  readonly params?: SchemaId;
-  readonly response: SchemaId;
-  /** Default: 201 for POST, 200 otherwise (decisions.md §1). */
-  readonly status?: number;
-}
-
-export interface ProtectedRoute<B = any, Q = any, P = any> extends RouteBase {
-  /** The permission the caller needs; 'authenticated' when any signed-in user may call it. */
-  readonly permission: Permission | 'authenticated';
-  readonly handler: (ctx: RouteContext<B, Q, P>) => unknown;
-}
-
-export interface PublicRoute<B = any, Q = any, P = any> extends RouteBase {
-  readonly permission: 'public';
-  readonly handler: (ctx: PublicContext<B, Q, P>) => unknown;
-}
-
-export type RouteDef = ProtectedRoute | PublicRoute;
+export { publicRoute, route, type PublicContext, type RouteContext, type RouteDef } from './route-declaration';
 
 export interface MountOptions {
   /** Check every response against its schema and fail loudly (tests turn this on). */
@@ -160,50 +120,20 @@ function runner(route: RouteDef, deps: AppDeps, opts: MountOptions): (req: Reque
     if (caller && route.permission !== 'authenticated' && route.permission !== 'public' && !caller.permissions.has(route.permission)) {
       throw forbidden(`Your role does not allow ${route.permission}`);
     }
-    const ctx = new Context(req, input, caller, String(res.locals.requestId ?? ''));
-    const result = await (caller ? (route as ProtectedRoute).handler(ctx as RouteContext<unknown, unknown, unknown>) : (route as PublicRoute).handler(ctx));
+    const result = await route.handler({
+      ...input,
+      caller,
+      requestId: String(res.locals.requestId ?? ''),
+      get ip() {
+        return req.ip ?? '';
+      },
+    });
     if (opts.checkResponses) {
       const wrong = deps.validator.problems(route.response, result);
       if (wrong.length > 0) throw new Error(`response of ${route.method.toUpperCase()} ${route.path} breaks schema ${route.response}: ${wrong.join('; ')}`);
     }
-    sendJson(res, route.status ?? (route.method === 'post' ? 201 : 200), result);
+    res.status(route.status ?? (route.method === 'post' ? 201 : 200)).json(result);
   };
-}
-
-/**
- * A JSON response, as res.json writes it (the same headers and bytes) without its detours: it looks the
- * content type up by name, parses and rewrites the charset and checks request freshness (which never
- * applies here: no ETag, no Last-Modified) on every response.
- */
-export function sendJson(res: Response, status: number, body: unknown): void {
-  const bytes = Buffer.from(JSON.stringify(body) ?? '', 'utf8');
-  res.statusCode = status;
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', bytes.length);
-  res.end(bytes);
-}
-
-/** What a handler is given (RouteContext): the checked input, the caller, the request id and the client address. */
-class Context {
-  readonly body: unknown;
-  readonly query: unknown;
-  readonly params: unknown;
-
-  constructor(
-    private readonly req: Request,
-    input: CheckedInput,
-    readonly caller: Caller | undefined,
-    readonly requestId: string,
-  ) {
-    this.body = input.body;
-    this.query = input.query;
-    this.params = input.params;
-  }
-
-  /** Only when a handler asks (the login throttle): Express works it out from the headers and `trust proxy`. */
-  get ip(): string {
-    return this.req.ip ?? '';
-  }
 }
 
 interface CheckedInput {
@@ -231,13 +161,4 @@ function checked(problems: string[], validator: Validator, kind: 'text' | 'body'
     problems.push(...(err.validationErrors ?? [err.message]));
     return undefined;
   }
-}
-
-/** Typed helpers: the handler's context is typed by the route's generic parameters. */
-export function route<B = unknown, Q = unknown, P = unknown>(def: ProtectedRoute<B, Q, P>): RouteDef {
-  return def as RouteDef;
-}
-
-export function publicRoute<B = unknown, Q = unknown, P = unknown>(def: PublicRoute<B, Q, P>): RouteDef {
-  return def as RouteDef;
 }

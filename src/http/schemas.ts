@@ -16,6 +16,7 @@ import callRecord from '../../schemas/call-record.json';
 import callerIdName from '../../schemas/caller-id-name.json';
 import callsPage from '../../schemas/calls-page.json';
 import callsQuery from '../../schemas/calls-query.json';
+import campaignIdParams from '../../schemas/campaign-id-params.json';
 import common from '../../schemas/common.json';
 import emergencyLocationCreate from '../../schemas/emergency-location-create.json';
 import emergencyLocationPage from '../../schemas/emergency-location-page.json';
@@ -24,6 +25,7 @@ import emergencyLocation from '../../schemas/emergency-location.json';
 import error from '../../schemas/error.json';
 import fixture from '../../schemas/fixture.json';
 import health from '../../schemas/health.json';
+import idParams from '../../schemas/id-params.json';
 import importSummary from '../../schemas/import-summary.json';
 import ingestLines from '../../schemas/ingest-lines.json';
 import listQuery from '../../schemas/list-query.json';
@@ -32,7 +34,6 @@ import mfaResend from '../../schemas/mfa-resend.json';
 import mfaValidate from '../../schemas/mfa-validate.json';
 import openapi from '../../schemas/openapi.json';
 import pagingQuery from '../../schemas/paging-query.json';
-import pathParams from '../../schemas/path-params.json';
 import phoneNumberPage from '../../schemas/phone-number-page.json';
 import phoneNumberQuery from '../../schemas/phone-number-query.json';
 import phoneNumberRecord from '../../schemas/phone-number-record.json';
@@ -51,6 +52,7 @@ import savedFilter from '../../schemas/saved-filter.json';
 import user from '../../schemas/user.json';
 import webhookCreate from '../../schemas/webhook-create.json';
 import webhookDeliveryPage from '../../schemas/webhook-delivery-page.json';
+import webhookIdParams from '../../schemas/webhook-id-params.json';
 import webhookListQuery from '../../schemas/webhook-list-query.json';
 import webhookList from '../../schemas/webhook-list.json';
 import webhookSecret from '../../schemas/webhook-secret.json';
@@ -77,6 +79,7 @@ export const SCHEMAS: readonly object[] = [
   callerIdName,
   callsPage,
   callsQuery,
+  campaignIdParams,
   common,
   emergencyLocationCreate,
   emergencyLocationPage,
@@ -85,6 +88,7 @@ export const SCHEMAS: readonly object[] = [
   error,
   fixture,
   health,
+  idParams,
   importSummary,
   ingestLines,
   listQuery,
@@ -93,7 +97,6 @@ export const SCHEMAS: readonly object[] = [
   mfaValidate,
   openapi,
   pagingQuery,
-  pathParams,
   phoneNumberPage,
   phoneNumberQuery,
   phoneNumberRecord,
@@ -112,6 +115,7 @@ export const SCHEMAS: readonly object[] = [
   user,
   webhookCreate,
   webhookDeliveryPage,
+  webhookIdParams,
   webhookListQuery,
   webhookList,
   webhookSecret,

@@ -1,105 +1,44 @@
-import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
-import addFormats from 'ajv-formats';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import { badRequest } from '../errors';
-import { isWebhookEventType, WEBHOOK_EVENT_TYPES } from '../modules/webhooks/event-types';
-import { SCHEMAS } from './schemas';
+import compiled from './compiled-validators.cjs';
+import { FORMAT_MESSAGES } from './formats';
+import type { SchemaId, SchemaTypes } from './schema-types';
 
 /**
- * Every JSON Schema of schemas/, loaded once into ajv (keyed by $id) and compiled once, at start.
+ * Every JSON Schema of schemas/, compiled at build time by ajv (scripts/gen-validators.ts), keyed by $id.
  * Bodies are validated as sent (no coercion; defaults filled in); query strings and path parameters
  * arrive as text, so their validator coerces "12" to 12 and a lone value to a one-element array.
  */
-export type SchemaId = string;
-
-const IANA_TIMEZONES = new Set(['UTC', ...Intl.supportedValuesOf('timeZone')]);
-
-/** Formats of our own, with the sentence a failure gets. */
-const FORMAT_MESSAGES: Readonly<Record<string, string>> = {
-  'iana-timezone': 'must be an IANA timezone name such as Europe/Paris',
-  email: 'must be an e-mail address',
-  'date-time': 'must be an ISO 8601 timestamp',
-  uri: 'must be an absolute URL',
-  'webhook-type': `must be one of: ${WEBHOOK_EVENT_TYPES.map((t) => t.type).join(', ')}`,
-};
-
-export function isTimezone(name: string): boolean {
-  return IANA_TIMEZONES.has(name) || isKnownZone(name);
-}
-
-function isKnownZone(name: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: name });
-    return /^[A-Za-z]+(?:[/_+-][A-Za-z0-9_+-]+)*$/.test(name);
-  } catch {
-    return false;
-  }
-}
-
-function makeAjv(coerce: boolean): Ajv2020 {
-  const ajv = new Ajv2020({
-    allErrors: true,
-    strict: true,
-    useDefaults: true,
-    coerceTypes: coerce ? 'array' : false,
-    verbose: true,
-  });
-  addFormats(ajv);
-  ajv.addFormat('iana-timezone', { type: 'string', validate: isTimezone });
-  // The webhook event types live in one catalogue (src/modules/webhooks/event-types.ts), not in a schema enum.
-  ajv.addFormat('webhook-type', { type: 'string', validate: isWebhookEventType });
-  // An annotation: the sentence to show when a `pattern` fails (schemas may carry OpenAPI-style x- keys).
-  ajv.addKeyword({ keyword: 'x-message', schemaType: 'string' });
-  ajv.addKeyword({ keyword: 'x-addition', schemaType: 'boolean' });
-  for (const schema of SCHEMAS) ajv.addSchema(schema);
-  return ajv;
-}
+export type { SchemaId } from './schema-types';
 
 export class Validator {
-  private readonly bodyAjv = makeAjv(false);
-  private readonly textAjv = makeAjv(true);
-  private readonly bodyCache = new Map<SchemaId, ValidateFunction>();
-  private readonly textCache = new Map<SchemaId, ValidateFunction>();
-
-  /** Compile every schema now, so that a broken schema stops the start, not the first request. */
-  compileAll(): void {
-    for (const schema of SCHEMAS) {
-      const id = (schema as { $id: string }).$id;
-      this.fn(this.bodyAjv, this.bodyCache, id);
-      this.fn(this.textAjv, this.textCache, id);
-    }
-  }
-
   /** Validates (and fills defaults into) a JSON body; throws 400 listing every problem. */
-  body<T>(id: SchemaId, value: unknown): T {
-    return this.check(this.fn(this.bodyAjv, this.bodyCache, id), value) as T;
+  body<Id extends SchemaId>(id: Id, value: unknown): SchemaTypes[Id] {
+    return check(validatorOf(compiled.body, id), value) as SchemaTypes[Id];
   }
 
   /** Validates a query string or path parameters (text, coerced); throws 400 listing every problem. */
-  text<T>(id: SchemaId, value: Record<string, unknown>): T {
+  text<Id extends SchemaId>(id: Id, value: Record<string, unknown>): SchemaTypes[Id] {
     const copy = { ...value };
-    return this.check(this.fn(this.textAjv, this.textCache, id), copy) as T;
+    return check(validatorOf(compiled.text, id), copy) as SchemaTypes[Id];
   }
 
   /** Problems of a value against a schema (no throw): for response checks and tests. */
   problems(id: SchemaId, value: unknown): string[] {
-    const fn = this.fn(this.bodyAjv, this.bodyCache, id);
+    const fn = validatorOf(compiled.body, id);
     return fn(structuredClone(value)) ? [] : describeErrors(fn.errors ?? []);
   }
+}
 
-  private check(fn: ValidateFunction, value: unknown): unknown {
-    if (fn(value)) return value;
-    throw badRequest(describeErrors(fn.errors ?? []));
-  }
+function check(fn: ValidateFunction, value: unknown): unknown {
+  if (fn(value)) return value;
+  throw badRequest(describeErrors(fn.errors ?? []));
+}
 
-  private fn(ajv: Ajv2020, cache: Map<SchemaId, ValidateFunction>, id: SchemaId): ValidateFunction {
-    let fn = cache.get(id);
-    if (!fn) {
-      fn = ajv.getSchema(id);
-      if (!fn) throw new Error(`no schema with $id "${id}" in schemas/`);
-      cache.set(id, fn);
-    }
-    return fn;
-  }
+function validatorOf(set: Readonly<Record<string, ValidateFunction>>, id: SchemaId): ValidateFunction {
+  const fn = set[id];
+  if (!fn) throw new Error(`no schema with $id "${id}" in schemas/`);
+  return fn;
 }
 
 /** "/address/streetNum" → "address.streetNum"; "/queueId/1" → "queueId[1]". */
@@ -127,7 +66,6 @@ export function describeErrors(errors: readonly ErrorObject[]): string[] {
   for (const e of errors) {
     const p = e.params as Record<string, unknown>;
     const field = fieldOf(e.instancePath);
-    const parent = (e.parentSchema ?? {}) as Record<string, unknown>;
     switch (e.keyword) {
       case 'required':
         out.push(`${fieldOf(e.instancePath, String(p.missingProperty))} is required`);
@@ -177,7 +115,7 @@ export function describeErrors(errors: readonly ErrorObject[]): string[] {
         out.push(`${field} ${FORMAT_MESSAGES[String(p.format)] ?? `must be a valid ${String(p.format)}`}`);
         break;
       case 'pattern':
-        out.push(`${field} ${typeof parent['x-message'] === 'string' ? parent['x-message'] : `must match ${String(p.pattern)}`}`);
+        out.push(`${field} ${compiled.patternMessages[String(p.pattern)] ?? `must match ${String(p.pattern)}`}`);
         break;
       case 'uniqueItems':
         out.push(`${field} must not repeat an element`);

@@ -48,7 +48,7 @@ export async function readFixtureFile(path: string): Promise<unknown> {
 export async function seedFixture(database: OpenDatabase, validator: Validator, data: unknown, now: Date): Promise<SeedSummary> {
   let fx: Fixture;
   try {
-    fx = validator.body<Fixture>('fixture', structuredClone(data));
+    fx = validator.body('fixture', structuredClone(data));
   } catch (err) {
     if (err instanceof AppError && err.validationErrors) throw new SeedError(err.validationErrors.map(colonAfterField));
     throw err;

@@ -101,7 +101,7 @@ describe('the OpenAPI generator', () => {
     route({ method: 'get', tag: 'Test', summary: 'test', permission: 'admin.branches.read', response: 'branch', handler: () => ({}), ...def } as any);
 
   it('when a route has path parameters and a composed query schema, then each becomes a parameter with its schema', async () => {
-    const doc = buildOpenApi([reads({ path: '/v2/things/:id', params: 'path-params', query: 'calls-query' })]) as Json;
+    const doc = buildOpenApi([reads({ path: '/v2/things/:id', params: 'id-params', query: 'calls-query' })]) as Json;
     await validate(doc);
     const op = doc.paths['/v2/things/{id}'].get;
     expect(op.parameters[0]).to.deep.equal({ name: 'id', in: 'path', required: true, schema: { $ref: '#/components/schemas/common.id' } });
@@ -115,7 +115,7 @@ describe('the OpenAPI generator', () => {
 
   it('when a path parameter has no schema, or the path uses syntax OpenAPI cannot say, then the build fails loudly', () => {
     expect(() => buildOpenApi([reads({ path: '/v2/things/:id' })])).to.throw(/has path parameters but no params schema/);
-    expect(() => buildOpenApi([reads({ path: '/v2/things/:thingId', params: 'path-params' })])).to.throw(/schema path-params has no property "thingId"/);
+    expect(() => buildOpenApi([reads({ path: '/v2/things/:thingId', params: 'id-params' })])).to.throw(/schema id-params has no property "thingId"/);
     expect(() => buildOpenApi([reads({ path: '/v2/things/*rest' })])).to.throw(/only :name parameters/);
   });
 });

@@ -49,7 +49,7 @@ const SAMPLES: Record<string, Sample> = {
   'get /v2/webhooks': { query: byTenant },
   'post /v2/webhooks': { body: (t) => ({ tenantId: t, type: 'ENDCALL', url: 'https://hooks.example.test/roles' }) },
   'get /v2/webhooks/list-types': {},
-  'get /v2/webhooks/:id': { record: webhook },
+  'get /v2/webhooks/:webhookId': { record: webhook },
   'patch /v2/webhooks/:webhookId': { record: webhook, body: () => ({ url: 'https://hooks.example.test/changed' }) },
   'delete /v2/webhooks/:webhookId': { record: webhook },
   'get /v2/webhooks/:webhookId/deliveries': { record: webhook },

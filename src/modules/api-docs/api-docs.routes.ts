@@ -1,12 +1,13 @@
 import { buildOpenApi } from '../../http/openapi';
 import { publicRoute, type RouteDef } from '../../http/route';
+import type { SchemaTypes } from '../../http/schema-types';
 
 /**
  * GET /v2/openapi.json: the OpenAPI document of `routes`, the whole route table, this route included (hence
  * a function: the table is complete only once every module has added its routes). Built once, on first use.
  */
 export function apiDocsRoutes(routes: () => readonly RouteDef[]): RouteDef[] {
-  let document: object | undefined;
+  let document: SchemaTypes['openapi'] | undefined;
   return [
     publicRoute({
       method: 'get',

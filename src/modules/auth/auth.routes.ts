@@ -1,18 +1,12 @@
 import type { AppDeps } from '../../deps';
 import { publicRoute, type RouteDef } from '../../http/route';
 import { AuthService } from './auth.service';
-import type { MfaMode } from './mfa';
-
-interface Credentials {
-  email: string;
-  password: string;
-}
 
 export function authRoutes(deps: AppDeps): RouteDef[] {
   const auth = new AuthService(deps);
   const tag = 'Authentication';
   return [
-    publicRoute<Credentials>({
+    publicRoute({
       method: 'post',
       path: '/v2/authentication',
       tag,
@@ -22,7 +16,7 @@ export function authRoutes(deps: AppDeps): RouteDef[] {
       permission: 'public',
       handler: ({ body, ip }) => auth.login(body.email, body.password, ip),
     }),
-    publicRoute<Credentials>({
+    publicRoute({
       method: 'post',
       path: '/v2/authentication/mfa',
       tag,
@@ -32,7 +26,7 @@ export function authRoutes(deps: AppDeps): RouteDef[] {
       permission: 'public',
       handler: ({ body, ip }) => auth.loginMfa(body.email, body.password, ip),
     }),
-    publicRoute<{ token: string; otp: string }>({
+    publicRoute({
       method: 'post',
       path: '/v2/mfa/validate',
       tag,
@@ -42,7 +36,7 @@ export function authRoutes(deps: AppDeps): RouteDef[] {
       permission: 'public',
       handler: ({ body }) => auth.validate(body.token, body.otp),
     }),
-    publicRoute<{ token: string; mode?: MfaMode }>({
+    publicRoute({
       method: 'post',
       path: '/v2/mfa/resend-otp',
       tag,
@@ -52,7 +46,7 @@ export function authRoutes(deps: AppDeps): RouteDef[] {
       permission: 'public',
       handler: ({ body }) => auth.resend(body.token, body.mode),
     }),
-    publicRoute<{ accessToken: string }>({
+    publicRoute({
       method: 'post',
       path: '/v2/authentication/jwt',
       tag,

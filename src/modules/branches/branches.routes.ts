@@ -1,13 +1,11 @@
 import type { AppDeps } from '../../deps';
 import { route, type RouteDef } from '../../http/route';
-import type { BranchCreate } from './branch';
-import type { PageQuery } from '../../access/paging';
 import { branchPage, createBranch, getBranch } from './branches.service';
 
 export function branchRoutes(deps: AppDeps): RouteDef[] {
   const { db } = deps.database;
   return [
-    route<BranchCreate>({
+    route({
       method: 'post',
       path: '/v2/admin/branches',
       tag: 'Branches',
@@ -17,7 +15,7 @@ export function branchRoutes(deps: AppDeps): RouteDef[] {
       response: 'branch',
       handler: ({ caller, body }) => createBranch(db, caller, body),
     }),
-    route<unknown, { tenantId?: number } & PageQuery>({
+    route({
       method: 'get',
       path: '/v2/admin/branches',
       tag: 'Branches',
@@ -28,14 +26,14 @@ export function branchRoutes(deps: AppDeps): RouteDef[] {
       response: 'branch-page',
       handler: ({ caller, query }) => branchPage(db, caller, query),
     }),
-    route<unknown, unknown, { id: number }>({
+    route({
       method: 'get',
       path: '/v2/admin/branches/:id',
       tag: 'Branches',
       summary: 'Read one branch',
       addition: true,
       permission: 'admin.branches.read',
-      params: 'path-params',
+      params: 'id-params',
       response: 'branch',
       handler: ({ caller, params }) => getBranch(db, caller, params.id),
     }),

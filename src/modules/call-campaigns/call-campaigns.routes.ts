@@ -1,17 +1,13 @@
 import type { AppDeps } from '../../deps';
-import type { PageQuery } from '../../access/paging';
 import { route, type RouteDef } from '../../http/route';
-import type { CampaignCreate, CampaignUpdate } from './call-campaign';
 import { createCampaign, getCampaign, listCallCampaigns, removeCampaign, updateCampaign } from './call-campaigns.service';
-
-type IdParams = { campaignId: number };
 
 export function callCampaignRoutes(deps: AppDeps): RouteDef[] {
   const { db } = deps.database;
   const tag = 'Call campaigns';
   const path = '/v2/admin/call-campaigns';
   return [
-    route<CampaignCreate>({
+    route({
       method: 'post',
       path,
       tag,
@@ -22,7 +18,7 @@ export function callCampaignRoutes(deps: AppDeps): RouteDef[] {
       response: 'call-campaign',
       handler: ({ caller, body }) => createCampaign(db, caller, body),
     }),
-    route<unknown, { tenantId?: number } & PageQuery>({
+    route({
       method: 'get',
       path,
       tag,
@@ -33,36 +29,36 @@ export function callCampaignRoutes(deps: AppDeps): RouteDef[] {
       response: 'call-campaign-page',
       handler: ({ caller, query }) => listCallCampaigns(db, caller, query),
     }),
-    route<unknown, unknown, IdParams>({
+    route({
       method: 'get',
       path: `${path}/:campaignId`,
       tag,
       summary: 'Read one call campaign',
       addition: true,
       permission: 'admin.call-campaigns.read',
-      params: 'path-params',
+      params: 'campaign-id-params',
       response: 'call-campaign',
       handler: ({ caller, params }) => getCampaign(db, caller, params.campaignId),
     }),
-    route<CampaignUpdate, unknown, IdParams>({
+    route({
       method: 'patch',
       path: `${path}/:campaignId`,
       tag,
       summary: 'Change a call campaign (e.g. state READY or PAUSED)',
       addition: true,
       permission: 'admin.call-campaigns.update',
-      params: 'path-params',
+      params: 'campaign-id-params',
       body: 'call-campaign-update',
       response: 'call-campaign',
       handler: ({ caller, params, body }) => updateCampaign(db, caller, params.campaignId, body),
     }),
-    route<unknown, unknown, IdParams>({
+    route({
       method: 'delete',
       path: `${path}/:campaignId`,
       tag,
       summary: 'Delete a call campaign with its numbers and destinations',
       permission: 'admin.call-campaigns.delete',
-      params: 'path-params',
+      params: 'campaign-id-params',
       response: 'call-campaign',
       handler: ({ caller, params }) => removeCampaign(db, caller, params.campaignId),
     }),

@@ -1,6 +1,5 @@
 import type { AppDeps } from '../../deps';
 import { route, type RouteDef } from '../../http/route';
-import type { CallsFilters } from './calls';
 import { callsReport } from './calls.service';
 
 /** The calls report: an addition to the hosted API (decisions.md §6b), the target of saved filters. */
@@ -8,14 +7,14 @@ export function callRoutes(deps: AppDeps): RouteDef[] {
   const { db } = deps.database;
   const common = { path: '/v2/reporting/calls', tag: 'Reporting', permission: 'reporting.calls.read', response: 'calls-page', addition: true } as const;
   return [
-    route<unknown, CallsFilters>({
+    route({
       ...common,
       method: 'get',
       summary: 'List call records (filters as query parameters)',
       query: 'calls-query',
       handler: ({ caller, query }) => callsReport(db, caller, query),
     }),
-    route<CallsFilters>({
+    route({
       ...common,
       method: 'post',
       summary: 'List call records (filters as a JSON body)',

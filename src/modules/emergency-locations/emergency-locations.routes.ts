@@ -1,17 +1,13 @@
 import type { AppDeps } from '../../deps';
-import type { PageQuery } from '../../access/paging';
 import { route, type RouteDef } from '../../http/route';
-import type { LocationCreate, LocationUpdate } from './emergency-location';
 import { createLocation, getLocation, listEmergencyLocations, removeLocation, updateLocation } from './emergency-locations.service';
-
-type IdParams = { id: number };
 
 export function emergencyLocationRoutes(deps: AppDeps): RouteDef[] {
   const { db } = deps.database;
   const tag = 'Emergency locations';
   const path = '/v2/admin/emergency-locations';
   return [
-    route<LocationCreate>({
+    route({
       method: 'post',
       path,
       tag,
@@ -21,7 +17,7 @@ export function emergencyLocationRoutes(deps: AppDeps): RouteDef[] {
       response: 'emergency-location',
       handler: ({ caller, body }) => createLocation(db, caller, body),
     }),
-    route<unknown, { tenantId?: number } & PageQuery>({
+    route({
       method: 'get',
       path,
       tag,
@@ -32,36 +28,36 @@ export function emergencyLocationRoutes(deps: AppDeps): RouteDef[] {
       response: 'emergency-location-page',
       handler: ({ caller, query }) => listEmergencyLocations(db, caller, query),
     }),
-    route<unknown, unknown, IdParams>({
+    route({
       method: 'get',
       path: `${path}/:id`,
       tag,
       summary: 'Read one E911 emergency location',
       permission: 'admin.emergency-locations.read',
-      params: 'path-params',
+      params: 'id-params',
       response: 'emergency-location',
       handler: ({ caller, params }) => getLocation(db, caller, params.id),
     }),
-    route<LocationUpdate, unknown, IdParams>({
+    route({
       method: 'patch',
       path: `${path}/:id`,
       tag,
       summary: 'Change an E911 emergency location',
       addition: true,
       permission: 'admin.emergency-locations.update',
-      params: 'path-params',
+      params: 'id-params',
       body: 'emergency-location-update',
       response: 'emergency-location',
       handler: ({ caller, params, body }) => updateLocation(db, caller, params.id, body),
     }),
-    route<unknown, unknown, IdParams>({
+    route({
       method: 'delete',
       path: `${path}/:id`,
       tag,
       summary: 'Delete an E911 emergency location with its notification groups',
       addition: true,
       permission: 'admin.emergency-locations.delete',
-      params: 'path-params',
+      params: 'id-params',
       response: 'emergency-location',
       handler: ({ caller, params }) => removeLocation(db, caller, params.id),
     }),

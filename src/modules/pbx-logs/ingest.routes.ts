@@ -1,18 +1,18 @@
 import type { AppDeps } from '../../deps';
 import { route, type RouteDef } from '../../http/route';
-import { ingestLines, type IngestBody } from './ingest.service';
+import { ingestLines } from './ingest.service';
 
 /** Sending PBX log lines over HTTP: an addition to the hosted API (README "Importing PBX logs"). */
 export function ingestRoutes(deps: AppDeps): RouteDef[] {
   const common = { method: 'post', tag: 'Reporting', permission: 'reporting.logs.ingest', body: 'ingest-lines', response: 'import-summary', addition: true } as const;
   return [
-    route<IngestBody>({
+    route({
       ...common,
       path: '/v2/reporting/ingest/queue-log',
       summary: 'Import Asterisk queue_log lines',
       handler: ({ caller, body }) => ingestLines(deps.database, deps.clock, caller, 'queue-log', body),
     }),
-    route<IngestBody>({
+    route({
       ...common,
       path: '/v2/reporting/ingest/cdr',
       summary: 'Import Asterisk CDR (Master.csv) lines',

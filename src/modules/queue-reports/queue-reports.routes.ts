@@ -1,12 +1,12 @@
 import type { AppDeps } from '../../deps';
 import { route, type RouteDef } from '../../http/route';
-import { agentAvailability, type AvailabilityBody } from './availability.service';
-import { queueStats, type QueueStatsBody } from './queue-stats.service';
+import { agentAvailability } from './availability.service';
+import { queueStats } from './queue-stats.service';
 
 export function queueReportRoutes(deps: AppDeps): RouteDef[] {
   const { db } = deps.database;
   return [
-    route<QueueStatsBody>({
+    route({
       method: 'post',
       path: '/v2/reporting/queues/stats',
       tag: 'Queue reporting',
@@ -16,7 +16,7 @@ export function queueReportRoutes(deps: AppDeps): RouteDef[] {
       response: 'queue-stats',
       handler: ({ caller, body }) => queueStats(db, caller, body),
     }),
-    route<AvailabilityBody>({
+    route({
       method: 'post',
       path: '/v2/reporting/queues/agent-availability',
       tag: 'Queue reporting',

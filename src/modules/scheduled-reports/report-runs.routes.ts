@@ -1,5 +1,4 @@
 import type { AppDeps } from '../../deps';
-import type { PageQuery } from '../../access/paging';
 import { route, type RouteDef } from '../../http/route';
 import { filterRuns, runNow } from './report-runs.service';
 
@@ -7,27 +6,27 @@ import { filterRuns, runNow } from './report-runs.service';
 export function reportRunRoutes(deps: AppDeps): RouteDef[] {
   const tag = 'Saved filters';
   return [
-    route<{ for?: string }, unknown, { id: number }>({
+    route({
       method: 'post',
       path: '/v2/reporting/saved/:id/run',
       tag,
       summary: "Run a saved filter's report now and e-mail it to its recipients (recorded like a scheduled run)",
       addition: true,
       permission: 'reporting.saved.run',
-      params: 'path-params',
+      params: 'id-params',
       body: 'report-run-request',
       bodyOptional: true,
       response: 'report-run',
       handler: ({ caller, params, body }) => runNow(deps, caller, params.id, body.for),
     }),
-    route<unknown, PageQuery, { id: number }>({
+    route({
       method: 'get',
       path: '/v2/reporting/saved/:id/runs',
       tag,
       summary: "The runs of a saved filter's report, newest first: period, outcome, rows, error",
       addition: true,
       permission: 'reporting.saved.read',
-      params: 'path-params',
+      params: 'id-params',
       query: 'paging-query',
       response: 'report-run-page',
       handler: ({ caller, params, query }) => filterRuns(deps, caller, params.id, query),

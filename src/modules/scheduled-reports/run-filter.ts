@@ -33,7 +33,7 @@ export function runFilters(deps: Pick<AppDeps, 'validator'>, filter: FilterRow, 
     paginated: '0',
   };
   const text = Object.fromEntries(Object.entries(merged).map(([k, v]) => [k, typeof v === 'number' ? String(v) : v]));
-  return deps.validator.text<CallsFilters>('calls-query', text);
+  return deps.validator.text('calls-query', text);
 }
 
 /**

@@ -2,7 +2,6 @@ import { isoNow } from '../../clock';
 import type { AppDeps } from '../../deps';
 import { route, type RouteDef } from '../../http/route';
 import { createUrlPolicy } from './url-policy';
-import type { WebhookCreate, WebhookUpdate } from './webhook';
 import { createWebhook, getWebhook, listTenantWebhooks, removeWebhook, updateWebhook, webhookTypes } from './webhooks.service';
 
 export function webhookRoutes(deps: AppDeps): RouteDef[] {
@@ -11,7 +10,7 @@ export function webhookRoutes(deps: AppDeps): RouteDef[] {
   const tag = 'Webhooks';
   const path = '/v2/webhooks';
   return [
-    route<unknown, { tenantId: number }>({
+    route({
       method: 'get',
       path,
       tag,
@@ -21,7 +20,7 @@ export function webhookRoutes(deps: AppDeps): RouteDef[] {
       response: 'webhook-list',
       handler: ({ caller, query }) => listTenantWebhooks(db, caller, query.tenantId),
     }),
-    route<WebhookCreate>({
+    route({
       method: 'post',
       path,
       tag,
@@ -42,35 +41,35 @@ export function webhookRoutes(deps: AppDeps): RouteDef[] {
       response: 'webhook-types',
       handler: () => webhookTypes(),
     }),
-    route<unknown, unknown, { id: number }>({
+    route({
       method: 'get',
-      path: `${path}/:id`,
+      path: `${path}/:webhookId`,
       tag,
       summary: 'Read one webhook',
       permission: 'webhooks.read',
-      params: 'path-params',
+      params: 'webhook-id-params',
       response: 'webhook',
-      handler: ({ caller, params }) => getWebhook(db, caller, params.id),
+      handler: ({ caller, params }) => getWebhook(db, caller, params.webhookId),
     }),
-    route<WebhookUpdate, unknown, { webhookId: number }>({
+    route({
       method: 'patch',
       path: `${path}/:webhookId`,
       tag,
       summary: 'Change a webhook',
       addition: true,
       permission: 'webhooks.update',
-      params: 'path-params',
+      params: 'webhook-id-params',
       body: 'webhook-update',
       response: 'webhook',
       handler: ({ caller, params, body }) => updateWebhook(db, caller, params.webhookId, body, policy),
     }),
-    route<unknown, unknown, { webhookId: number }>({
+    route({
       method: 'delete',
       path: `${path}/:webhookId`,
       tag,
       summary: 'Delete a webhook',
       permission: 'webhooks.delete',
-      params: 'path-params',
+      params: 'webhook-id-params',
       response: 'webhook',
       handler: ({ caller, params }) => removeWebhook(db, caller, params.webhookId),
     }),

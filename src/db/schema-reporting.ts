@@ -2,7 +2,7 @@ import type { Generated } from 'kysely';
 
 /**
  * The tables of the imported PBX logs (db/migrations/2026-11-23T1200_pbx_logs.ts) that are read through
- * Kysely. The import writes them, and the per-hour tables, with prepared statements (src/modules/pbx-logs).
+ * Kysely. The import writes them, and the per-hour tables, with the statements of src/modules/pbx-logs/pbx-logs.repository.ts.
  */
 export interface ReportingTables {
   agents: AgentTable;

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database';
+import { ANSWERED_EVENTS } from '../pbx-logs/stats-sql';
 
 /**
  * The pieces of agent availability (reporting.md R10, R11) over a range [start, end): interval time is
@@ -56,8 +57,8 @@ export async function hourTalk(db: Db, queueIds: readonly number[], agents: read
 export async function edgeTalk(db: Db, queueIds: readonly number[], agents: readonly number[], from: number, to: number) {
   if (queueIds.length === 0 || agents.length === 0 || from >= to) return [];
   const { rows } = await sql<{ agent: number; talk: number }>`
-    SELECT agent, sum(b) AS talk FROM queue_events
-    WHERE queue_id IN (${sql.join(queueIds)}) AND anchor >= ${from} AND anchor < ${to} AND event BETWEEN 3 AND 6 AND agent IN (${sql.join(agents)})
+    SELECT agent, sum(talk_time) AS talk FROM queue_events
+    WHERE queue_id IN (${sql.join(queueIds)}) AND anchor >= ${from} AND anchor < ${to} AND ${sql.raw(ANSWERED_EVENTS)} AND agent IN (${sql.join(agents)})
     GROUP BY agent`.execute(db);
   return rows;
 }

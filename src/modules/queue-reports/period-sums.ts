@@ -26,7 +26,9 @@ async function queueSums(db: Db, queue: QueueRef, days: readonly DayRow[], perio
   const pieces: Piece[] = [];
   const owners: number[] = [];
   const rest = (i: number, from: number, to: number) => {
-    if (from < to) pieces.push({ queueId: queue.id, tenantId: queue.tenantId, from, to }), owners.push(i);
+    if (from >= to) return;
+    pieces.push({ queueId: queue.id, tenantId: queue.tenantId, from, to });
+    owners.push(i);
   };
   let d = 0;
   periods.forEach((p, i) => {

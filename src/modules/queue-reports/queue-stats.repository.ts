@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { inJsonList, selectOnce, type Db } from '../../db/database';
-import { EVENT_AGGREGATES, HOUR_AGGREGATES, STATS_COLUMNS, type StatsColumn } from '../pbx-logs/stats-sql';
+import { COUNTED_EVENTS, EVENT_AGGREGATES, HOUR_AGGREGATES, outboundCallsOf, OUTBOUND_SUMS, STATS_COLUMNS, type StatsColumn } from '../pbx-logs/stats-sql';
 
 /**
  * Sums of the queue statistics over time spans. Whole hours come from the per-hour tables; the parts of
@@ -33,17 +33,18 @@ export interface EdgeSpan {
 
 type Keyed<T> = T & { span: number };
 
-// The spans travel as one JSON array, joined in SQL (json_each drives the loop: one index range per span).
-const spansJson = (spans: readonly (HourSpan | EdgeSpan)[]) =>
-  JSON.stringify(spans.map((s) => ('fromHour' in s ? [s.span, s.queueId, s.fromHour, s.toHour] : [s.span, s.queueId, s.from, s.to, s.tenantId])));
+// The spans travel as one JSON array of objects, joined in SQL (json_each drives the loop: one index range
+// per span) and read by name: `span(field)` is the field of the span of the current row.
+const spansJson = (spans: readonly (HourSpan | EdgeSpan)[]) => JSON.stringify(spans);
+const span = (field: keyof HourSpan | keyof EdgeSpan) => `p.value ->> '${field}'`;
 
 /** Sums of whole hours per span, from one of the per-hour tables. */
 async function hourSums<T>(db: Db, spans: readonly HourSpan[], table: 'queue_hour_stats' | 'queue_outbound_hour', aggregates: string): Promise<Keyed<T>[]> {
   if (spans.length === 0) return [];
   const { rows } = await sql<Keyed<T>>`
-    SELECT p.value ->> 0 AS span, ${sql.raw(aggregates)}
+    SELECT ${sql.raw(span('span'))} AS span, ${sql.raw(aggregates)}
     FROM json_each(${spansJson(spans)}) p CROSS JOIN ${sql.table(table)}
-    WHERE queue_id = p.value ->> 1 AND hour >= p.value ->> 2 AND hour < p.value ->> 3
+    WHERE queue_id = ${sql.raw(span('queueId'))} AND hour >= ${sql.raw(span('fromHour'))} AND hour < ${sql.raw(span('toHour'))}
     GROUP BY p.key`.execute(db);
   return rows;
 }
@@ -56,9 +57,9 @@ export const hourOutbound = (db: Db, spans: readonly HourSpan[]) =>
 export async function edgeStats(db: Db, spans: readonly EdgeSpan[]): Promise<Keyed<StatsSums>[]> {
   if (spans.length === 0) return [];
   const { rows } = await sql<Keyed<StatsSums>>`
-    SELECT p.value ->> 0 AS span, ${sql.raw(EVENT_AGGREGATES)}
+    SELECT ${sql.raw(span('span'))} AS span, ${sql.raw(EVENT_AGGREGATES)}
     FROM json_each(${spansJson(spans)}) p CROSS JOIN queue_events
-    WHERE queue_id = p.value ->> 1 AND anchor >= p.value ->> 2 AND anchor < p.value ->> 3 AND event < 20
+    WHERE queue_id = ${sql.raw(span('queueId'))} AND anchor >= ${sql.raw(span('from'))} AND anchor < ${sql.raw(span('to'))} AND ${sql.raw(COUNTED_EVENTS)}
     GROUP BY p.key`.execute(db);
   return rows;
 }
@@ -66,13 +67,10 @@ export async function edgeStats(db: Db, spans: readonly EdgeSpan[]): Promise<Key
 /** reporting.md R9 for edge spans: outbound calls of the queue's members at the call's start. */
 export async function edgeOutbound(db: Db, spans: readonly EdgeSpan[]): Promise<Keyed<OutboundSums>[]> {
   if (spans.length === 0) return [];
+  const calls = outboundCallsOf({ queue: span('queueId'), tenant: span('tenantId'), from: span('from'), to: span('to') });
   const { rows } = await sql<Keyed<OutboundSums>>`
-    SELECT p.value ->> 0 AS span, count(*) AS total, sum(c.disposition = 'ANSWERED') AS answered,
-           sum(CASE WHEN c.disposition = 'ANSWERED' THEN c.billsec ELSE 0 END) AS talk
-    FROM json_each(${spansJson(spans)}) p CROSS JOIN cdr_calls c
-    JOIN agent_sessions s ON s.queue_id = p.value ->> 1 AND s.agent = c.src_agent
-      AND s.start_at <= c.start_at AND (s.end_at IS NULL OR c.start_at < s.end_at)
-    WHERE c.tenant_id = p.value ->> 4 AND c.via_queue = 0 AND c.outbound_r9 = 1 AND c.start_at >= p.value ->> 2 AND c.start_at < p.value ->> 3
+    SELECT ${sql.raw(span('span'))} AS span, ${sql.raw(OUTBOUND_SUMS)}
+    FROM json_each(${spansJson(spans)}) p CROSS JOIN ${sql.raw(calls)}
     GROUP BY p.key`.execute(db);
   return rows;
 }

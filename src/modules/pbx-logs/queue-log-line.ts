@@ -107,11 +107,17 @@ export interface QueueLogEvent {
   readonly callerIdNum: string | null;
 }
 
-type Rule = EventRule & { readonly name: string; readonly code: number };
+type Rule = Required<EventRule> & { readonly name: string; readonly code: number };
 
-/** The rules by the length of their event name: the name is matched in place, without cutting it out of the line. */
+/**
+ * The rules by the length of their event name: the name is matched in place, without cutting it out of the
+ * line. Every rule gets every field (0: none), so they all have one shape and reading them stays fast.
+ */
 const RULES_BY_LENGTH: Rule[][] = [];
-for (const [name, rule] of Object.entries(RULES)) (RULES_BY_LENGTH[name.length] ??= []).push({ ...rule, name, code: EV[name as EventName] });
+for (const [name, r] of Object.entries(RULES)) {
+  const rule: Rule = { name, code: EV[name as EventName], min: r.min, ints: r.ints, wait: r.wait ?? 0, talk: r.talk ?? 0, ringSeconds: r.ringSeconds ?? 0, ringMs: r.ringMs ?? 0 };
+  (RULES_BY_LENGTH[name.length] ??= []).push(rule);
+}
 
 function ruleAt(line: string, from: number, to: number): Rule | undefined {
   const candidates = RULES_BY_LENGTH[to - from];
@@ -119,38 +125,37 @@ function ruleAt(line: string, from: number, to: number): Rule | undefined {
   return undefined;
 }
 
-/** The data fields of one line, read in place: only the strings kept are cut out of the line. */
-class DataFields {
-  /** Where each data field starts; each ends one before the next start, the last at the line's end. */
-  private readonly starts: number[] = [];
+/**
+ * Data fields read in place, counted from `bar`, the "|" before data1 (-1: the line has none). Nothing is
+ * kept between calls; a field is found again for each read, which on lines this short costs less than
+ * keeping its offsets.
+ */
+function dataStart(line: string, bar: number, i: number): number {
+  for (let k = 1; k < i && bar >= 0; k++) bar = line.indexOf('|', bar + 1);
+  return bar < 0 ? -1 : bar + 1;
+}
 
-  constructor(private readonly line: string, afterEvent: number) {
-    if (afterEvent < 0) return;
-    for (let p = afterEvent; p >= 0; p = line.indexOf('|', p + 1)) this.starts.push(p + 1);
-  }
+function dataEnd(line: string, start: number): number {
+  const bar = line.indexOf('|', start);
+  return bar < 0 ? line.length : bar;
+}
 
-  get count(): number {
-    return this.starts.length;
-  }
+/** Data field i (1-based) as a non-negative integer; -1 when it is absent or not one. */
+function dataInt(line: string, bar: number, i: number): number {
+  const start = dataStart(line, bar, i);
+  return start < 0 ? -1 : digitsAt(line, start, dataEnd(line, start));
+}
 
-  /** Field i (1-based) as a non-negative integer; -1 when it is absent or not one. */
-  int(i: number): number {
-    return i <= this.starts.length ? digitsAt(this.line, this.starts[i - 1] as number, this.end(i)) : -1;
-  }
+/** Data field i (1-based) as text; "" when it is absent. */
+function dataText(line: string, bar: number, i: number): string {
+  const start = dataStart(line, bar, i);
+  return start < 0 ? '' : line.slice(start, dataEnd(line, start));
+}
 
-  /** Field i (1-based) as text; "" when it is absent. */
-  text(i: number): string {
-    return i <= this.starts.length ? this.line.slice(this.starts[i - 1], this.end(i)) : '';
-  }
-
-  /** Whether field i (1-based) is exactly `word`. */
-  is(i: number, word: string): boolean {
-    return i <= this.starts.length && this.end(i) - (this.starts[i - 1] as number) === word.length && this.line.startsWith(word, this.starts[i - 1]);
-  }
-
-  private end(i: number): number {
-    return i < this.starts.length ? (this.starts[i] as number) - 1 : this.line.length;
-  }
+/** Whether data field i (1-based) is exactly `word`. */
+function dataIs(line: string, bar: number, i: number, word: string): boolean {
+  const start = dataStart(line, bar, i);
+  return start >= 0 && dataEnd(line, start) - start === word.length && line.startsWith(word, start);
 }
 
 /**
@@ -169,9 +174,8 @@ export function parseQueueLogLine(line: string): QueueLogEvent | QueueLogSkip {
   const p5 = line.indexOf('|', p4 + 1);
   const rule = ruleAt(line, p4 + 1, p5 < 0 ? line.length : p5);
   if (!rule) return QUEUE_LOG_SKIPS.unusedEvent;
-  const data = new DataFields(line, p5);
-  if (data.count < rule.min) return QUEUE_LOG_SKIPS.badData;
-  for (const i of rule.ints) if (data.int(i) < 0) return QUEUE_LOG_SKIPS.badData;
+  if (rule.min > 0 && dataStart(line, p5, rule.min) < 0) return QUEUE_LOG_SKIPS.badData;
+  for (const i of rule.ints) if (dataInt(line, p5, i) < 0) return QUEUE_LOG_SKIPS.badData;
   const code = rule.code;
   return {
     time,
@@ -179,10 +183,10 @@ export function parseQueueLogLine(line: string): QueueLogEvent | QueueLogSkip {
     queueName: line.slice(p2 + 1, p3),
     agent: p4 - p3 === 5 && line.startsWith('NONE', p3 + 1) ? '' : line.slice(p3 + 1, p4),
     code,
-    waitTime: rule.wait ? data.int(rule.wait) : 0,
-    talkTime: rule.talk ? data.int(rule.talk) : 0,
-    ringMs: rule.ringSeconds ? data.int(rule.ringSeconds) * 1000 : rule.ringMs ? data.int(rule.ringMs) : 0,
-    pauseReason: code === EV.PAUSE ? data.text(1) : code === EV.ADDMEMBER && data.is(1, 'PAUSED') ? '' : null,
-    callerIdNum: code === EV.ENTERQUEUE ? data.text(2) : null,
+    waitTime: rule.wait ? dataInt(line, p5, rule.wait) : 0,
+    talkTime: rule.talk ? dataInt(line, p5, rule.talk) : 0,
+    ringMs: rule.ringSeconds ? dataInt(line, p5, rule.ringSeconds) * 1000 : rule.ringMs ? dataInt(line, p5, rule.ringMs) : 0,
+    pauseReason: code === EV.PAUSE ? dataText(line, p5, 1) : code === EV.ADDMEMBER && dataIs(line, p5, 1, 'PAUSED') ? '' : null,
+    callerIdNum: code === EV.ENTERQUEUE ? dataText(line, p5, 2) : null,
   };
 }

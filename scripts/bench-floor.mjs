@@ -4,7 +4,7 @@
 //   node scripts/bench-floor.mjs --data-dir DIR [--port 0] [--host 127.0.0.1]
 // prints "listening on http://HOST:PORT" once it accepts connections.
 //
-// What TARS does per authenticated request and this app repeats (src/http/caller.ts, src/modules/auth/tokens.ts):
+// What TARS does per authenticated request and this app repeats (src/access/caller.ts, src/modules/auth/tokens.ts):
 //   1. verifies the bearer JWT with jsonwebtoken, HS256 pinned, the secret of DIR/jwt-secret as a KeyObject;
 //   2. reads the token's user by id and compares its token_version with the token's `ver` (that is how a
 //      token dies when its user changes password or is deleted): here one prepared

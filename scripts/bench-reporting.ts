@@ -26,7 +26,7 @@ import { openDataDir } from '../src/runtime';
 import { silentLogger } from '../src/log';
 import { buildDeps } from '../src/runtime';
 import { LineReader } from '../src/modules/pbx-logs/line-reader';
-import { callerOf } from '../src/http/caller';
+import { callerOf } from '../src/access/caller';
 import { queueStats } from '../src/modules/queue-reports/queue-stats.service';
 import { agentAvailability } from '../src/modules/queue-reports/availability.service';
 import { localDay, startOfDay } from '../src/time/zone';

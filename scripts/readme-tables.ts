@@ -3,7 +3,7 @@
 // defines them, so the README cannot drift: test/unit/readme.test.ts checks the README contains them.
 //   npx tsx scripts/readme-tables.ts
 import { SETTINGS } from '../src/config';
-import { ALL_PERMISSIONS, effectivePermissions, PERMISSIONS, ROLES } from '../src/http/permissions';
+import { ALL_PERMISSIONS, effectivePermissions, PERMISSIONS, ROLES } from '../src/access/permissions';
 
 export function configTable(): string {
   const rows = SETTINGS.map(([flag, env, def, what]) => `| ${flag ? `\`${flag}\`` : ''} | \`${env}\` | ${def ? `\`${def}\`` : ''} | ${what} |`);

@@ -43,8 +43,9 @@ async function versions(): Promise<string> {
   const { default: Sqlite } = await import('better-sqlite3');
   const { nativeBinding } = await import('./db/native');
   const binding = nativeBinding();
+  const { runOnce } = await import('./db/statements');
   const db = new Sqlite(':memory:', binding ? { nativeBinding: binding as unknown as string } : {});
-  const sqlite = (db.prepare('SELECT sqlite_version() AS v').get() as { v: string }).v;
+  const [{ v: sqlite }] = runOnce<{ v: string }>(db, 'SELECT sqlite_version() AS v') as [{ v: string }];
   db.close();
   return `tars ${VERSION}\nnode ${process.versions.node}\nsqlite ${sqlite}\n`;
 }

@@ -1,5 +1,5 @@
 import { loadConfig } from '../config';
-import { ROLES } from '../http/permissions';
+import { ROLES } from '../access/permissions';
 import { generatePassword, hashPassword } from '../modules/auth/passwords';
 import { findUserByEmail, insertUser, setPassword } from '../modules/users/users.repository';
 import { openDataDir } from '../runtime';

@@ -2,6 +2,7 @@ import { Migrator, type Migration } from 'kysely';
 import { migrations } from '../../db/migrations/index';
 import { VERSION } from '../version';
 import type { OpenDatabase } from './database';
+import { runOnce } from './statements';
 
 export const MIGRATION_NAMES: readonly string[] = Object.keys(migrations).sort();
 
@@ -21,9 +22,9 @@ export function migrator(handle: OpenDatabase, list: Migrations = migrations): M
 
 /** The names of the migrations already applied to this database, oldest first. */
 export async function appliedMigrations(handle: Pick<OpenDatabase, 'sqlite'>): Promise<string[]> {
-  const exists = handle.sqlite.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").get();
-  if (!exists) return [];
-  const rows = handle.sqlite.prepare('SELECT name FROM schema_migrations ORDER BY name').all() as { name: string }[];
+  const exists = runOnce(handle.sqlite, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'");
+  if (exists.length === 0) return [];
+  const rows = runOnce<{ name: string }>(handle.sqlite, 'SELECT name FROM schema_migrations ORDER BY name');
   return rows.map((r) => r.name);
 }
 

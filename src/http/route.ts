@@ -3,8 +3,8 @@ import { match, type MatchFunction } from 'path-to-regexp';
 import { AppError, forbidden } from '../errors';
 import type { AppDeps } from '../deps';
 import { readJsonBody } from './body';
-import { bearerToken, resolveCaller, type Caller } from './caller';
-import type { Permission } from './permissions';
+import { bearerToken, resolveCaller, type Caller } from '../access/caller';
+import type { Permission } from '../access/permissions';
 import type { SchemaId, Validator } from './validation';
 
 /**

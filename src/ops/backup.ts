@@ -6,6 +6,7 @@ import { appliedMigrations, newerSchemaMessage, schemaStatus } from '../db/migra
 import { SECRET_FILE } from '../modules/auth/tokens';
 import { databasePath } from '../runtime';
 import { VERSION } from '../version';
+import { runOnce } from '../db/statements';
 
 /**
  * A backup is one SQLite file: the database as SQLite's online backup API copied it, plus this small table
@@ -47,8 +48,9 @@ export async function createBackup(dataDir: string, file: string): Promise<Backu
 
 function writeFacts(copy: Sqlite, facts: BackupFacts): void {
   copy.exec(`CREATE TABLE ${BACKUP_TABLE} (key TEXT PRIMARY KEY, value TEXT NOT NULL)`);
-  const insert = copy.prepare(`INSERT INTO ${BACKUP_TABLE} (key, value) VALUES (?, ?)`);
-  for (const [key, value] of Object.entries(facts)) if (value !== undefined) insert.run(key, value);
+  for (const [key, value] of Object.entries(facts)) {
+    if (value !== undefined) runOnce(copy, `INSERT INTO ${BACKUP_TABLE} (key, value) VALUES (@key, @value)`, { key, value });
+  }
 }
 
 export interface InspectedBackup {
@@ -77,8 +79,8 @@ export async function inspectBackup(sqlite: Sqlite, file: string): Promise<Inspe
 }
 
 function readFacts(sqlite: Sqlite): BackupFacts {
-  const exists = sqlite.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(BACKUP_TABLE);
-  if (!exists) return {};
-  const rows = sqlite.prepare(`SELECT key, value FROM ${BACKUP_TABLE}`).all() as { key: string; value: string }[];
+  const exists = runOnce(sqlite, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = @name", { name: BACKUP_TABLE });
+  if (exists.length === 0) return {};
+  const rows = runOnce<{ key: string; value: string }>(sqlite, `SELECT key, value FROM ${BACKUP_TABLE}`);
   return Object.fromEntries(rows.map((r) => [r.key, r.value])) as BackupFacts;
 }

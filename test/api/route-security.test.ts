@@ -68,7 +68,7 @@ const SAMPLES: Record<string, Sample> = {
 /** Each tenant of the cast gets one queue, with an id derived from the tenant's. */
 const queueOf = (tenantId: number) => 500_000 + tenantId;
 
-/** decisions.md §5, read independently of src/http/permissions.ts: which role may call which route. */
+/** decisions.md §5, read independently of src/access/permissions.ts: which role may call which route. */
 function roleMayCall(role: number, route: RouteDef): boolean {
   if (route.permission === 'authenticated' || [ROLE.platform, ROLE.partner, ROLE.account].includes(role as 1)) return true;
   if (role === ROLE.reports) return route.path.startsWith('/v2/reporting/') && !route.path.startsWith('/v2/reporting/ingest/');

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ALL_PERMISSIONS, effectivePermissions, matches, ROLES } from '../../src/http/permissions';
+import { ALL_PERMISSIONS, effectivePermissions, matches, ROLES } from '../../src/access/permissions';
 
 describe('permission patterns (decisions.md §5)', () => {
   it('when a pattern has *, then it matches exactly one segment', () => {

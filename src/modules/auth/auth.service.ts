@@ -1,7 +1,7 @@
 import type { AppDeps } from '../../deps';
 import type { UserRow } from '../../db/schema';
 import { AppError, badRequest, notAuthenticated, unavailable } from '../../errors';
-import { callerOf, resolveCaller } from '../../http/caller';
+import { callerOf, resolveCaller } from '../../access/caller';
 import { branchName, findUserByEmail, findUserById, recordTotpStep } from '../users/users.repository';
 import { toApiUser, type ApiUser } from '../users/user';
 import {

@@ -1,17 +1,17 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../../db/database';
 import type { BranchTable } from '../../db/schema';
-import { inTenants } from '../../db/tenant-filter';
-import { windowed, type PageWindow } from '../../http/paging';
-import type { TenantScope } from '../../http/scope';
+import { tenantIn } from '../../access/tenant-filter';
+import { windowed, type PageWindow } from '../../access/paging';
+import type { TenantScope } from '../../access/scope';
 
 export async function insertBranch(db: Db, branch: Insertable<BranchTable>): Promise<Selectable<BranchTable>> {
   return db.insertInto('branches').values(branch).returningAll().executeTakeFirstOrThrow();
 }
 
 /** A tenant has one default branch: making one the default takes it from the others. */
-export async function clearDefaultBranch(db: Db, tenantId: number): Promise<void> {
-  await db.updateTable('branches').set({ is_default: 0 }).where('tenant_id', '=', tenantId).where('is_default', '=', 1).execute();
+export async function clearDefaultBranch(db: Db, scope: TenantScope): Promise<void> {
+  await db.updateTable('branches').set({ is_default: 0 }).where(tenantIn(scope)).where('is_default', '=', 1).execute();
 }
 
 export interface BranchWithTenant extends Selectable<BranchTable> {
@@ -19,7 +19,7 @@ export interface BranchWithTenant extends Selectable<BranchTable> {
 }
 
 function branchesIn(db: Db, scope: TenantScope) {
-  return db.selectFrom('branches').innerJoin('tenants', 'tenants.id', 'branches.tenant_id').where(inTenants(scope, 'branches.tenant_id'));
+  return db.selectFrom('branches').innerJoin('tenants', 'tenants.id', 'branches.tenant_id').where(tenantIn(scope, 'branches.tenant_id'));
 }
 
 export function findBranch(db: Db, scope: TenantScope, id: number): Promise<BranchWithTenant | undefined> {

@@ -1,7 +1,7 @@
 import type { AppDeps } from '../../deps';
 import { route, type RouteDef } from '../../http/route';
 import type { BranchCreate } from './branch';
-import type { PageQuery } from '../../http/paging';
+import type { PageQuery } from '../../access/paging';
 import { branchPage, createBranch, getBranch } from './branches.service';
 
 export function branchRoutes(deps: AppDeps): RouteDef[] {

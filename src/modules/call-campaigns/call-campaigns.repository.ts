@@ -1,9 +1,9 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../../db/database';
 import type { CallCampaignTable, CampaignDestinationList } from '../../db/schema';
-import { inTenants } from '../../db/tenant-filter';
-import { windowed, type PageWindow } from '../../http/paging';
-import type { TenantScope } from '../../http/scope';
+import { tenantIn } from '../../access/tenant-filter';
+import { windowed, type PageWindow } from '../../access/paging';
+import type { TenantScope } from '../../access/scope';
 import { toDestination, toDestinationColumns, type Destination } from '../destinations';
 import { emptyChildren, type CampaignChildren } from './call-campaign';
 
@@ -96,11 +96,11 @@ export async function insertCampaignChildren(db: Db, campaignId: number, input: 
 }
 
 export function findCampaign(db: Db, scope: TenantScope, id: number): Promise<Selectable<CallCampaignTable> | undefined> {
-  return db.selectFrom('call_campaigns').selectAll().where('id', '=', id).where(inTenants(scope)).executeTakeFirst();
+  return db.selectFrom('call_campaigns').selectAll().where('id', '=', id).where(tenantIn(scope)).executeTakeFirst();
 }
 
 export async function listCampaigns(db: Db, scope: TenantScope, w: PageWindow): Promise<{ rows: Selectable<CallCampaignTable>[]; total: number }> {
-  const base = db.selectFrom('call_campaigns').where(inTenants(scope));
+  const base = db.selectFrom('call_campaigns').where(tenantIn(scope));
   const { total } = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
   const rows = await windowed(base.selectAll().orderBy('id'), w).execute();
   return { rows, total: Number(total) };
@@ -117,8 +117,8 @@ export async function campaignChildren(db: Db, campaignIds: readonly number[]): 
   return byId;
 }
 
-export async function updateCampaignColumns(db: Db, tenantId: number, id: number, columns: ReturnType<typeof campaignColumns>): Promise<void> {
-  await db.updateTable('call_campaigns').set(columns).where('tenant_id', '=', tenantId).where('id', '=', id).execute();
+export async function updateCampaignColumns(db: Db, scope: TenantScope, id: number, columns: ReturnType<typeof campaignColumns>): Promise<void> {
+  await db.updateTable('call_campaigns').set(columns).where(tenantIn(scope)).where('id', '=', id).execute();
 }
 
 /** Replaces the lists the update names (numbers, destination lists), each as a whole. */
@@ -130,6 +130,6 @@ export async function replaceCampaignChildren(db: Db, campaignId: number, input:
 }
 
 /** Deletes a campaign; its numbers and destinations go with it (ON DELETE CASCADE). */
-export async function deleteCampaign(db: Db, tenantId: number, id: number): Promise<void> {
-  await db.deleteFrom('call_campaigns').where('tenant_id', '=', tenantId).where('id', '=', id).execute();
+export async function deleteCampaign(db: Db, scope: TenantScope, id: number): Promise<void> {
+  await db.deleteFrom('call_campaigns').where(tenantIn(scope)).where('id', '=', id).execute();
 }

@@ -1,8 +1,8 @@
 import type { Db } from '../../db/database';
 import { badRequest, notFound } from '../../errors';
-import type { Caller } from '../../http/caller';
-import { pageOf, pageWindow, type Page, type PageQuery } from '../../http/paging';
-import { listScope, requireTenant } from '../../http/scope';
+import type { Caller } from '../../access/caller';
+import { pageOf, pageWindow, type Page, type PageQuery } from '../../access/paging';
+import { listScope, requireTenant } from '../../access/scope';
 import { getTenantRef } from '../tenants/tenants.repository';
 import { emptyChildren, toApiCampaign, type ApiCallCampaign, type CampaignCreate, type CampaignUpdate } from './call-campaign';
 import {
@@ -48,7 +48,7 @@ export async function updateCampaign(db: Db, caller: Caller, id: number, patch: 
     const current = await getCampaign(trx, caller, id);
     const next = { ...current, ...patch };
     checkDates(next);
-    await updateCampaignColumns(trx, current.tenantId, id, campaignColumns(next));
+    await updateCampaignColumns(trx, caller.scope, id, campaignColumns(next));
     await replaceCampaignChildren(trx, id, patch);
     return getCampaign(trx, caller, id);
   });
@@ -58,7 +58,7 @@ export async function updateCampaign(db: Db, caller: Caller, id: number, patch: 
 export async function removeCampaign(db: Db, caller: Caller, id: number): Promise<ApiCallCampaign> {
   return db.transaction().execute(async (trx) => {
     const campaign = await getCampaign(trx, caller, id);
-    await deleteCampaign(trx, campaign.tenantId, id);
+    await deleteCampaign(trx, caller.scope, id);
     return campaign;
   });
 }

@@ -2,10 +2,13 @@ import type { ExpressionBuilder, Selectable } from 'kysely';
 import type { Db } from '../../db/database';
 import type { Database } from '../../db/schema';
 import type { CdrCallTable } from '../../db/schema-reporting';
-import { windowed } from '../../http/paging';
+import { windowed } from '../../access/paging';
+import type { TenantScope } from '../../access/scope';
+import { tenantIn } from '../../access/tenant-filter';
 
-/** Which calls of which tenants: the tenants (null: every tenant) and, per group of tenants, a start range. */
+/** Which calls of which tenants: the scope, and within it per group of tenants (null: every tenant) a start range. */
 export interface CallsWhere {
+  readonly scope: TenantScope;
   readonly tenants: readonly { readonly tenantIds: readonly number[] | null; readonly from?: number; readonly to?: number }[];
   readonly direction?: string;
   readonly disposition?: string;
@@ -25,6 +28,7 @@ function where(w: CallsWhere) {
       ]),
     );
     return eb.and([
+      tenantIn(w.scope),
       eb.or(tenantParts),
       ...(w.direction ? [eb('direction', '=', w.direction as 'inbound')] : []),
       ...(w.disposition ? [eb('disposition', '=', w.disposition)] : []),

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database';
-import type { Caller } from '../../http/caller';
-import { listScope, scopeIds } from '../../http/scope';
+import type { Caller } from '../../access/caller';
+import { listScope, scopeIds } from '../../access/scope';
 import { instantOf, parseReportDate, resolveRange, type ReportDate } from '../../time/report-range';
 import { tenantTimezones } from '../tenants/tenants.repository';
 import { toCallRecord, type CallsFilters, type CallsPage } from './calls';
@@ -18,6 +18,7 @@ export async function callsReport(db: Db, caller: Caller, filters: CallsFilters)
   const tenantIds = scopeIds(scope);
   const digits = filters.number?.replace(/\D+/g, '');
   const where: CallsWhere = {
+    scope,
     tenants: start || end ? await rangesByTimezone(db, tenantIds, start, end) : [{ tenantIds }],
     direction: filters.direction,
     disposition: filters.disposition,

@@ -1,9 +1,9 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database';
 import type { NotificationGroupTable } from '../../db/schema';
-import { inTenants } from '../../db/tenant-filter';
-import { windowed, type PageWindow } from '../../http/paging';
-import type { TenantScope } from '../../http/scope';
+import { tenantIn } from '../../access/tenant-filter';
+import { windowed, type PageWindow } from '../../access/paging';
+import type { TenantScope } from '../../access/scope';
 import type { LocationRow } from './emergency-location';
 
 export interface Address {
@@ -61,7 +61,7 @@ function selectLocations(db: Db, scope: TenantScope) {
   return db
     .selectFrom('emergency_locations')
     .innerJoin('tenants', 'tenants.id', 'emergency_locations.tenant_id')
-    .where(inTenants(scope, 'emergency_locations.tenant_id'))
+    .where(tenantIn(scope, 'emergency_locations.tenant_id'))
     .selectAll('emergency_locations')
     .select('tenants.name as tenant_name');
 }
@@ -73,7 +73,7 @@ export function findLocation(db: Db, scope: TenantScope, id: number): Promise<Lo
 export async function listLocations(db: Db, scope: TenantScope, w: PageWindow): Promise<{ rows: LocationRow[]; total: number }> {
   const { total } = await db
     .selectFrom('emergency_locations')
-    .where(inTenants(scope))
+    .where(tenantIn(scope))
     .select((eb) => eb.fn.countAll<number>().as('total'))
     .executeTakeFirstOrThrow();
   const rows = await windowed(selectLocations(db, scope).orderBy('emergency_locations.id'), w).execute();
@@ -89,8 +89,8 @@ export async function groupsOf(db: Db, locationIds: readonly number[]): Promise<
   return byLocation;
 }
 
-export async function updateLocationColumns(db: Db, tenantId: number, id: number, name: string, address: AddressInput): Promise<void> {
-  await db.updateTable('emergency_locations').set({ name, ...addressColumns(address) }).where('tenant_id', '=', tenantId).where('id', '=', id).execute();
+export async function updateLocationColumns(db: Db, scope: TenantScope, id: number, name: string, address: AddressInput): Promise<void> {
+  await db.updateTable('emergency_locations').set({ name, ...addressColumns(address) }).where(tenantIn(scope)).where('id', '=', id).execute();
 }
 
 export async function replaceNotificationGroups(db: Db, locationId: number, groups: readonly NotificationGroupInput[]): Promise<void> {
@@ -99,6 +99,6 @@ export async function replaceNotificationGroups(db: Db, locationId: number, grou
 }
 
 /** Deletes a location; its notification groups go with it (ON DELETE CASCADE). */
-export async function deleteLocation(db: Db, tenantId: number, id: number): Promise<void> {
-  await db.deleteFrom('emergency_locations').where('tenant_id', '=', tenantId).where('id', '=', id).execute();
+export async function deleteLocation(db: Db, scope: TenantScope, id: number): Promise<void> {
+  await db.deleteFrom('emergency_locations').where(tenantIn(scope)).where('id', '=', id).execute();
 }

@@ -1,8 +1,8 @@
 import type { Db } from '../../db/database';
 import { badRequest, notFound } from '../../errors';
-import type { Caller } from '../../http/caller';
-import { pageOf, pageWindow, type Page, type PageQuery } from '../../http/paging';
-import { listScope, requireTenant } from '../../http/scope';
+import type { Caller } from '../../access/caller';
+import { pageOf, pageWindow, type Page, type PageQuery } from '../../access/paging';
+import { listScope, requireTenant } from '../../access/scope';
 import { getTenantRef } from '../tenants/tenants.repository';
 import { toApiLocation, type ApiEmergencyLocation, type LocationCreate, type LocationUpdate } from './emergency-location';
 import {
@@ -39,8 +39,7 @@ export async function getLocation(db: Db, caller: Caller, id: number): Promise<A
 export async function updateLocation(db: Db, caller: Caller, id: number, patch: LocationUpdate): Promise<ApiEmergencyLocation> {
   return db.transaction().execute(async (trx) => {
     const current = await getLocation(trx, caller, id);
-    const tenantId = current.tenant.id;
-    await updateLocationColumns(trx, tenantId, id, patch.name ?? current.name, patch.address ?? current.address);
+    await updateLocationColumns(trx, caller.scope, id, patch.name ?? current.name, patch.address ?? current.address);
     if (patch.notificationGroups) {
       const own = new Set(current.notificationGroups.map((g) => g.id));
       const foreign = patch.notificationGroups.flatMap((g, i) =>
@@ -57,7 +56,7 @@ export async function updateLocation(db: Db, caller: Caller, id: number, patch: 
 export async function removeLocation(db: Db, caller: Caller, id: number): Promise<ApiEmergencyLocation> {
   return db.transaction().execute(async (trx) => {
     const location = await getLocation(trx, caller, id);
-    await deleteLocation(trx, location.tenant.id, id);
+    await deleteLocation(trx, caller.scope, id);
     return location;
   });
 }

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { AppDeps } from '../../deps';
 import { publicRoute, type RouteDef } from '../../http/route';
 
@@ -11,8 +12,8 @@ export function healthRoutes(deps: AppDeps): RouteDef[] {
       addition: true,
       response: 'health',
       permission: 'public',
-      handler: () => {
-        deps.database.sqlite.prepare('SELECT 1').get();
+      handler: async () => {
+        await sql`SELECT 1`.execute(deps.database.db);
         return { status: 'ok' };
       },
     }),

@@ -1,5 +1,5 @@
 import type { Sqlite } from '../../db/database';
-import { inScope, type TenantScope } from '../../http/scope';
+import { inScope, type TenantScope } from '../../access/scope';
 import { pbxLogs, type PbxLogs } from './pbx-logs.repository';
 
 export interface QueueRef {

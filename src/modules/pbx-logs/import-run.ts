@@ -1,5 +1,5 @@
 import type { Sqlite } from '../../db/database';
-import { ALL_TENANTS, type TenantScope } from '../../http/scope';
+import { ALL_TENANTS, type TenantScope } from '../../access/scope';
 import type { CdrRecord } from './cdr-line';
 import { PbxDirectory } from './directory';
 import { ImportSummary } from './import-summary';

@@ -1,5 +1,5 @@
 import type { OpenDatabase } from '../../db/database';
-import type { Caller } from '../../http/caller';
+import type { Caller } from '../../access/caller';
 import type { Clock } from '../../clock';
 import { CdrImporter } from './cdr-importer';
 import type { ImportSummaryJson } from './import-summary';

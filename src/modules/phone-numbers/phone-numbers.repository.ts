@@ -1,9 +1,10 @@
 import { sql, type Selectable, type SqlBool } from 'kysely';
-import { selectShaped, type Db, type Placeholder } from '../../db/database';
+import { windowed, type PageWindow } from '../../access/paging';
+import type { TenantScope } from '../../access/scope';
+import { tenantIn } from '../../access/tenant-filter';
+import type { Db } from '../../db/database';
+import { defineShapedQuery, type Params } from '../../db/query';
 import type { PhoneDestinationList, PhoneNumberTable } from '../../db/schema';
-import { inTenants, inTenantsShaped, tenantIdsValue } from '../../db/tenant-filter';
-import { windowed, type PageWindow } from '../../http/paging';
-import type { TenantScope } from '../../http/scope';
 import { toDestination, toDestinationColumns, type Destination } from '../destinations';
 import type { PhoneDestinations, PhoneNumberFilters, PhoneNumberRow } from './phone-number';
 
@@ -70,7 +71,7 @@ function selectPhoneNumbers(db: Db, scope: TenantScope) {
     .innerJoin('tenants', 'tenants.id', 'phone_numbers.tenant_id')
     .innerJoin('branches', 'branches.id', 'phone_numbers.branch_id')
     .innerJoin('extensions', 'extensions.id', 'phone_numbers.sms_ext_id')
-    .where(inTenants(scope, 'phone_numbers.tenant_id'));
+    .where(tenantIn(scope, 'phone_numbers.tenant_id'));
 }
 
 const ROW_COLUMNS = ['tenants.name as tenant_name', 'branches.name as branch_name', 'extensions.ext_name as sms_ext_name'] as const;
@@ -78,52 +79,58 @@ const ROW_COLUMNS = ['tenants.name as tenant_name', 'branches.name as branch_nam
 // The digits of a stored number: the separators a number may be written with are dropped.
 const digitsOfNumber = sql<string>`replace(replace(replace(replace(replace(replace(replace(replace(number, '+', ''), '-', ''), ' ', ''), '(', ''), ')', ''), '.', ''), '*', ''), '#', '')`;
 
-/** What makes one list query differ from another, besides values. */
+/** What makes one list query differ from another, besides values (the scope's variant is taken from its value). */
 interface ListShape {
-  readonly allTenants: boolean;
   readonly number: boolean;
   readonly branch: boolean;
   readonly fax: boolean;
   readonly window: PageWindow;
 }
 
+interface ListValues {
+  readonly scope: TenantScope;
+  readonly digits: string | undefined;
+  readonly branchId: number | undefined;
+}
+
 function filtersKey(s: ListShape): string {
-  return `${+s.allTenants}${+s.number}${+s.branch}${+s.fax}`;
+  return `${+s.number}${+s.branch}${+s.fax}`;
 }
 
 /**
  * A page of the list and the count of the whole list, in one statement (one read of the database): the
  * count is a subquery over the same filters, which SQLite runs once. The list record has ids, not names,
  * so the list needs no join (every number's tenant, branch and extension exist: foreign keys). Compiled
- * once per shape (which filters, which page).
+ * once per shape (which filters, which page): building it with Kysely took twice as long as running it (20 us against 11).
  */
-const listPage = selectShaped(
-  (db, p, s: ListShape) => {
+const listPage = defineShapedQuery(
+  (s: ListShape) => `${filtersKey(s)} ${s.window.limit} ${s.window.offset}`,
+  (db, p: Params<ListValues>, s) => {
     const count = filteredList(db, p, s).select((eb) => eb.fn.countAll<number>().as('n'));
     return windowed(filteredList(db, p, s).selectAll().select(count.as('total')).orderBy('id'), s.window);
   },
-  (s) => `${filtersKey(s)} ${s.window.limit} ${s.window.offset}`,
 );
 
 /** The count alone, for a page past the end (no row to carry it). */
-const listCount = selectShaped((db, p, s: ListShape) => filteredList(db, p, s).select((eb) => eb.fn.countAll<number>().as('n')), filtersKey);
+const listCount = defineShapedQuery(filtersKey, (db, p: Params<ListValues>, s: ListShape) =>
+  filteredList(db, p, s).select((eb) => eb.fn.countAll<number>().as('n')),
+);
 
-function filteredList(db: Db, p: Placeholder, s: ListShape) {
+function filteredList(db: Db, p: Params<ListValues>, s: ListShape) {
   return db
     .selectFrom('phone_numbers')
-    .where(inTenantsShaped(s.allTenants, p))
-    .$if(s.number, (q) => q.where(sql<SqlBool>`instr(${digitsOfNumber}, ${p('digits')}) > 0`))
-    .$if(s.branch, (q) => q.where('branch_id', '=', p<number>('branchId')))
+    .where(tenantIn(p.scope))
+    .$if(s.number, (q) => q.where(sql<SqlBool>`instr(${digitsOfNumber}, ${p.digits}) > 0`))
+    .$if(s.branch, (q) => q.where('branch_id', '=', p.branchId as number))
     .$if(s.fax, (q) => q.where(sql<SqlBool>`coalesce(lower(fax), '') not in ('', 'no', 'off')`));
 }
 
-
 export async function listPhoneNumbers(db: Db, scope: TenantScope, f: PhoneNumberFilters, w: PageWindow): Promise<{ rows: Selectable<PhoneNumberTable>[]; total: number }> {
   const digits = f.number?.replace(/\D/g, '');
-  const shape: ListShape = { allTenants: scope.all, number: digits !== undefined, branch: f.branchId !== undefined, fax: f.fax === 1, window: w };
-  const values = { tenantIds: tenantIdsValue(scope), digits, branchId: f.branchId };
-  const rows = await listPage(db, shape, values);
-  const total = rows[0]?.total ?? (w.offset > 0 ? ((await listCount(db, shape, values))[0]?.n ?? 0) : 0);
+  const shape: ListShape = { number: digits !== undefined, branch: f.branchId !== undefined, fax: f.fax === 1, window: w };
+  const values: ListValues = { scope, digits, branchId: f.branchId };
+  const rows = await listPage.all(db, shape, values);
+  const total = rows[0]?.total ?? (w.offset > 0 ? ((await listCount.first(db, shape, values))?.n ?? 0) : 0);
   return { rows, total: Number(total) };
 }
 
@@ -139,6 +146,6 @@ export async function phoneDestinations(db: Db, phoneNumberId: number): Promise<
 
 /** Sets the registered caller ID name; false when no number of the scope has this id. */
 export async function setRegisteredCnam(db: Db, scope: TenantScope, id: number, name: string): Promise<boolean> {
-  const res = await db.updateTable('phone_numbers').set({ registered_cnam: name }).where('id', '=', id).where(inTenants(scope)).executeTakeFirst();
+  const res = await db.updateTable('phone_numbers').set({ registered_cnam: name }).where('id', '=', id).where(tenantIn(scope)).executeTakeFirst();
   return res.numUpdatedRows > 0n;
 }

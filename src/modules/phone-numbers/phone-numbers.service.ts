@@ -1,8 +1,8 @@
 import type { Db } from '../../db/database';
 import { notFound } from '../../errors';
-import type { Caller } from '../../http/caller';
-import { pageOf, pageWindow, type Page, type PageQuery } from '../../http/paging';
-import { listScope } from '../../http/scope';
+import type { Caller } from '../../access/caller';
+import { pageOf, pageWindow, type Page, type PageQuery } from '../../access/paging';
+import { listScope } from '../../access/scope';
 import { toPhoneNumber, toPhoneNumberRecord, type ApiPhoneNumber, type ApiPhoneNumberRecord, type PhoneNumberFilters } from './phone-number';
 import { findPhoneNumber, listPhoneNumbers, phoneDestinations, setRegisteredCnam } from './phone-numbers.repository';
 

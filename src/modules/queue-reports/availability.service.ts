@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database';
-import type { Caller } from '../../http/caller';
+import type { Caller } from '../../access/caller';
 import { resolveRange, type Distribution } from '../../time/report-range';
 import { getQueuesInScope, queueIdsOfTenant } from '../queues/queues.repository';
 import { tenantTimezone } from '../tenants/tenants.repository';

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database';
-import type { Caller } from '../../http/caller';
+import type { Caller } from '../../access/caller';
 import { parseReportDate, periodsOf, resolveRange, type Distribution, type ReportDate } from '../../time/report-range';
 import { getQueuesInScope } from '../queues/queues.repository';
 import { tenantTimezone } from '../tenants/tenants.repository';

@@ -1,6 +1,8 @@
-import { inJsonList, selectOnce, type Db } from '../../db/database';
+import type { TenantScope } from '../../access/scope';
+import { tenantIn } from '../../access/tenant-filter';
+import type { Db } from '../../db/database';
+import { defineQuery, inJsonList, type Params } from '../../db/query';
 import { notFound } from '../../errors';
-import { inScope, type TenantScope } from '../../http/scope';
 
 /** A call queue; `logName` is its name in the PBX's queue_log. */
 export interface QueueInput {
@@ -25,15 +27,17 @@ export interface QueueRow {
   name: string;
 }
 
-const queuesById = selectOnce((db) => db.selectFrom('queues').select(['id', 'tenant_id', 'name']).where(inJsonList('id')).orderBy('id'));
+const queuesById = defineQuery((db, p: Params<{ ids: string; scope: TenantScope }>) =>
+  db.selectFrom('queues').select(['id', 'tenant_id', 'name']).where(inJsonList('id', p.ids)).where(tenantIn(p.scope)).orderBy('id'),
+);
 
 /**
  * The queues with these ids that the scope may see; 404 naming the first that is missing or outside it
  * (decisions.md §2: another tenant's queue is not revealed).
  */
 export async function getQueuesInScope(db: Db, scope: TenantScope, ids: readonly number[]): Promise<QueueRow[]> {
-  const found = ids.length > 0 ? await queuesById(db, [JSON.stringify(ids)]) : [];
-  const rows = found.filter((r) => inScope(scope, r.tenant_id)).map(({ id, tenant_id, name }) => ({ id, tenantId: tenant_id, name }));
+  const found = ids.length > 0 ? await queuesById.all(db, { ids: JSON.stringify(ids), scope }) : [];
+  const rows = found.map(({ id, tenant_id, name }) => ({ id, tenantId: tenant_id, name }));
   const missing = ids.find((id) => !rows.some((r) => r.id === id));
   if (missing !== undefined) throw notFound(`Queue ${missing}`);
   return rows;

@@ -1,9 +1,9 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database';
 import type { SavedFilterTable } from '../../db/schema';
-import { inTenants } from '../../db/tenant-filter';
-import { windowed, type PageWindow } from '../../http/paging';
-import type { TenantScope } from '../../http/scope';
+import { tenantIn } from '../../access/tenant-filter';
+import { windowed, type PageWindow } from '../../access/paging';
+import type { TenantScope } from '../../access/scope';
 import type { SavedFilterFields } from './saved-filter';
 
 /** The create body of api.md §4.2, plus the owner (and an id when seeding). */
@@ -50,7 +50,7 @@ export async function insertSavedFilter(db: Db, input: SavedFilterInput, created
 
 // A deleted filter keeps its row (deleted_at set) and is missing to every read (decisions.md §2).
 function liveFilters(db: Db, scope: TenantScope) {
-  return db.selectFrom('saved_filters').where(inTenants(scope)).where('deleted_at', 'is', null);
+  return db.selectFrom('saved_filters').where(tenantIn(scope)).where('deleted_at', 'is', null);
 }
 
 export function findSavedFilter(db: Db, scope: TenantScope, id: number): Promise<Selectable<SavedFilterTable> | undefined> {
@@ -63,10 +63,10 @@ export async function listSavedFilters(db: Db, scope: TenantScope, w: PageWindow
   return { rows, total: Number(total) };
 }
 
-export async function updateSavedFilterColumns(db: Db, tenantId: number, id: number, f: SavedFilterFields): Promise<void> {
-  await db.updateTable('saved_filters').set(clientColumns(f)).where('tenant_id', '=', tenantId).where('id', '=', id).where('deleted_at', 'is', null).execute();
+export async function updateSavedFilterColumns(db: Db, scope: TenantScope, id: number, f: SavedFilterFields): Promise<void> {
+  await db.updateTable('saved_filters').set(clientColumns(f)).where(tenantIn(scope)).where('id', '=', id).where('deleted_at', 'is', null).execute();
 }
 
-export async function softDeleteSavedFilter(db: Db, tenantId: number, id: number, deletedAt: string): Promise<void> {
-  await db.updateTable('saved_filters').set({ deleted_at: deletedAt }).where('tenant_id', '=', tenantId).where('id', '=', id).where('deleted_at', 'is', null).execute();
+export async function softDeleteSavedFilter(db: Db, scope: TenantScope, id: number, deletedAt: string): Promise<void> {
+  await db.updateTable('saved_filters').set({ deleted_at: deletedAt }).where(tenantIn(scope)).where('id', '=', id).where('deleted_at', 'is', null).execute();
 }

@@ -1,6 +1,6 @@
 import { isoNow } from '../../clock';
 import type { AppDeps } from '../../deps';
-import type { PageQuery } from '../../http/paging';
+import type { PageQuery } from '../../access/paging';
 import { route, type RouteDef } from '../../http/route';
 import type { SavedFilterCreate, SavedFilterUpdate } from './saved-filter';
 import { createSavedFilter, deleteSavedFilter, getSavedFilter, listFilters, updateSavedFilter } from './saved-filters.service';

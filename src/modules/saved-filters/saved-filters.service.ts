@@ -1,8 +1,8 @@
 import type { Db } from '../../db/database';
 import { badRequest, notFound } from '../../errors';
-import type { Caller } from '../../http/caller';
-import { pageOf, pageWindow, type Page, type PageQuery } from '../../http/paging';
-import { listScope, requireTenant } from '../../http/scope';
+import type { Caller } from '../../access/caller';
+import { pageOf, pageWindow, type Page, type PageQuery } from '../../access/paging';
+import { listScope, requireTenant } from '../../access/scope';
 import type { Validator } from '../../http/validation';
 import { getTenantRef } from '../tenants/tenants.repository';
 import { fieldsOf, toApiSavedFilter, type ApiSavedFilter, type SavedFilterCreate, type SavedFilterUpdate } from './saved-filter';
@@ -46,7 +46,7 @@ export async function updateSavedFilter({ db, validator }: SavedFilterDeps, call
     const current = await getSavedFilter(trx, caller, id);
     const next = { ...fieldsOf(current), ...patch };
     checkRules(validator, { ...next, tenantId: current.tenantId });
-    await updateSavedFilterColumns(trx, current.tenantId, id, next);
+    await updateSavedFilterColumns(trx, caller.scope, id, next);
     return getSavedFilter(trx, caller, id);
   });
 }
@@ -55,7 +55,7 @@ export async function updateSavedFilter({ db, validator }: SavedFilterDeps, call
 export async function deleteSavedFilter(db: Db, caller: Caller, id: number, now: string): Promise<ApiSavedFilter> {
   return db.transaction().execute(async (trx) => {
     const filter = await getSavedFilter(trx, caller, id);
-    await softDeleteSavedFilter(trx, filter.tenantId, id, now);
+    await softDeleteSavedFilter(trx, caller.scope, id, now);
     return { ...filter, deletedAt: now };
   });
 }

@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database';
 import type { ReportRunTable } from '../../db/schema';
-import { windowed, type PageWindow } from '../../http/paging';
+import { windowed, type PageWindow } from '../../access/paging';
 import type { Period } from './periods';
 
 export type ReportRun = Selectable<ReportRunTable>;

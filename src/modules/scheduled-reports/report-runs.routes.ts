@@ -1,5 +1,5 @@
 import type { AppDeps } from '../../deps';
-import type { PageQuery } from '../../http/paging';
+import type { PageQuery } from '../../access/paging';
 import { route, type RouteDef } from '../../http/route';
 import { filterRuns, runNow } from './report-runs.service';
 

@@ -1,7 +1,7 @@
 import type { AppDeps } from '../../deps';
 import { badRequest, notFound } from '../../errors';
-import type { Caller } from '../../http/caller';
-import { pageOf, pageWindow, type Page, type PageQuery } from '../../http/paging';
+import type { Caller } from '../../access/caller';
+import { pageOf, pageWindow, type Page, type PageQuery } from '../../access/paging';
 import { findSavedFilter } from '../saved-filters/saved-filters.repository';
 import { tenantTimezone } from '../tenants/tenants.repository';
 import { lastEndedPeriod, periodContaining, type Frequency } from './periods';

@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import type { AppDeps } from '../../deps';
 import type { SavedFilterTable } from '../../db/schema';
 import { AppError } from '../../errors';
-import { callerOf } from '../../http/caller';
+import { callerOf } from '../../access/caller';
 import { callsReport } from '../calls/calls.service';
 import type { CallsFilters } from '../calls/calls';
 import { queryObject, splitUrl } from '../saved-filters/saved-filter-rules';

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
-import { selectOnce, type Db } from '../../db/database';
+import type { Db } from '../../db/database';
+import { defineQuery, type Params } from '../../db/query';
 import { notFound } from '../../errors';
 
 export interface TenantRef {
@@ -19,11 +20,13 @@ export async function getTenantRef(db: Db, tenantId: number): Promise<TenantRef>
  * are several), else UTC (decisions.md §3, reporting.md R2).
  */
 export async function tenantTimezone(db: Db, tenantId: number): Promise<string> {
-  const [row] = await defaultBranchZone(db, [tenantId]);
+  const row = await defaultBranchZone.first(db, { tenantId });
   return row?.timezone ?? 'UTC';
 }
 
-const defaultBranchZone = selectOnce((db) => db.selectFrom('branches').select('timezone').where('tenant_id', '=', 0).where('is_default', '=', sql.lit(1)).orderBy('id').limit(sql.lit(1)));
+const defaultBranchZone = defineQuery((db, p: Params<{ tenantId: number }>) =>
+  db.selectFrom('branches').select('timezone').where('tenant_id', '=', p.tenantId).where('is_default', '=', sql.lit(1)).orderBy('id').limit(sql.lit(1)),
+);
 
 export async function insertTenant(db: Db, input: { id?: number; name: string; partnerId?: number }): Promise<number> {
   const row = await db

@@ -148,12 +148,3 @@ export function toApiUser(row: UserRow, view: UserView): ApiUser {
   };
 }
 
-/** The user's own permission patterns (grants and "!" denials), as stored. */
-export function ownPermissions(row: Pick<UserRow, 'permissions'>): string[] {
-  try {
-    const list: unknown = JSON.parse(row.permissions);
-    return Array.isArray(list) ? list.filter((x): x is string => typeof x === 'string') : [];
-  } catch {
-    return [];
-  }
-}

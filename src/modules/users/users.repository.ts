@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { selectOnce, type Db } from '../../db/database';
+import type { Db } from '../../db/database';
 import type { NewUser, UserRow } from '../../db/schema';
 
 /*
@@ -14,18 +14,6 @@ export function findUserByEmail(db: Db, email: string): Promise<UserRow | undefi
 
 export function findUserById(db: Db, id: number): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
-}
-
-/** What every authenticated request needs of its user: who, where, what it may do, its credentials' version. */
-export const CALLER_COLUMNS = ['id', 'tenant_id', 'partner_id', 'user_role', 'permissions', 'token_version'] as const;
-export type CallerUser = Pick<UserRow, (typeof CALLER_COLUMNS)[number]>;
-
-const callerById = selectOnce((db) => db.selectFrom('users').select(CALLER_COLUMNS).where('id', '=', 0));
-
-/** The caller's columns only: a whole user row (45 columns) took four times as long to read. Every authenticated request runs this. */
-export async function findCallerUser(db: Db, id: number): Promise<CallerUser | undefined> {
-  const [user] = await callerById(db, [id]);
-  return user;
 }
 
 export async function branchName(db: Db, tenantId: number, branchId: number | null): Promise<string> {

@@ -1,7 +1,9 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database';
 import type { WebhookDeliveryTable } from '../../db/schema';
-import { windowed, type PageWindow } from '../../http/paging';
+import { windowed, type PageWindow } from '../../access/paging';
+import type { TenantScope } from '../../access/scope';
+import { tenantIn } from '../../access/tenant-filter';
 
 export type Delivery = Selectable<WebhookDeliveryTable>;
 
@@ -99,22 +101,22 @@ export async function webhookTarget(db: Db, webhookId: number, now: number) {
   return { ...row, secrets: [row.secret, ...previous] };
 }
 
-export async function listDeliveries(db: Db, tenantId: number, webhookId: number, w: PageWindow): Promise<{ rows: Delivery[]; total: number }> {
-  const base = db.selectFrom('webhook_deliveries').where('tenant_id', '=', tenantId).where('webhook_id', '=', webhookId);
+export async function listDeliveries(db: Db, scope: TenantScope, webhookId: number, w: PageWindow): Promise<{ rows: Delivery[]; total: number }> {
+  const base = db.selectFrom('webhook_deliveries').where(tenantIn(scope)).where('webhook_id', '=', webhookId);
   const rows = await windowed(base.selectAll().orderBy('id', 'desc'), w).execute();
   const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   return { rows, total: Number(n) };
 }
 
-export async function readSecret(db: Db, tenantId: number, webhookId: number) {
-  return db.selectFrom('webhooks').select(['secret', 'previous_secret_until']).where('tenant_id', '=', tenantId).where('id', '=', webhookId).executeTakeFirstOrThrow();
+export async function readSecret(db: Db, scope: TenantScope, webhookId: number) {
+  return db.selectFrom('webhooks').select(['secret', 'previous_secret_until']).where(tenantIn(scope)).where('id', '=', webhookId).executeTakeFirstOrThrow();
 }
 
-export async function replaceSecret(db: Db, tenantId: number, webhookId: number, secret: string, previousUntil: number): Promise<void> {
+export async function replaceSecret(db: Db, scope: TenantScope, webhookId: number, secret: string, previousUntil: number): Promise<void> {
   await db
     .updateTable('webhooks')
     .set((eb) => ({ previous_secret: eb.ref('secret'), previous_secret_until: previousUntil, secret }))
-    .where('tenant_id', '=', tenantId)
+    .where(tenantIn(scope))
     .where('id', '=', webhookId)
     .execute();
 }

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database';
 import { notFound } from '../../errors';
-import type { Caller } from '../../http/caller';
-import { pageOf, pageWindow, type Page, type PageQuery } from '../../http/paging';
+import type { Caller } from '../../access/caller';
+import { pageOf, pageWindow, type Page, type PageQuery } from '../../access/paging';
 import { listDeliveries, readSecret, replaceSecret, type Delivery } from './deliveries.repository';
 import { newWebhookSecret } from './secret';
 import { findWebhook } from './webhooks.repository';
@@ -50,14 +50,14 @@ function toApiDelivery(d: Delivery): ApiDelivery {
 }
 
 export async function webhookDeliveries(db: Db, caller: Caller, webhookId: number, q: PageQuery): Promise<Page<ApiDelivery>> {
-  const hook = await visibleWebhook(db, caller, webhookId);
-  const { rows, total } = await listDeliveries(db, hook.tenant_id, webhookId, pageWindow(q));
+  await visibleWebhook(db, caller, webhookId);
+  const { rows, total } = await listDeliveries(db, caller.scope, webhookId, pageWindow(q));
   return pageOf(rows.map(toApiDelivery), total, q);
 }
 
 export async function webhookSecret(db: Db, caller: Caller, webhookId: number, now: number): Promise<ApiSecret> {
-  const hook = await visibleWebhook(db, caller, webhookId);
-  const row = await readSecret(db, hook.tenant_id, webhookId);
+  await visibleWebhook(db, caller, webhookId);
+  const row = await readSecret(db, caller.scope, webhookId);
   const until = row.previous_secret_until;
   return { secret: row.secret, previousSecretValidUntil: until !== null && until > now ? new Date(until).toISOString() : null };
 }
@@ -65,8 +65,8 @@ export async function webhookSecret(db: Db, caller: Caller, webhookId: number, n
 /** A new secret signs from now on; the old one signs as well for ROTATION_GRACE_MS, so receivers can switch. */
 export async function rotateSecret(db: Db, caller: Caller, webhookId: number, now: number): Promise<ApiSecret> {
   return db.transaction().execute(async (trx) => {
-    const hook = await visibleWebhook(trx, caller, webhookId);
-    await replaceSecret(trx, hook.tenant_id, webhookId, newWebhookSecret(), now + ROTATION_GRACE_MS);
+    await visibleWebhook(trx, caller, webhookId);
+    await replaceSecret(trx, caller.scope, webhookId, newWebhookSecret(), now + ROTATION_GRACE_MS);
     return webhookSecret(trx, caller, webhookId, now);
   });
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { Statement } from 'better-sqlite3';
-import { perConnection, type Sqlite } from '../../db/database';
+import type { Sqlite } from '../../db/database';
+import { preparedStatements, statement } from '../../db/statements';
 
 /** An event this server produces (src/modules/webhooks/event-types.ts lists the types). */
 export interface WebhookEvent {
@@ -29,26 +29,34 @@ export interface DeliveryPayload {
  */
 export function enqueueEvent(sqlite: Sqlite, event: WebhookEvent, now: number): number {
   const { hooksOf, insert } = statementsOf(sqlite);
-  const hooks = hooksOf.all(event.tenantId, event.type) as { id: number }[];
+  const hooks = hooksOf.all({ tenantId: event.tenantId, type: event.type });
   if (hooks.length === 0) return 0;
   const createdAt = new Date(now).toISOString();
   for (const hook of hooks) {
     const id = `msg_${randomBytes(16).toString('base64url')}`;
     const payload: DeliveryPayload = { id, type: event.type, tenantId: event.tenantId, occurredAt: event.occurredAt, data: event.data };
-    insert.run(hook.id, event.tenantId, id, event.type, JSON.stringify(payload), now, createdAt);
+    insert.run({ webhookId: hook.id, tenantId: event.tenantId, messageId: id, type: event.type, payload: JSON.stringify(payload), now, createdAt });
   }
   return hooks.length;
 }
 
-type Statements = { hooksOf: Statement<[number, string]>; insert: Statement<[number, number, string, string, string, number, string]> };
+interface NewDelivery {
+  webhookId: number;
+  tenantId: number;
+  messageId: string;
+  type: string;
+  payload: string;
+  now: number;
+  createdAt: string;
+}
 
 /** Prepared once per connection: a bulk import with --emit-events calls this for every call. */
-const statementsOf = perConnection(
-  (sqlite): Statements => ({
-    hooksOf: sqlite.prepare('SELECT id FROM webhooks WHERE tenant_id = ? AND type = ? AND disabled_at IS NULL ORDER BY id'),
-    insert: sqlite.prepare(
-      `INSERT INTO webhook_deliveries (webhook_id, tenant_id, message_id, event_type, payload, status, next_attempt_at, created_at)
-       VALUES (?, ?, ?, ?, ?, 'pending', ?, ?)`,
-    ),
-  }),
-);
+const statementsOf = preparedStatements({
+  hooksOf: statement<{ tenantId: number; type: string }, { id: number }>(
+    'SELECT id FROM webhooks WHERE tenant_id = @tenantId AND type = @type AND disabled_at IS NULL ORDER BY id',
+  ),
+  insert: statement<NewDelivery>(
+    `INSERT INTO webhook_deliveries (webhook_id, tenant_id, message_id, event_type, payload, status, next_attempt_at, created_at)
+     VALUES (@webhookId, @tenantId, @messageId, @type, @payload, 'pending', @now, @createdAt)`,
+  ),
+});

@@ -1,8 +1,9 @@
 import type { Selectable } from 'kysely';
-import { selectOnce, type Db } from '../../db/database';
+import type { TenantScope } from '../../access/scope';
+import { tenantIn } from '../../access/tenant-filter';
+import type { Db } from '../../db/database';
+import { defineQuery, type Params } from '../../db/query';
 import type { WebhookTable } from '../../db/schema';
-import { keptInScope } from '../../db/tenant-filter';
-import type { TenantScope } from '../../http/scope';
 import { newWebhookSecret } from './secret';
 import type { WebhookUpdate } from './webhook';
 
@@ -39,31 +40,32 @@ export async function insertWebhook(db: Db, input: WebhookInput, createdAt: stri
 const API_COLUMNS = ['id', 'tenant_id', 'type', 'url', 'username', 'password', 'authtoken'] as const;
 export type WebhookRow = Pick<Selectable<WebhookTable>, (typeof API_COLUMNS)[number]>;
 
-const webhookById = selectOnce((db) => db.selectFrom('webhooks').select(API_COLUMNS).where('id', '=', 0));
+const webhookById = defineQuery((db, p: Params<{ id: number; scope: TenantScope }>) =>
+  db.selectFrom('webhooks').select(API_COLUMNS).where('id', '=', p.id).where(tenantIn(p.scope)),
+);
 
-/** By its id (the primary key), then kept only when its tenant is in the scope: one compiled query for every scope. */
-export async function findWebhook(db: Db, scope: TenantScope, id: number): Promise<WebhookRow | undefined> {
-  const [row] = await webhookById(db, [id]);
-  return keptInScope(scope, row);
+/** One webhook of the scope; another tenant's is not found. Compiled once per scope variant (GET /v2/webhooks/{id} is hot). */
+export function findWebhook(db: Db, scope: TenantScope, id: number): Promise<WebhookRow | undefined> {
+  return webhookById.first(db, { id, scope });
 }
 
-export function listWebhooks(db: Db, tenantId: number): Promise<WebhookRow[]> {
-  return db.selectFrom('webhooks').select(API_COLUMNS).where('tenant_id', '=', tenantId).orderBy('id').execute();
+export function listWebhooks(db: Db, scope: TenantScope): Promise<WebhookRow[]> {
+  return db.selectFrom('webhooks').select(API_COLUMNS).where(tenantIn(scope)).orderBy('id').execute();
 }
 
 /**
  * The API fields of a webhook are its column names: the fields given are set, the others kept. An update
  * also re-enables a webhook that delivery disabled (its receiver answered 410 Gone).
  */
-export async function updateWebhookColumns(db: Db, tenantId: number, id: number, fields: WebhookUpdate): Promise<void> {
+export async function updateWebhookColumns(db: Db, scope: TenantScope, id: number, fields: WebhookUpdate): Promise<void> {
   await db
     .updateTable('webhooks')
     .set({ ...fields, disabled_at: null, disabled_reason: null })
-    .where('tenant_id', '=', tenantId)
+    .where(tenantIn(scope))
     .where('id', '=', id)
     .execute();
 }
 
-export async function deleteWebhook(db: Db, tenantId: number, id: number): Promise<void> {
-  await db.deleteFrom('webhooks').where('tenant_id', '=', tenantId).where('id', '=', id).execute();
+export async function deleteWebhook(db: Db, scope: TenantScope, id: number): Promise<void> {
+  await db.deleteFrom('webhooks').where(tenantIn(scope)).where('id', '=', id).execute();
 }

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database';
 import { badRequest, notFound } from '../../errors';
-import type { Caller } from '../../http/caller';
-import { requireTenant } from '../../http/scope';
+import type { Caller } from '../../access/caller';
+import { requireTenant } from '../../access/scope';
 import { getTenantRef } from '../tenants/tenants.repository';
 import { WEBHOOK_EVENT_TYPES } from './event-types';
 import type { UrlPolicy } from './url-policy';
@@ -14,8 +14,7 @@ export function webhookTypes(): Array<{ type: string; description: string }> {
 
 /** api.md §4.8: the list names its tenant (required by the query schema). */
 export async function listTenantWebhooks(db: Db, caller: Caller, tenantId: number): Promise<ApiWebhookListItem[]> {
-  requireTenant(caller.scope, tenantId);
-  return (await listWebhooks(db, tenantId)).map(toWebhookListItem);
+  return (await listWebhooks(db, requireTenant(caller.scope, tenantId))).map(toWebhookListItem);
 }
 
 export async function getWebhook(db: Db, caller: Caller, id: number): Promise<ApiWebhook> {
@@ -43,8 +42,8 @@ export async function createWebhook(db: Db, caller: Caller, input: WebhookCreate
 export async function updateWebhook(db: Db, caller: Caller, id: number, patch: WebhookUpdate, policy: UrlPolicy): Promise<ApiWebhook> {
   checkDestination(policy, patch.url);
   return db.transaction().execute(async (trx) => {
-    const { tenantId } = await getWebhook(trx, caller, id);
-    await updateWebhookColumns(trx, tenantId, id, patch);
+    await getWebhook(trx, caller, id);
+    await updateWebhookColumns(trx, caller.scope, id, patch);
     return getWebhook(trx, caller, id);
   });
 }
@@ -53,7 +52,7 @@ export async function updateWebhook(db: Db, caller: Caller, id: number, patch: W
 export async function removeWebhook(db: Db, caller: Caller, id: number): Promise<ApiWebhook> {
   return db.transaction().execute(async (trx) => {
     const webhook = await getWebhook(trx, caller, id);
-    await deleteWebhook(trx, webhook.tenantId, id);
+    await deleteWebhook(trx, caller.scope, id);
     return webhook;
   });
 }

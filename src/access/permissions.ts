@@ -58,8 +58,6 @@ export const ROLES: readonly Role[] = [
   { value: 5, name: 'BASIC_USER', reach: 'own', grants: [] },
 ];
 
-export const ROLE_VALUES: readonly number[] = ROLES.map((r) => r.value);
-
 export function roleOf(value: number): Role | undefined {
   return ROLES.find((r) => r.value === value);
 }
@@ -90,5 +88,12 @@ export function effectivePermissions(roleValue: number, own: readonly string[]):
   );
 }
 
-/** A permission pattern as a user's own grant or denial: segments of [a-z-], "*" or "#", optional leading "!". */
-export const PERMISSION_PATTERN = /^!?(?:[a-z][a-z-]*|\*|#)(?:\.(?:[a-z][a-z-]*|\*|#))*$/;
+/** The user's own permission patterns (grants and "!" denials), as stored. */
+export function ownPermissions(row: { readonly permissions: string }): string[] {
+  try {
+    const list: unknown = JSON.parse(row.permissions);
+    return Array.isArray(list) ? list.filter((x): x is string => typeof x === 'string') : [];
+  } catch {
+    return [];
+  }
+}

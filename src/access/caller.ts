@@ -1,10 +1,21 @@
 import type { Db } from '../db/database';
+import { defineQuery, type Params } from '../db/query';
+import type { UserRow } from '../db/schema';
 import { notAuthenticated } from '../errors';
-import type { TokenService } from '../modules/auth/tokens';
-import { findCallerUser, type CallerUser } from '../modules/users/users.repository';
-import { ownPermissions } from '../modules/users/user';
-import { effectivePermissions, roleOf, type Permission } from './permissions';
+import { effectivePermissions, ownPermissions, roleOf, type Permission } from './permissions';
 import { ALL_TENANTS, tenantsScope, type TenantScope } from './scope';
+
+/** What every authenticated request needs of its user: who, where, what it may do, its credentials' version. */
+export const CALLER_COLUMNS = ['id', 'tenant_id', 'partner_id', 'user_role', 'permissions', 'token_version'] as const;
+export type CallerUser = Pick<UserRow, (typeof CALLER_COLUMNS)[number]>;
+
+/** The six caller columns only: reading the whole user row (45 columns) took four times as long, on every request. */
+const callerById = defineQuery((db, p: Params<{ id: number }>) => db.selectFrom('users').select(CALLER_COLUMNS).where('id', '=', p.id));
+
+/** What a bearer token says: whose it is and the version of that user's credentials it was issued for. */
+export interface TokenVerifier {
+  verify(token: string): { readonly uid: number; readonly ver: number } | null;
+}
 
 /** The authenticated user of a request: who it is, what it may do, and in which tenants. */
 export interface Caller {
@@ -23,10 +34,10 @@ export function bearerToken(header: string | undefined): string | null {
  * Resolves a bearer token to a Caller, or throws 401. The user is read on every request, so a token dies
  * the moment its user is deleted or changes its password (the token's version no longer matches).
  */
-export async function resolveCaller(db: Db, tokens: TokenService, token: string | null): Promise<Caller> {
+export async function resolveCaller(db: Db, tokens: TokenVerifier, token: string | null): Promise<Caller> {
   const claims = token ? tokens.verify(token) : null;
   if (!claims) throw notAuthenticated('Missing, invalid or expired access token');
-  const user = await findCallerUser(db, claims.uid);
+  const user = await callerById.first(db, { id: claims.uid });
   if (!user || user.token_version !== claims.ver) throw notAuthenticated('Missing, invalid or expired access token');
   return callerOf(db, user);
 }

@@ -1,5 +1,0 @@
-export interface TenantInput {
-  id?: number;
-  name: string;
-  partnerId?: number;
-}

@@ -20,7 +20,7 @@ function searchFloor(callid: string): number {
 
 /** The latest stored ENTERQUEUE of (queue, callid) at or before `until` (epoch seconds), or null. */
 export function latestEnter(repo: PbxLogs, queueId: number, callid: string, until: number): EnterRef | null {
-  return repo.latestEnter({ queue: queueId, callid, floor: searchFloor(callid), until }) ?? null;
+  return repo.latestEnter.get({ queue: queueId, callid, floor: searchFloor(callid), until }) ?? null;
 }
 
 /**

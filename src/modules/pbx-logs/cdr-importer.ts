@@ -102,7 +102,7 @@ export class CdrImporter {
       return null;
     }
     const agents = { src: directory.agentId(channelAgent(r.channel)), dst: directory.agentId(channelAgent(r.dstChannel)) };
-    const result = this.repo.insertCall(callRow(r, call, this.run.keys.keyOf(line, r.start), agents));
+    const result = this.repo.insertCall.run(callRow(r, call, this.run.keys.keyOf(line, r.start), agents));
     if (result.changes === 0) {
       summary.duplicates++;
       return null;

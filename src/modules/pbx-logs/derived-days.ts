@@ -10,7 +10,7 @@ import { pbxLogs } from './pbx-logs.repository';
  */
 export function recomputeDays(sqlite: Sqlite, queueId: number, hours: Iterable<number>): void {
   const repo = pbxLogs(sqlite);
-  const tz = repo.timezoneOfQueue({ queue: queueId }) ?? 'UTC';
+  const tz = repo.timezoneOfQueue.get({ queue: queueId })?.timezone ?? 'UTC';
   const days = new Set<number>();
   for (const hour of hours) days.add(localDay(tz, hour * 3600)); // offsetAt memoises the instants
   for (const day of days) {
@@ -18,7 +18,7 @@ export function recomputeDays(sqlite: Sqlite, queueId: number, hours: Iterable<n
     const end = startOfDay(tz, day + 1);
     if (start % 3600 !== 0 || end % 3600 !== 0) continue;
     const params = { queue: queueId, start, end };
-    repo.deleteDays(params);
-    repo.insertDay(params);
+    repo.deleteDays.run(params);
+    repo.insertDay.run(params);
   }
 }

@@ -54,10 +54,10 @@ export function recomputeHours(sqlite: Sqlite, queueId: number, hours: Iterable<
   const list = [...hours];
   for (const [first, last] of runsOf(list)) {
     const run = { queue: queueId, first, last };
-    repo.deleteHourStats(run);
-    repo.insertHourStats(run);
-    repo.deleteHourTalk(run);
-    repo.insertHourTalk(run);
+    repo.deleteHourStats.run(run);
+    repo.insertHourStats.run(run);
+    repo.deleteHourTalk.run(run);
+    repo.insertHourTalk.run(run);
   }
   recomputeDays(sqlite, queueId, list);
 }
@@ -66,10 +66,10 @@ export function recomputeHours(sqlite: Sqlite, queueId: number, hours: Iterable<
 export function recomputeOutbound(sqlite: Sqlite, queueId: number, tenantId: number, fromTime: number): void {
   const repo = pbxLogs(sqlite);
   const from = { queue: queueId, fromHour: Math.floor(Math.max(0, fromTime) / 3600) };
-  const before = repo.outboundHours(from);
-  repo.deleteOutbound(from);
-  repo.insertOutbound({ ...from, tenant: tenantId });
-  recomputeDays(sqlite, queueId, [...before, ...repo.outboundHours(from)].map((r) => r.hour));
+  const before = repo.outboundHours.all(from);
+  repo.deleteOutbound.run(from);
+  repo.insertOutbound.run({ ...from, tenant: tenantId });
+  recomputeDays(sqlite, queueId, [...before, ...repo.outboundHours.all(from)].map((r) => r.hour));
 }
 
 /** Sorted runs of consecutive hours, [first, last] inclusive. */

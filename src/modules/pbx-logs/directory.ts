@@ -35,11 +35,11 @@ export class PbxDirectory {
     this.queuesByTenant.clear();
     this.byPeer.clear();
     this.extNums.clear();
-    for (const q of this.repo.queues({}).filter((q) => inScope(this.scope, q.tenantId))) {
+    for (const q of this.repo.queues.all().filter((q) => inScope(this.scope, q.tenantId))) {
       this.queues.set(q.logName, { id: q.id, tenantId: q.tenantId });
       this.queuesByTenant.set(q.tenantId, [...(this.queuesByTenant.get(q.tenantId) ?? []), q.id]);
     }
-    for (const e of this.repo.extensions({}).filter((e) => inScope(this.scope, e.tenantId))) {
+    for (const e of this.repo.extensions.all().filter((e) => inScope(this.scope, e.tenantId))) {
       const ref = { extNum: e.extNum };
       if (!this.byPeer.has(e.peer)) this.byPeer.set(e.peer, new Map());
       this.byPeer.get(e.peer)?.set(e.tenantId, ref);
@@ -79,8 +79,8 @@ export class PbxDirectory {
     if (peer === '') return 0;
     let id = this.agents.get(peer);
     if (id === undefined) {
-      this.repo.insertAgent({ peer });
-      id = this.repo.agentId({ peer }) as number;
+      this.repo.insertAgent.run({ peer });
+      id = this.repo.agentId.get({ peer })?.id as number;
       this.agents.set(peer, id);
     }
     return id;

@@ -89,7 +89,7 @@ export class ImportRun {
   newest(queueId: number): number {
     let t = this.maxTime.get(queueId);
     if (t === undefined) {
-      t = this.repo.newestTime({ queue: queueId }) ?? 0;
+      t = this.repo.newestTime.get({ queue: queueId })?.maxTime ?? 0;
       this.maxTime.set(queueId, t);
     }
     return t;
@@ -107,7 +107,7 @@ export class ImportRun {
   private flushMarks(): void {
     const ids = new Set([...this.rebuildFrom.keys(), ...this.outboundFrom.keys(), ...this.maxTime.keys()]);
     for (const id of ids) {
-      this.repo.mark({ queue: id, maxTime: this.maxTime.get(id) ?? 0, rebuildFrom: this.rebuildFrom.get(id) ?? null, outboundFrom: this.outboundFrom.get(id) ?? null });
+      this.repo.mark.run({ queue: id, maxTime: this.maxTime.get(id) ?? 0, rebuildFrom: this.rebuildFrom.get(id) ?? null, outboundFrom: this.outboundFrom.get(id) ?? null });
     }
     this.rebuildFrom.clear();
     this.outboundFrom.clear();
@@ -120,7 +120,7 @@ export class ImportRun {
       const added = n - (this.counted.get(key) ?? 0);
       if (added === 0) continue;
       const [outcome = '', reason = ''] = key.split('\t');
-      this.repo.addLineCount({ kind, outcome, reason, lines: added });
+      this.repo.addLineCount.run({ kind, outcome, reason, lines: added });
     }
     return now;
   }

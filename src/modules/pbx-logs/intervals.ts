@@ -47,7 +47,7 @@ export class IntervalWriter {
     let rows = this.pairs.get(key);
     if (!rows) {
       const pair = { queue: queueId, agent };
-      rows = { session: this.repo.openSession(pair) ?? null, pause: this.repo.openPause(pair) ?? null };
+      rows = { session: this.repo.openSession.get(pair)?.id ?? null, pause: this.repo.openPause.get(pair)?.id ?? null };
       this.pairs.set(key, rows);
     }
     return rows;

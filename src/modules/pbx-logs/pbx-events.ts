@@ -39,7 +39,7 @@ function queueLogEvents(sqlite: Sqlite, chunk: Extract<StoredChunk, { kind: 'que
   const repo = pbxLogs(sqlite);
   for (const { queueId, event } of chunk.items) {
     if (event.code !== EV.ENTERQUEUE && event.code !== EV.ABANDON) continue;
-    const queue = repo.queueById({ queue: queueId });
+    const queue = repo.queueById.get({ queue: queueId });
     if (!queue) continue;
     const base = { callId: event.callid, queueId, queueName: queue.name };
     if (event.code === EV.ENTERQUEUE) {
@@ -53,7 +53,7 @@ function queueLogEvents(sqlite: Sqlite, chunk: Extract<StoredChunk, { kind: 'que
 function cdrEvents(sqlite: Sqlite, chunk: Extract<StoredChunk, { kind: 'cdr' }>, now: number): void {
   const repo = pbxLogs(sqlite);
   for (const { id, tenantId, record } of chunk.items) {
-    const row = repo.callById({ id });
+    const row = repo.callById.get({ id });
     if (!row) continue;
     const call = toCallRecord(row);
     if (record.lastApp !== 'Queue') {

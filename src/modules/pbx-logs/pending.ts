@@ -12,17 +12,17 @@ import { EV } from './queue-log-line';
  */
 export function processPending(sqlite: Sqlite): void {
   const repo = pbxLogs(sqlite);
-  for (const { queue: queueId } of repo.markedQueues({})) {
+  for (const { queue: queueId } of repo.markedQueues.all()) {
     sqlite
       .transaction(() => {
-        const marks = repo.marks({ queue: queueId });
+        const marks = repo.marks.get({ queue: queueId });
         if (!marks) return;
         if (marks.rebuildFrom !== null) rebuildQueue(sqlite, queueId, marks.rebuildFrom);
         // Replayed intervals differ from the old ones only from the first late line on.
         const outboundFrom = Math.min(marks.rebuildFrom ?? Infinity, marks.outboundFrom ?? Infinity);
-        const tenantId = repo.tenantOfQueue({ queue: queueId });
+        const tenantId = repo.tenantOfQueue.get({ queue: queueId })?.tenantId;
         if (outboundFrom !== Infinity && tenantId !== undefined) recomputeOutbound(sqlite, queueId, tenantId, outboundFrom);
-        repo.clearMarks({ queue: queueId });
+        repo.clearMarks.run({ queue: queueId });
       })
       .immediate();
   }
@@ -38,7 +38,7 @@ function rebuildQueue(sqlite: Sqlite, queueId: number, from: number): void {
   const repo = pbxLogs(sqlite);
   const enters = new Map<string, EnterRef | null>();
   const touched = new Set<number>();
-  for (const row of repo.callEventsFrom({ queue: queueId, from })) {
+  for (const row of repo.callEventsFrom.all({ queue: queueId, from })) {
     const callid = row.callid ?? '';
     if (row.event === EV.ENTERQUEUE) {
       enters.set(callid, row);
@@ -48,7 +48,7 @@ function rebuildQueue(sqlite: Sqlite, queueId: number, from: number): void {
     if (enter === undefined) enters.set(callid, (enter = latestEnter(repo, queueId, callid, from - 1)));
     const anchor = enter ? enter.time : row.time;
     if (anchor === row.anchor) continue;
-    repo.setAnchor({ queue: queueId, anchor, was: row.anchor, time: row.time, lineKey: row.lineKey });
+    repo.setAnchor.run({ queue: queueId, anchor, was: row.anchor, time: row.time, lineKey: row.lineKey });
     touched.add(Math.floor(row.anchor / 3600)).add(Math.floor(anchor / 3600));
   }
   recomputeHours(sqlite, queueId, touched);
@@ -56,9 +56,9 @@ function rebuildQueue(sqlite: Sqlite, queueId: number, from: number): void {
 }
 
 function rebuildIntervals(repo: PbxLogs, queueId: number): void {
-  const { sessions, pauses } = replayIntervals(repo.memberEvents({ queue: queueId }));
-  repo.deleteSessions({ queue: queueId });
-  repo.deletePauses({ queue: queueId });
+  const { sessions, pauses } = replayIntervals(repo.memberEvents.all({ queue: queueId }));
+  repo.deleteSessions.run({ queue: queueId });
+  repo.deletePauses.run({ queue: queueId });
   for (const s of sessions) repo.insertSession({ queue: queueId, ...s });
   for (const p of pauses) repo.insertPause({ queue: queueId, ...p });
 }

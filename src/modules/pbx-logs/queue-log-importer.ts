@@ -4,7 +4,7 @@ import { HourAccumulator } from './derived-hours';
 import { ImportRun, type ImportOptions, type StoredChunk } from './import-run';
 import type { ImportSummary } from './import-summary';
 import { IntervalWriter } from './intervals';
-import { pbxLogs, EventStatements, type PbxLogs, type QueueEventRow } from './pbx-logs.repository';
+import { EVENTS_PER_INSERT, pbxLogs, type PbxLogs, type QueueEventRow } from './pbx-logs.repository';
 import { processPending } from './pending';
 import { EV, isCallEvent, isMemberEvent, parseQueueLogLine, type QueueLogEvent } from './queue-log-line';
 
@@ -13,7 +13,7 @@ const SEQ_COUNTER = 'queue_log_seq';
 /**
  * Imports queue_log lines (reporting.md R1–R4, R10), one chunk per call of `importLines`, one write
  * transaction per chunk; `finish()` then rebuilds whatever late lines made stale. Rows are inserted
- * EventStatements.SIZE at a time; what each line changes besides its row follows once its insert tells
+ * EVENTS_PER_INSERT at a time; what each line changes besides its row follows once its insert tells
  * whether it was new.
  */
 export class QueueLogImporter {
@@ -63,11 +63,11 @@ export class QueueLogImporter {
   }
 
   private store(lines: readonly string[]): StoredChunk {
-    this.seq = (this.repo.counter({ name: SEQ_COUNTER }) ?? 0) + 1;
+    this.seq = (this.repo.counter.get({ name: SEQ_COUNTER })?.value ?? 0) + 1;
     const items: { queueId: number; event: QueueLogEvent }[] = [];
     for (const line of lines) if (this.addLine(line)) this.flush(items);
     this.flush(items);
-    this.repo.setCounter({ name: SEQ_COUNTER, value: this.seq });
+    this.repo.setCounter.run({ name: SEQ_COUNTER, value: this.seq });
     this.hours.flush(this.sqlite);
     return { kind: 'queue-log', items };
   }
@@ -108,7 +108,7 @@ export class QueueLogImporter {
       ringMs: event.ringMs,
       pauseReason: event.pauseReason,
     };
-    return ++b.size === EventStatements.SIZE;
+    return ++b.size === EVENTS_PER_INSERT;
   }
 
   /** Inserts the batch; each new row then counts in the derived data (and in `items` for an onChunk hook). */

@@ -2,7 +2,7 @@ import type { Sqlite } from '../../db/database';
 import { recomputeDays } from './derived-days';
 import { pbxLogs, type QueueEventRow } from './pbx-logs.repository';
 import { isAnswered, isMemberEvent } from './queue-log-line';
-import { addEvent, emptyVector, vectorColumns } from './stats-sql';
+import { addEvent, emptyVector } from './stats-sql';
 
 /**
  * The per-hour tables derived from stored rows: queue_hour_stats and agent_talk_hour (sums of call lines
@@ -36,12 +36,15 @@ export class HourAccumulator {
     const touched = new Map<number, number[]>();
     for (const [key, v] of this.stats) {
       const at = split(key);
-      repo.addHourStats({ ...at, ...vectorColumns(v) });
+      repo.addHourStats(at, v);
       const hours = touched.get(at.queue);
       if (hours) hours.push(at.hour);
       else touched.set(at.queue, [at.hour]);
     }
-    for (const [key, byAgent] of this.talk) for (const [agent, talk] of byAgent) repo.addHourTalk({ ...split(key), agent, talk });
+    for (const [key, byAgent] of this.talk) {
+      const { queue, hour } = split(key);
+      for (const [agent, talk] of byAgent) repo.addHourTalk({ queue, hour, agent, talk });
+    }
     for (const [queueId, hours] of touched) recomputeDays(sqlite, queueId, hours);
     this.stats.clear();
     this.talk.clear();

@@ -3,7 +3,7 @@ import type { Sqlite } from '../../db/database';
 import type { CdrCallTable } from '../../db/schema-reporting';
 import { preparedStatements, statement } from '../../db/statements';
 import { EV } from './queue-log-line';
-import { ANSWERED_EVENTS, COUNTED_EVENTS, EVENT_AGGREGATES, HOUR_AGGREGATES, outboundCallsOf, OUTBOUND_SUMS, STATS_COLUMNS, type StatsColumn } from './stats-sql';
+import { ANSWERED_EVENTS, COUNTED_EVENTS, EVENT_AGGREGATES, HOUR_AGGREGATES, outboundCallsOf, OUTBOUND_SUMS, STATS_COLUMNS, vectorParams } from './stats-sql';
 
 /*
  * Every statement of the PBX-log import and of the data derived from it, prepared once per connection
@@ -23,9 +23,6 @@ type QueueAgent = { queue: number; agent: number };
 type HourRun = { queue: number; first: number; last: number };
 type Day = { queue: number; start: number; end: number };
 
-/** The values of a row in the order of `columns`: a named row bound by position. */
-const inOrder = <R>(columns: readonly (keyof R)[]) => (row: R): unknown[] => columns.map((c) => row[c]);
-
 /** A statement whose parameters are bound by position from a named row (see above). */
 const positional = (text: string) => statement<unknown[]>(text);
 
@@ -36,12 +33,7 @@ export interface IntervalRow {
   readonly end: number | null;
 }
 export type PauseRow = IntervalRow & { readonly reason: string };
-const SESSION_COLUMNS = ['queue', 'agent', 'start', 'end'] as const;
-const PAUSE_COLUMNS = [...SESSION_COLUMNS, 'reason'] as const;
-export type HourStatsRow = Queue & { readonly hour: number } & Readonly<Record<StatsColumn, number | null>>;
-const HOUR_STATS_COLUMNS = ['queue', 'hour', ...STATS_COLUMNS] as const;
 export type HourTalkRow = QueueAgent & { readonly hour: number; readonly talk: number };
-const HOUR_TALK_COLUMNS = ['queue', 'hour', 'agent', 'talk'] as const;
 
 
 /** A call event as `callEventsFrom` reads it for a rebuild of anchors. */
@@ -179,7 +171,7 @@ const statementsOf = preparedStatements({
     SELECT queue_id, anchor / 3600, ${EVENT_AGGREGATES} FROM queue_events
     WHERE queue_id = @queue AND anchor >= @first * 3600 AND anchor < (@last + 1) * 3600 AND ${COUNTED_EVENTS} GROUP BY anchor / 3600`),
   addHourStats: positional(`INSERT INTO queue_hour_stats (queue_id, hour, ${STATS_COLUMNS.join(', ')})
-    VALUES (${HOUR_STATS_COLUMNS.map(() => '?').join(', ')})
+    VALUES (?, ?, ${STATS_COLUMNS.map(() => '?').join(', ')})
     ON CONFLICT (queue_id, hour) DO UPDATE SET ${STATS_COLUMNS.map((c) =>
       c === 'wait_min' || c === 'wait_max'
         ? `${c} = ${c === 'wait_min' ? 'min' : 'max'}(coalesce(${c}, excluded.${c}), coalesce(excluded.${c}, ${c}))`
@@ -221,20 +213,18 @@ export type PbxLogs = ReturnType<typeof pbxLogs>;
 /** The repository of one connection: its statements, with the rows of the positional ones by name. */
 export function pbxLogs(sqlite: Sqlite) {
   const s = statementsOf(sqlite);
-  const sessionArgs = inOrder<IntervalRow>(SESSION_COLUMNS);
-  const pauseArgs = inOrder<PauseRow>(PAUSE_COLUMNS);
-  const hourStatsArgs = inOrder<HourStatsRow>(HOUR_STATS_COLUMNS);
-  const hourTalkArgs = inOrder<HourTalkRow>(HOUR_TALK_COLUMNS);
+  // the positional statements' parameters, in the order of their column lists
   return {
     ...s,
     /** Changes when another connection commits (https://sqlite.org/pragma.html#pragma_data_version). */
     dataVersion: () => sqlite.pragma('data_version', { simple: true }) as number,
-    insertSession: (row: IntervalRow) => s.insertSession.run(sessionArgs(row)),
-    insertPause: (row: PauseRow) => s.insertPause.run(pauseArgs(row)),
-    closeSession: (row: { id: number; end: number }) => s.closeSession.run([row.end, row.id]),
-    closePause: (row: { id: number; end: number }) => s.closePause.run([row.end, row.id]),
-    addHourStats: (row: HourStatsRow) => s.addHourStats.run(hourStatsArgs(row)),
-    addHourTalk: (row: HourTalkRow) => s.addHourTalk.run(hourTalkArgs(row)),
+    insertSession: (r: IntervalRow) => s.insertSession.run([r.queue, r.agent, r.start, r.end]),
+    insertPause: (r: PauseRow) => s.insertPause.run([r.queue, r.agent, r.start, r.end, r.reason]),
+    closeSession: (r: { id: number; end: number }) => s.closeSession.run([r.end, r.id]),
+    closePause: (r: { id: number; end: number }) => s.closePause.run([r.end, r.id]),
+    /** Adds sums (STATS_COLUMNS order, stats-sql.ts vectors) to an hour of a queue. */
+    addHourStats: (at: Queue & { hour: number }, sums: Float64Array) => s.addHourStats.run([at.queue, at.hour, ...vectorParams(sums)]),
+    addHourTalk: (r: HourTalkRow) => s.addHourTalk.run([r.queue, r.hour, r.agent, r.talk]),
     events: new EventInserter(s),
   };
 }

@@ -109,14 +109,9 @@ export function addEvent(v: Float64Array, row: { readonly event: number; readonl
   else if (event === EV.EXITWITHKEY) bump(v, COL.exit_key);
 }
 
-/** The vector by column name (no wait: null min and max, as SQL gives). */
-export function vectorColumns(v: Float64Array): Record<StatsColumn, number | null> {
-  const out = {} as Record<StatsColumn, number | null>;
-  STATS_COLUMNS.forEach((c, i) => {
-    const x = v[i] as number;
-    out[c] = (c === 'wait_min' || c === 'wait_max') && !Number.isFinite(x) ? null : x;
-  });
-  return out;
+/** The vector as statement parameters, in STATS_COLUMNS order (no wait: null min and max, as SQL gives). */
+export function vectorParams(v: Float64Array): (number | null)[] {
+  return Array.from(v, (x, i) => ((i === COL.wait_min || i === COL.wait_max) && !Number.isFinite(x) ? null : x));
 }
 
 /** The R9 sums over the outbound calls `c` of `outboundCallsOf`. */

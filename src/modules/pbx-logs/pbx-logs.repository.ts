@@ -35,7 +35,6 @@ export interface IntervalRow {
 export type PauseRow = IntervalRow & { readonly reason: string };
 export type HourTalkRow = QueueAgent & { readonly hour: number; readonly talk: number };
 
-
 /** A call event as `callEventsFrom` reads it for a rebuild of anchors. */
 export interface StoredCallEvent {
   readonly anchor: number;

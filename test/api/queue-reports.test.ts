@@ -93,7 +93,7 @@ describe('POST /v2/reporting/queues/stats and /agent-availability', () => {
     const { db } = app.deps.database;
     const [from, to] = [at('2026-10-01T00:00:00Z'), at('2026-12-01T00:00:00Z')];
     const hours = [{ span: 0, queueId: 1, fromHour: from / 3600, toHour: to / 3600 }];
-    const edges = [{ span: 0, queueId: 1, tenantId: 2, from, to }];
+    const edges = [{ span: 0, queueId: 1, from, to }];
     const clip = { start: from, end: to, openEnd: to };
     const read = async (scope: typeof ALL_TENANTS) => ({
       hours: (await hourStats(db, scope, hours)).length,

@@ -7,7 +7,6 @@ import { addOutbound, addStats, emptySums, splitPieces, type Piece, type Sums } 
 
 interface QueueRef {
   readonly id: number;
-  readonly tenantId: number;
 }
 
 /**
@@ -35,7 +34,7 @@ async function queueSums(db: Db, scope: TenantScope, queue: QueueRef, days: read
   const owners: number[] = [];
   const rest = (i: number, from: number, to: number) => {
     if (from >= to) return;
-    pieces.push({ queueId: queue.id, tenantId: queue.tenantId, from, to });
+    pieces.push({ queueId: queue.id, from, to });
     owners.push(i);
   };
   let d = 0;

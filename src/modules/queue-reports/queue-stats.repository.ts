@@ -30,7 +30,6 @@ export interface HourSpan {
 export interface EdgeSpan {
   readonly span: number;
   readonly queueId: number;
-  readonly tenantId: number;
   readonly from: number;
   readonly to: number;
 }
@@ -75,7 +74,7 @@ export async function edgeStats(db: Db, scope: TenantScope, spans: readonly Edge
 /** reporting.md R9 for edge spans: outbound calls of the queue's members at the call's start. */
 export async function edgeOutbound(db: Db, scope: TenantScope, spans: readonly EdgeSpan[]): Promise<Keyed<OutboundSums>[]> {
   if (spans.length === 0) return [];
-  // The calls' tenant is the queue's, read here: a span's own tenantId is not trusted.
+  // The calls' tenant is the queue's.
   const tenant = `(SELECT q.tenant_id FROM queues q WHERE q.id = ${span('queueId')})`;
   const calls = outboundCallsOf({ queue: span('queueId'), tenant, from: span('from'), to: span('to') });
   const { rows } = await sql<Keyed<OutboundSums>>`

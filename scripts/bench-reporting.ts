@@ -45,7 +45,7 @@ async function importFloor(file: string): Promise<{ lines: number; seconds: numb
   database.sqlite.pragma('synchronous = NORMAL');
   database.sqlite.pragma('cache_size = -65536');
   const insert = database.sqlite.prepare(
-    'INSERT OR IGNORE INTO queue_events (queue_id, anchor, time, line_key, seq, event, callid, agent, a, b, reason) VALUES (?, ?, ?, ?, ?, 0, ?, 0, 0, 0, NULL)',
+    'INSERT OR IGNORE INTO queue_events (queue_id, anchor, time, line_key, seq, event, callid, agent, wait_time, talk_time, ring_ms, pause_reason) VALUES (?, ?, ?, ?, ?, 0, ?, 0, 0, 0, 0, NULL)',
   );
   const reader = new LineReader(file);
   await reader.open();

@@ -4,6 +4,7 @@ import * as reportRuns from './2026-11-22T1600_report_runs';
 import * as webhookDeliveries from './2026-11-22T1700_webhook_deliveries';
 import * as pbxLogs from './2026-11-23T1200_pbx_logs';
 import * as importLineCounts from './2026-11-23T1300_import_line_counts';
+import * as queueEventColumns from './2026-11-24T1000_queue_event_columns';
 
 /**
  * Every migration, by name, imported statically so that the bundle and the standalone executable carry
@@ -15,4 +16,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-22T1700_webhook_deliveries': webhookDeliveries,
   '2026-11-23T1200_pbx_logs': pbxLogs,
   '2026-11-23T1300_import_line_counts': importLineCounts,
+  '2026-11-24T1000_queue_event_columns': queueEventColumns,
 };

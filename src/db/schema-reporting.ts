@@ -2,7 +2,7 @@ import type { Generated } from 'kysely';
 
 /**
  * The tables of the imported PBX logs (db/migrations/2026-11-23T1200_pbx_logs.ts) that are read through
- * Kysely. The import writes them, and the per-hour tables, with prepared statements (src/modules/pbx-logs).
+ * Kysely. The import writes them, and the per-hour tables, with the statements of src/modules/pbx-logs/pbx-logs.repository.ts.
  */
 export interface ReportingTables {
   agents: AgentTable;
@@ -10,6 +10,7 @@ export interface ReportingTables {
   agent_pauses: AgentIntervalTable & { reason: string };
   cdr_calls: CdrCallTable;
   import_line_counts: ImportLineCountTable;
+  queue_day_stats: QueueDayStatsTable;
 }
 
 /** Lines of all imports so far, by log kind (queue-log, cdr), outcome and skip reason ('' unless skipped). */
@@ -60,4 +61,32 @@ export interface CdrCallTable {
   duration: number;
   billsec: number;
   disposition: string;
+}
+
+/** Sums of the queue statistics (reporting.md R5) over one local day of the queue's tenant's timezone; null: no row counted. */
+export interface QueueDayStatsTable {
+  queue_id: number;
+  day_start: number;
+  day_end: number;
+  inbound: number | null;
+  answered: number | null;
+  talk: number | null;
+  under30: number | null;
+  wait_sum: number | null;
+  wait_n: number | null;
+  wait_min: number | null;
+  wait_max: number | null;
+  ring: number | null;
+  abandons: number | null;
+  abandons_u10: number | null;
+  exit_timeout: number | null;
+  exit_key: number | null;
+  rna: number | null;
+  rna_ms: number | null;
+  cb_req: number | null;
+  cb_ok: number | null;
+  cb_fail: number | null;
+  ob_total: number;
+  ob_answered: number;
+  ob_talk: number;
 }

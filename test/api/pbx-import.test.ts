@@ -1,4 +1,9 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'chai';
+import { openDatabase } from '../../src/db/database';
+import { migrateToLatest, migrator } from '../../src/db/migrate';
 import { CdrImporter } from '../../src/modules/pbx-logs/cdr-importer';
 import { recomputeHours } from '../../src/modules/pbx-logs/derived-hours';
 import { importFile } from '../../src/modules/pbx-logs/file-import';
@@ -118,5 +123,31 @@ describe('importing PBX logs: idempotency, resumption, late lines', () => {
     importer.importLines(['1|NONE|999|PJSIP/101|ADDMEMBER|', '2|NONE|999|PJSIP/101|REMOVEMEMBER|', '3|NONE|400|PJSIP/999|ADDMEMBER|']);
     expect(importer.finish().toJSON()).to.deep.include({ imported: 1, skipped: 2, unknownQueues: { 999: 2 }, unknownAgents: { 'PJSIP/999': 1 } });
     expect(sqlite.prepare('SELECT count(*) FROM queues').pluck().get()).to.equal(3);
+  });
+
+  it('when lines stored before queue_events had named columns are migrated, then their rows equal those of an import today', async () => {
+    const today = await fresh();
+    await importFile(new QueueLogImporter(today), QUEUE_LOG_SAMPLE);
+    const dir = mkdtempSync(join(tmpdir(), 'tars-old-events-'));
+    const old = openDatabase(join(dir, 'tars.db'));
+    try {
+      const result = await migrator(old).migrateTo('2026-11-23T1300_import_line_counts');
+      if (result.error) throw result.error;
+      // The same lines as that schema held them: a = CONNECT's ring seconds, RINGNOANSWER's ring milliseconds,
+      // ADDMEMBER's PAUSED flag, else the wait time; b = the call time; reason = PAUSE's.
+      old.sqlite.prepare('ATTACH ? AS today').run(today.name);
+      old.sqlite.exec(`INSERT INTO queue_events (queue_id, anchor, time, line_key, seq, event, callid, agent, a, b, reason)
+        SELECT queue_id, anchor, time, line_key, seq, event, callid, agent,
+          CASE event WHEN 2 THEN ring_ms / 1000 WHEN 11 THEN ring_ms WHEN 20 THEN pause_reason IS NOT NULL ELSE wait_time END,
+          talk_time, CASE WHEN event = 24 THEN pause_reason END
+        FROM today.queue_events`);
+      old.sqlite.exec('DETACH today');
+      expect(await migrateToLatest(old)).to.deep.equal(['2026-11-24T1000_queue_event_columns']);
+      const rows = (sqlite: typeof today) => sqlite.prepare('SELECT * FROM queue_events ORDER BY time, line_key').all();
+      expect(rows(old.sqlite)).to.have.length(480).and.to.deep.equal(rows(today));
+    } finally {
+      await old.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,4 +1,7 @@
 import { expect } from 'chai';
+import { ALL_TENANTS, tenantsScope } from '../../src/access/scope';
+import { membershipTimes, nonQueueTalk, pauseTimes } from '../../src/modules/queue-reports/availability.repository';
+import { dayRows, edgeOutbound, edgeStats, hourStats } from '../../src/modules/queue-reports/queue-stats.repository';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { expectError } from '../helpers/errors';
 import { tokenFor } from '../helpers/factories';
@@ -84,5 +87,25 @@ describe('POST /v2/reporting/queues/stats and /agent-availability', () => {
     const pauseStart = 1793662948;
     expect(bob(whole).totalUnavailableTime - bob(cut).totalUnavailableTime).to.equal(end - pauseStart - 600);
     expect(bob(whole).totalAvailableTime).to.equal(bob(cut).totalAvailableTime);
+  });
+
+  it("when a report repository is given queue 1 with a scope without its tenant, then it reads none of queue 1's rows", async () => {
+    const { db } = app.deps.database;
+    const [from, to] = [at('2026-10-01T00:00:00Z'), at('2026-12-01T00:00:00Z')];
+    const hours = [{ span: 0, queueId: 1, fromHour: from / 3600, toHour: to / 3600 }];
+    const edges = [{ span: 0, queueId: 1, from, to }];
+    const clip = { start: from, end: to, openEnd: to };
+    const read = async (scope: typeof ALL_TENANTS) => ({
+      hours: (await hourStats(db, scope, hours)).length,
+      edges: (await edgeStats(db, scope, edges)).length,
+      outbound: (await edgeOutbound(db, scope, edges)).length,
+      days: (await dayRows(db, scope, [1], from, to)).get(1)?.length,
+      members: (await membershipTimes(db, scope, 1, clip)).length,
+      pauses: (await pauseTimes(db, scope, 1, clip)).length,
+      talk: (await nonQueueTalk(db, scope, 1, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], from, to)).length,
+    });
+    const all = await read(ALL_TENANTS);
+    expect(Object.values(all).every((n) => (n ?? 0) > 0), JSON.stringify(all)).to.equal(true);
+    expect(await read(tenantsScope([2]))).to.deep.equal({ hours: 0, edges: 0, outbound: 0, days: 0, members: 0, pauses: 0, talk: 0 });
   });
 });

@@ -45,7 +45,7 @@ export function dumpReporting(sqlite: Sqlite): Record<string, unknown[]> {
   const all = (q: string) => sqlite.prepare(q).raw().all();
   const peer = (column: string) => `(SELECT peer FROM agents WHERE id = ${column}) AS peer_${column.replace(/\W/g, '')}`;
   return {
-    events: all(`SELECT queue_id, anchor, time, line_key, event, callid, ${peer('agent')}, a, b, reason FROM queue_events ORDER BY time, line_key`),
+    events: all(`SELECT queue_id, anchor, time, line_key, event, callid, ${peer('agent')}, wait_time, talk_time, ring_ms, pause_reason FROM queue_events ORDER BY time, line_key`),
     hourStats: all('SELECT * FROM queue_hour_stats ORDER BY queue_id, hour'),
     dayStats: all('SELECT * FROM queue_day_stats ORDER BY queue_id, day_start'),
     agentTalk: all(`SELECT queue_id, hour, ${peer('agent')}, talk FROM agent_talk_hour ORDER BY 1, 2, 3`),

@@ -15,17 +15,17 @@ export function oracleStats(lines: readonly string[], queueName: string, from: n
     if (at < from || at >= to) continue;
     const answered = e.code >= EV.COMPLETEAGENT && e.code <= EV.ATTENDEDTRANSFER;
     if (e.code === EV.ENTERQUEUE) s.totalInbound++;
-    if (e.code === EV.CONNECT) s.ringTime += e.a;
+    if (e.code === EV.CONNECT) s.ringTime += e.ringMs / 1000;
     if (answered) {
       s.inboundAnswered++;
-      s.talkTime += e.b;
-      if (e.a <= 30) s.answeredUnder30++;
+      s.talkTime += e.talkTime;
+      if (e.waitTime <= 30) s.answeredUnder30++;
     }
-    if (e.code >= EV.COMPLETEAGENT && e.code <= EV.EXITEMPTY) s.waits.push(e.a);
-    if (e.code === EV.ABANDON) (s.abandons++, e.a < 10 && s.abandonsUnder10++);
+    if (e.code >= EV.COMPLETEAGENT && e.code <= EV.EXITEMPTY) s.waits.push(e.waitTime);
+    if (e.code === EV.ABANDON) (s.abandons++, e.waitTime < 10 && s.abandonsUnder10++);
     if (e.code === EV.EXITWITHTIMEOUT) s.exitTimeout++;
     if (e.code === EV.EXITWITHKEY) s.exitKeypress++;
-    if (e.code === EV.RINGNOANSWER) (s.ringNoAnswer++, (s.ringMs += e.a));
+    if (e.code === EV.RINGNOANSWER) (s.ringNoAnswer++, (s.ringMs += e.ringMs));
     if (e.code === EV.CALLBACKREQUEST) s.totalCallbacks++;
     if (e.code === EV.CALLBACKSUCCESS) s.successfulCallbacks++;
     if (e.code === EV.CALLBACKFAILED) s.failedCallbacks++;

@@ -4,7 +4,7 @@ import { EV } from '../../src/modules/pbx-logs/queue-log-line';
 
 type E = [number, keyof typeof EV, string?, number?];
 const replay = (events: E[]) =>
-  replayIntervals(events.map(([time, name, reason, agent]) => ({ agent: agent ?? 7, time, event: EV[name], a: name === 'ADDMEMBER' && reason === 'PAUSED' ? 1 : 0, reason: name === 'PAUSE' ? (reason ?? '') : null })));
+  replayIntervals(events.map(([time, name, reason, agent]) => ({ agent: agent ?? 7, time, event: EV[name], pauseReason: name === 'PAUSE' ? (reason ?? '') : name === 'ADDMEMBER' && reason === 'PAUSED' ? '' : null })));
 
 describe('membership and pauses (reporting.md R10)', () => {
   it('when a member is added, paused, unpaused and removed, then one session and one pause result', () => {

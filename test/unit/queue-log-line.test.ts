@@ -29,44 +29,53 @@ describe('queue_log lines (reporting.md R1, R4)', () => {
     expect(parse('1|c|400|NONE|ENTERQUEUE|')).to.equal(QUEUE_LOG_SKIPS.badData);
   });
 
-  it('when an event is valid, then a and b hold the times of R4 and extra fields are ignored', () => {
-    const cases: [string, number, number, number][] = [
-      ['CONNECT|9|1793456898.103|8', EV.CONNECT, 8, 0],
-      ['COMPLETECALLER|9|91|1|extra', EV.COMPLETECALLER, 9, 91],
-      ['BLINDTRANSFER|101|from-internal|2|103|1', EV.BLINDTRANSFER, 2, 103],
-      ['ATTENDEDTRANSFER|BRIDGE|a4-9|6|342|1', EV.ATTENDEDTRANSFER, 6, 342],
-      ['ABANDON|1|1|5', EV.ABANDON, 5, 0],
-      ['EXITWITHKEY|1|1|1|10', EV.EXITWITHKEY, 10, 0],
-      ['RINGNOANSWER|0', EV.RINGNOANSWER, 0, 0],
-      ['RINGNOANSWER|15263', EV.RINGNOANSWER, 15263, 0],
+  it('when an event is valid, then waitTime, talkTime and ringMs hold the times of R4 and extra fields are ignored', () => {
+    const cases: [string, number, number, number, number][] = [
+      ['CONNECT|9|1793456898.103|8', EV.CONNECT, 0, 0, 8000],
+      ['COMPLETECALLER|9|91|1|extra', EV.COMPLETECALLER, 9, 91, 0],
+      ['BLINDTRANSFER|101|from-internal|2|103|1', EV.BLINDTRANSFER, 2, 103, 0],
+      ['ATTENDEDTRANSFER|BRIDGE|a4-9|6|342|1', EV.ATTENDEDTRANSFER, 6, 342, 0],
+      ['ABANDON|1|1|5', EV.ABANDON, 5, 0, 0],
+      ['EXITWITHKEY|1|1|1|10', EV.EXITWITHKEY, 10, 0, 0],
+      ['RINGNOANSWER|0', EV.RINGNOANSWER, 0, 0, 0],
+      ['RINGNOANSWER|15263', EV.RINGNOANSWER, 0, 0, 15263],
     ];
-    for (const [data, code, a, b] of cases) {
-      expect(parse(`1793456997|1793456889.102|400|PJSIP/102|${data}`), data).to.deep.include({ time: 1793456997, callid: '1793456889.102', queueName: '400', agent: 'PJSIP/102', code, a, b });
+    for (const [data, code, waitTime, talkTime, ringMs] of cases) {
+      expect(parse(`1793456997|1793456889.102|400|PJSIP/102|${data}`), data).to.deep.include({
+        time: 1793456997,
+        callid: '1793456889.102',
+        queueName: '400',
+        agent: 'PJSIP/102',
+        code,
+        waitTime,
+        talkTime,
+        ringMs,
+      });
     }
   });
 
-  it('when the agent is NONE, then it reads as ""; membership events keep their pause flag and reason', () => {
+  it('when the agent is NONE, then it reads as ""; membership events keep the reason of the pause they open', () => {
     expect(parse('1|c|400|NONE|ENTERQUEUE||+1312|1')).to.deep.include({ agent: '', code: EV.ENTERQUEUE });
-    expect(parse('1|NONE|400|PJSIP/101|ADDMEMBER|PAUSED')).to.deep.include({ code: EV.ADDMEMBER, a: 1 });
-    expect(parse('1|NONE|400|PJSIP/101|ADDMEMBER|')).to.deep.include({ code: EV.ADDMEMBER, a: 0 });
+    expect(parse('1|NONE|400|PJSIP/101|ADDMEMBER|PAUSED')).to.deep.include({ code: EV.ADDMEMBER, pauseReason: '' });
+    expect(parse('1|NONE|400|PJSIP/101|ADDMEMBER|')).to.deep.include({ code: EV.ADDMEMBER, pauseReason: null });
     expect(parse('1|NONE|400|PJSIP/101|REMOVEMEMBER|')).to.deep.include({ code: EV.REMOVEMEMBER });
-    expect(parse('1|NONE|400|PJSIP/101|PAUSE|Lunch')).to.deep.include({ code: EV.PAUSE, reason: 'Lunch' });
-    expect(parse('1|NONE|400|PJSIP/101|PAUSE')).to.deep.include({ code: EV.PAUSE, reason: '' });
-    expect(parse('1|NONE|400|PJSIP/101|UNPAUSE|')).to.deep.include({ code: EV.UNPAUSE, reason: null });
+    expect(parse('1|NONE|400|PJSIP/101|PAUSE|Lunch')).to.deep.include({ code: EV.PAUSE, pauseReason: 'Lunch' });
+    expect(parse('1|NONE|400|PJSIP/101|PAUSE')).to.deep.include({ code: EV.PAUSE, pauseReason: '' });
+    expect(parse('1|NONE|400|PJSIP/101|UNPAUSE|')).to.deep.include({ code: EV.UNPAUSE, pauseReason: null });
   });
 
   it('when fields are read in place, then only whole fields match: names, PAUSED, NONE and numbers end at their "|"', () => {
-    expect(parse('1|NONE|400|NONEX|ADDMEMBER|PAUSEDX')).to.deep.include({ agent: 'NONEX', a: 0 });
-    expect(parse('1|NONE|400|NON|ADDMEMBER|PAUSED|')).to.deep.include({ agent: 'NON', a: 1 });
-    expect(parse('1|NONE|400|PJSIP/101|ADDMEMBER|PAUSE')).to.deep.include({ a: 0 });
-    expect(parse('1|NONE|400|PJSIP/101|PAUSE|Lunch|x')).to.deep.include({ reason: 'Lunch' });
+    expect(parse('1|NONE|400|NONEX|ADDMEMBER|PAUSEDX')).to.deep.include({ agent: 'NONEX', pauseReason: null });
+    expect(parse('1|NONE|400|NON|ADDMEMBER|PAUSED|')).to.deep.include({ agent: 'NON', pauseReason: '' });
+    expect(parse('1|NONE|400|PJSIP/101|ADDMEMBER|PAUSE')).to.deep.include({ pauseReason: null });
+    expect(parse('1|NONE|400|PJSIP/101|PAUSE|Lunch|x')).to.deep.include({ pauseReason: 'Lunch' });
     expect(parse('1|c|400|NONE|ENTERQUEUE|url|+1312|1')).to.deep.include({ callerIdNum: '+1312' });
     expect(parse('1|c|400|NONE|ENTERQUEUE|url|')).to.deep.include({ callerIdNum: '' });
-    expect(parse('1|c|400|PJSIP/1|ABANDON|1|2|31|')).to.deep.include({ code: EV.ABANDON, a: 31 });
+    expect(parse('1|c|400|PJSIP/1|ABANDON|1|2|31|')).to.deep.include({ code: EV.ABANDON, waitTime: 31 });
     expect(parse('1|c|400|PJSIP/1|ABANDON|1|2|3x')).to.equal(QUEUE_LOG_SKIPS.badData);
     expect(parse('1|c|400|PJSIP/1|ABANDONX|1|2|3')).to.equal(QUEUE_LOG_SKIPS.unusedEvent);
     expect(parse('1|c|400|PJSIP/1|PAUSEALL|x')).to.equal(QUEUE_LOG_SKIPS.unusedEvent);
-    expect(parse('7|c|400|PJSIP/1|RINGNOANSWER|250')).to.deep.include({ time: 7, callid: 'c', queueName: '400', code: EV.RINGNOANSWER, a: 250 });
+    expect(parse('7|c|400|PJSIP/1|RINGNOANSWER|250')).to.deep.include({ time: 7, callid: 'c', queueName: '400', code: EV.RINGNOANSWER, ringMs: 250 });
   });
 
   it('when the sample queue_log is read, then exactly the nine lines of docs/fixture-format.md are skipped', () => {

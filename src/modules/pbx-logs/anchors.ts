@@ -1,4 +1,5 @@
 import type { Sqlite } from '../../db/database';
+import { pbxLogs, type PbxLogs } from './pbx-logs.repository';
 
 /** An ENTERQUEUE line's place in the canonical order of lines: time, then import order. */
 export interface EnterRef {
@@ -18,14 +19,8 @@ function searchFloor(callid: string): number {
 }
 
 /** The latest stored ENTERQUEUE of (queue, callid) at or before `until` (epoch seconds), or null. */
-export function enterStatement(sqlite: Sqlite) {
-  const stmt = sqlite.prepare(
-    `SELECT time, seq FROM queue_events
-     WHERE queue_id = ? AND anchor BETWEEN ? AND ? AND event = 1 AND callid = ?
-     ORDER BY time DESC, seq DESC LIMIT 1`,
-  );
-  return (queueId: number, callid: string, until: number): EnterRef | null =>
-    (stmt.get(queueId, searchFloor(callid), until, callid) as EnterRef | undefined) ?? null;
+export function latestEnter(repo: PbxLogs, queueId: number, callid: string, until: number): EnterRef | null {
+  return repo.latestEnter.get({ queue: queueId, callid, floor: searchFloor(callid), until }) ?? null;
 }
 
 /**
@@ -39,10 +34,10 @@ export class AnchorCache {
   static readonly GENERATION = 50_000;
   private current = new Map<string, number | null>();
   private previous = new Map<string, number | null>();
-  private readonly lookup;
+  private readonly repo: PbxLogs;
 
   constructor(sqlite: Sqlite) {
-    this.lookup = enterStatement(sqlite);
+    this.repo = pbxLogs(sqlite);
   }
 
   forget(): void {
@@ -68,7 +63,7 @@ export class AnchorCache {
     const key = `${queueId}|${callid}`;
     let enter = this.current.get(key) ?? this.previous.get(key);
     if (enter === undefined) {
-      enter = this.lookup(queueId, callid, time)?.time ?? null;
+      enter = latestEnter(this.repo, queueId, callid, time)?.time ?? null;
       this.remember(key, enter);
     }
     // An ENTERQUEUE later in time (a file out of time order) cannot anchor it; the late-line rebuild settles such calls.

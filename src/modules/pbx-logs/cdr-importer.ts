@@ -3,6 +3,7 @@ import { callerNameOf, channelAgent, parseCdrLine, type CdrRecord } from './cdr-
 import type { PbxDirectory } from './directory';
 import { ImportRun, type ImportOptions, type StoredChunk } from './import-run';
 import type { ImportSummary } from './import-summary';
+import { pbxLogs, type CallRow, type PbxLogs } from './pbx-logs.repository';
 import { processPending } from './pending';
 
 const CDR_NO_TENANT = 'no extension or queue of a tenant matches';
@@ -54,17 +55,11 @@ const digitsOf = (s: string) => s.replace(/\D+/g, '');
 /** Imports Master.csv lines (reporting.md R8), like QueueLogImporter: one transaction per chunk. */
 export class CdrImporter {
   private readonly run: ImportRun;
-  private readonly insert;
+  private readonly repo: PbxLogs;
 
   constructor(private readonly sqlite: Sqlite, opts: ImportOptions = {}) {
     this.run = new ImportRun(sqlite, opts);
-    // Prepared better-sqlite3 statement in the hot path, for the reason given on QueueLogImporter.
-    this.insert = sqlite.prepare(
-      `INSERT OR IGNORE INTO cdr_calls (tenant_id, start_at, answer_at, end_at, line_key, unique_id, direction, outbound_r9,
-         via_queue, source, destination, source_digits, destination_digits, caller_name, src_agent, dst_agent,
-         src_ext, dst_ext, extension, queue_id, duration, billsec, disposition)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
+    this.repo = pbxLogs(sqlite);
   }
 
   get summary(): ImportSummary {
@@ -97,20 +92,51 @@ export class CdrImporter {
     const { summary, directory } = this.run;
     summary.read++;
     const r = parseCdrLine(line);
-    if (typeof r === 'string') return summary.skip(r), null;
+    if (typeof r === 'string') {
+      summary.skip(r);
+      return null;
+    }
     const call = placeCall(r, directory);
-    if (typeof call === 'string') return summary.skip(call), null;
-    const key = this.run.keys.keyOf(line, r.start);
-    const result = this.insert.run(
-      call.tenantId, r.start, r.answer, r.end, key, r.uniqueId, call.direction, call.outboundR9 ? 1 : 0,
-      r.lastApp === 'Queue' ? 1 : 0, r.src, r.dst, digitsOf(r.src), digitsOf(r.dst), callerNameOf(r.clid),
-      directory.agentId(channelAgent(r.channel)), directory.agentId(channelAgent(r.dstChannel)),
-      call.srcExt, call.dstExt, call.direction === 'inbound' ? call.dstExt : call.srcExt, call.queueId,
-      r.duration, r.billsec, r.disposition,
-    );
-    if (result.changes === 0) return summary.duplicates++, null;
+    if (typeof call === 'string') {
+      summary.skip(call);
+      return null;
+    }
+    const agents = { src: directory.agentId(channelAgent(r.channel)), dst: directory.agentId(channelAgent(r.dstChannel)) };
+    const result = this.repo.insertCall.run(callRow(r, call, this.run.keys.keyOf(line, r.start), agents));
+    if (result.changes === 0) {
+      summary.duplicates++;
+      return null;
+    }
     summary.imported++;
     if (call.outboundR9) for (const queueId of directory.queuesOfTenant(call.tenantId)) this.run.outboundChanged(queueId, r.start);
     return { id: Number(result.lastInsertRowid), tenantId: call.tenantId, record: r };
   }
+}
+
+function callRow(r: CdrRecord, call: PlacedCall, lineKey: number, agents: { src: number; dst: number }): CallRow {
+  return {
+    tenant_id: call.tenantId,
+    start_at: r.start,
+    answer_at: r.answer,
+    end_at: r.end,
+    line_key: lineKey,
+    unique_id: r.uniqueId,
+    direction: call.direction,
+    outbound_r9: call.outboundR9 ? 1 : 0,
+    via_queue: r.lastApp === 'Queue' ? 1 : 0,
+    source: r.src,
+    destination: r.dst,
+    source_digits: digitsOf(r.src),
+    destination_digits: digitsOf(r.dst),
+    caller_name: callerNameOf(r.clid),
+    src_agent: agents.src,
+    dst_agent: agents.dst,
+    src_ext: call.srcExt,
+    dst_ext: call.dstExt,
+    extension: call.direction === 'inbound' ? call.dstExt : call.srcExt,
+    queue_id: call.queueId,
+    duration: r.duration,
+    billsec: r.billsec,
+    disposition: r.disposition,
+  };
 }

@@ -1,5 +1,6 @@
 import type { Sqlite } from '../../db/database';
 import { inScope, type TenantScope } from '../../access/scope';
+import { pbxLogs, type PbxLogs } from './pbx-logs.repository';
 
 export interface QueueRef {
   readonly id: number;
@@ -22,12 +23,10 @@ export class PbxDirectory {
   private readonly byPeer = new Map<string, Map<number, ExtensionRef>>();
   private readonly extNums = new Map<number, Map<string, ExtensionRef>>();
   private readonly agents = new Map<string, number>();
-  private readonly insertAgent;
-  private readonly selectAgent;
+  private readonly repo: PbxLogs;
 
-  constructor(private readonly sqlite: Sqlite, private readonly scope: TenantScope) {
-    this.insertAgent = sqlite.prepare('INSERT OR IGNORE INTO agents (peer) VALUES (?)');
-    this.selectAgent = sqlite.prepare('SELECT id FROM agents WHERE peer = ?').pluck();
+  constructor(sqlite: Sqlite, private readonly scope: TenantScope) {
+    this.repo = pbxLogs(sqlite);
     this.reload();
   }
 
@@ -36,13 +35,11 @@ export class PbxDirectory {
     this.queuesByTenant.clear();
     this.byPeer.clear();
     this.extNums.clear();
-    const queues = this.sqlite.prepare('SELECT id, tenant_id AS tenantId, log_name AS logName FROM queues ORDER BY id').all() as (QueueRef & { logName: string })[];
-    for (const q of queues.filter((q) => inScope(this.scope, q.tenantId))) {
+    for (const q of this.repo.queues.all().filter((q) => inScope(this.scope, q.tenantId))) {
       this.queues.set(q.logName, { id: q.id, tenantId: q.tenantId });
       this.queuesByTenant.set(q.tenantId, [...(this.queuesByTenant.get(q.tenantId) ?? []), q.id]);
     }
-    const exts = this.sqlite.prepare('SELECT tenant_id AS tenantId, ext_num AS extNum, peer_name AS peer FROM extensions').all() as { tenantId: number; extNum: number; peer: string }[];
-    for (const e of exts.filter((e) => inScope(this.scope, e.tenantId))) {
+    for (const e of this.repo.extensions.all().filter((e) => inScope(this.scope, e.tenantId))) {
       const ref = { extNum: e.extNum };
       if (!this.byPeer.has(e.peer)) this.byPeer.set(e.peer, new Map());
       this.byPeer.get(e.peer)?.set(e.tenantId, ref);
@@ -82,8 +79,8 @@ export class PbxDirectory {
     if (peer === '') return 0;
     let id = this.agents.get(peer);
     if (id === undefined) {
-      this.insertAgent.run(peer);
-      id = this.selectAgent.get(peer) as number;
+      this.repo.insertAgent.run({ peer });
+      id = this.repo.agentId.get({ peer })?.id as number;
       this.agents.set(peer, id);
     }
     return id;

@@ -4,6 +4,7 @@ import type { CdrRecord } from './cdr-line';
 import { PbxDirectory } from './directory';
 import { ImportSummary } from './import-summary';
 import { LineKeys } from './line-keys';
+import { pbxLogs, type PbxLogs } from './pbx-logs.repository';
 import type { QueueLogEvent } from './queue-log-line';
 
 /** What one chunk stored (not duplicates, not skipped lines), in file order: what `onChunk` receives. */
@@ -35,26 +36,14 @@ export class ImportRun {
   private readonly maxTime = new Map<number, number>();
   private readonly rebuildFrom = new Map<number, number>();
   private readonly outboundFrom = new Map<number, number>();
-  private readonly readState;
-  private readonly writeState;
-  private readonly addLineCount;
+  private readonly repo: PbxLogs;
   /** The summary's outcomes as of the last committed chunk: a chunk adds the difference to import_line_counts. */
   private counted = new Map<string, number>();
 
   constructor(readonly sqlite: Sqlite, readonly opts: ImportOptions) {
+    this.repo = pbxLogs(sqlite);
     this.directory = new PbxDirectory(sqlite, opts.scope ?? ALL_TENANTS);
-    this.dataVersion = this.currentDataVersion();
-    this.readState = sqlite.prepare('SELECT max_time FROM queue_report_state WHERE queue_id = ?').pluck();
-    this.writeState = sqlite.prepare(
-      `INSERT INTO queue_report_state (queue_id, max_time, rebuild_from, outbound_from) VALUES (?, ?, ?, ?)
-       ON CONFLICT (queue_id) DO UPDATE SET max_time = max(max_time, excluded.max_time),
-         rebuild_from = min(coalesce(rebuild_from, excluded.rebuild_from), coalesce(excluded.rebuild_from, rebuild_from)),
-         outbound_from = min(coalesce(outbound_from, excluded.outbound_from), coalesce(excluded.outbound_from, outbound_from))`,
-    );
-    this.addLineCount = sqlite.prepare(
-      `INSERT INTO import_line_counts (kind, outcome, reason, lines) VALUES (?, ?, ?, ?)
-       ON CONFLICT (kind, outcome, reason) DO UPDATE SET lines = lines + excluded.lines`,
-    );
+    this.dataVersion = this.repo.dataVersion();
   }
 
   /**
@@ -64,7 +53,7 @@ export class ImportRun {
   chunk(work: () => StoredChunk, invalidate: () => void): void {
     const counts = this.sqlite
       .transaction(() => {
-        const version = this.currentDataVersion();
+        const version = this.repo.dataVersion();
         if (version !== this.dataVersion) {
           this.dataVersion = version;
           this.maxTime.clear();
@@ -100,7 +89,7 @@ export class ImportRun {
   newest(queueId: number): number {
     let t = this.maxTime.get(queueId);
     if (t === undefined) {
-      t = (this.readState.get(queueId) as number | undefined) ?? 0;
+      t = this.repo.newestTime.get({ queue: queueId })?.maxTime ?? 0;
       this.maxTime.set(queueId, t);
     }
     return t;
@@ -117,7 +106,9 @@ export class ImportRun {
 
   private flushMarks(): void {
     const ids = new Set([...this.rebuildFrom.keys(), ...this.outboundFrom.keys(), ...this.maxTime.keys()]);
-    for (const id of ids) this.writeState.run(id, this.maxTime.get(id) ?? 0, this.rebuildFrom.get(id) ?? null, this.outboundFrom.get(id) ?? null);
+    for (const id of ids) {
+      this.repo.mark.run({ queue: id, maxTime: this.maxTime.get(id) ?? 0, rebuildFrom: this.rebuildFrom.get(id) ?? null, outboundFrom: this.outboundFrom.get(id) ?? null });
+    }
     this.rebuildFrom.clear();
     this.outboundFrom.clear();
   }
@@ -128,14 +119,10 @@ export class ImportRun {
     for (const [key, n] of now) {
       const added = n - (this.counted.get(key) ?? 0);
       if (added === 0) continue;
-      const [outcome, reason] = key.split('\t');
-      this.addLineCount.run(kind, outcome, reason, added);
+      const [outcome = '', reason = ''] = key.split('\t');
+      this.repo.addLineCount.run({ kind, outcome, reason, lines: added });
     }
     return now;
-  }
-
-  private currentDataVersion(): number {
-    return this.sqlite.pragma('data_version', { simple: true }) as number;
   }
 }
 

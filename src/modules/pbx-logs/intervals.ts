@@ -1,9 +1,15 @@
 import type { Sqlite } from '../../db/database';
 import { memberStep, type IntervalChange, type PairState } from './member-state';
+import { pbxLogs, type PbxLogs, type StoredMemberEvent } from './pbx-logs.repository';
 
 interface OpenRows {
   session: number | null;
   pause: number | null;
+}
+
+/** A membership event of a queue, as the importer applies it. */
+export interface MemberEvent extends StoredMemberEvent {
+  readonly queueId: number;
 }
 
 /**
@@ -13,17 +19,10 @@ interface OpenRows {
  */
 export class IntervalWriter {
   private readonly pairs = new Map<string, OpenRows>();
-  private readonly s;
+  private readonly repo: PbxLogs;
 
-  constructor(private readonly sqlite: Sqlite) {
-    this.s = {
-      openSession: sqlite.prepare('SELECT id FROM agent_sessions WHERE queue_id = ? AND agent = ? AND end_at IS NULL').pluck(),
-      openPause: sqlite.prepare('SELECT id FROM agent_pauses WHERE queue_id = ? AND agent = ? AND end_at IS NULL').pluck(),
-      insertSession: sqlite.prepare('INSERT INTO agent_sessions (queue_id, agent, start_at) VALUES (?, ?, ?)'),
-      insertPause: sqlite.prepare('INSERT INTO agent_pauses (queue_id, agent, start_at, reason) VALUES (?, ?, ?, ?)'),
-      closeSession: sqlite.prepare('UPDATE agent_sessions SET end_at = ? WHERE id = ?'),
-      closePause: sqlite.prepare('UPDATE agent_pauses SET end_at = ? WHERE id = ?'),
-    };
+  constructor(sqlite: Sqlite) {
+    this.repo = pbxLogs(sqlite);
   }
 
   forget(): void {
@@ -31,13 +30,13 @@ export class IntervalWriter {
   }
 
   /** Applies one membership event; returns whether the membership itself (not only a pause) changed. */
-  apply(queueId: number, agent: number, code: number, time: number, a: number, reason: string | null): boolean {
-    if (agent === 0) return false; // NONE or empty changes no state (R10)
-    const rows = this.rowsOf(queueId, agent);
+  apply(e: MemberEvent): boolean {
+    if (e.agent === 0) return false; // NONE or empty changes no state (R10)
+    const rows = this.rowsOf(e.queueId, e.agent);
     const state: PairState = { member: rows.session !== null, paused: rows.pause !== null };
     let membership = false;
-    for (const change of memberStep(state, code, time, a, reason)) {
-      this.write(rows, queueId, agent, change);
+    for (const change of memberStep(state, e.event, e.time, e.pauseReason)) {
+      this.write(rows, e, change);
       membership ||= change.kind === 'openSession' || change.kind === 'closeSession';
     }
     return membership;
@@ -47,28 +46,28 @@ export class IntervalWriter {
     const key = `${queueId}:${agent}`;
     let rows = this.pairs.get(key);
     if (!rows) {
-      const session = this.s.openSession.get(queueId, agent) as number | undefined;
-      const pause = this.s.openPause.get(queueId, agent) as number | undefined;
-      rows = { session: session ?? null, pause: pause ?? null };
+      const pair = { queue: queueId, agent };
+      rows = { session: this.repo.openSession.get(pair)?.id ?? null, pause: this.repo.openPause.get(pair)?.id ?? null };
       this.pairs.set(key, rows);
     }
     return rows;
   }
 
-  private write(rows: OpenRows, queueId: number, agent: number, change: IntervalChange): void {
+  private write(rows: OpenRows, e: MemberEvent, change: IntervalChange): void {
+    const open = { queue: e.queueId, agent: e.agent, start: change.time, end: null };
     switch (change.kind) {
       case 'openSession':
-        rows.session = Number(this.s.insertSession.run(queueId, agent, change.time).lastInsertRowid);
+        rows.session = Number(this.repo.insertSession(open).lastInsertRowid);
         break;
       case 'openPause':
-        rows.pause = Number(this.s.insertPause.run(queueId, agent, change.time, change.reason).lastInsertRowid);
+        rows.pause = Number(this.repo.insertPause({ ...open, reason: change.reason }).lastInsertRowid);
         break;
       case 'closeSession':
-        this.s.closeSession.run(change.time, rows.session);
+        if (rows.session !== null) this.repo.closeSession({ id: rows.session, end: change.time });
         rows.session = null;
         break;
       case 'closePause':
-        this.s.closePause.run(change.time, rows.pause);
+        if (rows.pause !== null) this.repo.closePause({ id: rows.pause, end: change.time });
         rows.pause = null;
         break;
     }
@@ -76,7 +75,7 @@ export class IntervalWriter {
 }
 
 /** The intervals of a queue replayed from all its membership events (in time order), for a rebuild. */
-export function replayIntervals(events: Iterable<{ agent: number; event: number; time: number; a: number; reason: string | null }>) {
+export function replayIntervals(events: Iterable<StoredMemberEvent>) {
   const sessions: { agent: number; start: number; end: number | null }[] = [];
   const pauses: { agent: number; start: number; end: number | null; reason: string }[] = [];
   const open = new Map<number, { state: PairState; session?: (typeof sessions)[number]; pause?: (typeof pauses)[number] }>();
@@ -84,7 +83,7 @@ export function replayIntervals(events: Iterable<{ agent: number; event: number;
     if (e.agent === 0) continue;
     let pair = open.get(e.agent);
     if (!pair) open.set(e.agent, (pair = { state: { member: false, paused: false } }));
-    for (const c of memberStep(pair.state, e.event, e.time, e.a, e.reason)) {
+    for (const c of memberStep(pair.state, e.event, e.time, e.pauseReason)) {
       if (c.kind === 'openSession') sessions.push((pair.session = { agent: e.agent, start: c.time, end: null }));
       else if (c.kind === 'openPause') pauses.push((pair.pause = { agent: e.agent, start: c.time, end: null, reason: c.reason }));
       else if (c.kind === 'closeSession' && pair.session) pair.session.end = c.time;

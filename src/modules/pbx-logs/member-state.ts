@@ -16,7 +16,8 @@ export type IntervalChange =
   | { readonly kind: 'openPause'; readonly time: number; readonly reason: string }
   | { readonly kind: 'closePause'; readonly time: number };
 
-export function memberStep(state: PairState, code: number, time: number, a: number, reason: string | null): IntervalChange[] {
+/** `pauseReason`: the reason of the pause the event opens (PAUSE, ADDMEMBER PAUSED), as QueueLogEvent has it. */
+export function memberStep(state: PairState, code: number, time: number, pauseReason: string | null): IntervalChange[] {
   const out: IntervalChange[] = [];
   const closePause = () => {
     if (state.paused) out.push({ kind: 'closePause', time });
@@ -28,9 +29,9 @@ export function memberStep(state: PairState, code: number, time: number, a: numb
       if (state.member) break;
       state.member = true;
       out.push({ kind: 'openSession', time });
-      if (code === EV.ADDMEMBER && a === 1) {
+      if (code === EV.ADDMEMBER && pauseReason !== null) {
         state.paused = true;
-        out.push({ kind: 'openPause', time, reason: '' });
+        out.push({ kind: 'openPause', time, reason: pauseReason });
       }
       break;
     case EV.REMOVEMEMBER:
@@ -44,7 +45,7 @@ export function memberStep(state: PairState, code: number, time: number, a: numb
       if (!state.member) break;
       closePause(); // a new reason without UNPAUSE ends the previous pause
       state.paused = true;
-      out.push({ kind: 'openPause', time, reason: reason ?? '' });
+      out.push({ kind: 'openPause', time, reason: pauseReason ?? '' });
       break;
     case EV.UNPAUSE:
       if (state.member) closePause();

@@ -1,10 +1,8 @@
-import type { Statement } from 'better-sqlite3';
-import type { Selectable } from 'kysely';
-import { perConnection, type Sqlite } from '../../db/database';
-import type { CdrCallTable } from '../../db/schema-reporting';
+import type { Sqlite } from '../../db/database';
 import { toCallRecord } from '../calls/calls';
 import { enqueueEvent } from '../webhooks/outbox';
 import type { StoredChunk } from './import-run';
+import { pbxLogs } from './pbx-logs.repository';
 import { EV } from './queue-log-line';
 
 /**
@@ -38,24 +36,24 @@ export function pbxEventHook(now: () => number, live: boolean): PbxEventHook {
 const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
 
 function queueLogEvents(sqlite: Sqlite, chunk: Extract<StoredChunk, { kind: 'queue-log' }>, now: number): void {
-  const queueOf = statements(sqlite).queue;
+  const repo = pbxLogs(sqlite);
   for (const { queueId, event } of chunk.items) {
     if (event.code !== EV.ENTERQUEUE && event.code !== EV.ABANDON) continue;
-    const queue = queueOf.get(queueId) as { tenantId: number; name: string } | undefined;
+    const queue = repo.queueById.get({ queue: queueId });
     if (!queue) continue;
     const base = { callId: event.callid, queueId, queueName: queue.name };
     if (event.code === EV.ENTERQUEUE) {
       enqueueEvent(sqlite, { tenantId: queue.tenantId, type: 'STARTCALL', occurredAt: iso(event.time), data: { ...base, callerIdNum: event.callerIdNum ?? '', source: 'queue_log' } }, now);
     } else {
-      enqueueEvent(sqlite, { tenantId: queue.tenantId, type: 'QUEUECALLABANDONED', occurredAt: iso(event.time), data: { ...base, waitTime: event.a } }, now);
+      enqueueEvent(sqlite, { tenantId: queue.tenantId, type: 'QUEUECALLABANDONED', occurredAt: iso(event.time), data: { ...base, waitTime: event.waitTime } }, now);
     }
   }
 }
 
 function cdrEvents(sqlite: Sqlite, chunk: Extract<StoredChunk, { kind: 'cdr' }>, now: number): void {
-  const callOf = statements(sqlite).call;
+  const repo = pbxLogs(sqlite);
   for (const { id, tenantId, record } of chunk.items) {
-    const row = callOf.get(id) as Selectable<CdrCallTable> | undefined;
+    const row = repo.callById.get({ id });
     if (!row) continue;
     const call = toCallRecord(row);
     if (record.lastApp !== 'Queue') {
@@ -67,12 +65,3 @@ function cdrEvents(sqlite: Sqlite, chunk: Extract<StoredChunk, { kind: 'cdr' }>,
     }
   }
 }
-
-type Statements = { queue: Statement<[number]>; call: Statement<[number]> };
-
-const statements = perConnection(
-  (sqlite): Statements => ({
-    queue: sqlite.prepare('SELECT tenant_id AS tenantId, name FROM queues WHERE id = ?'),
-    call: sqlite.prepare('SELECT * FROM cdr_calls WHERE id = ?'),
-  }),
-);

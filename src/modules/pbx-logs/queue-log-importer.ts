@@ -1,46 +1,36 @@
 import type { Sqlite } from '../../db/database';
 import { AnchorCache } from './anchors';
-import { EventBatch } from './event-batch';
 import { HourAccumulator } from './derived-hours';
 import { ImportRun, type ImportOptions, type StoredChunk } from './import-run';
+import type { ImportSummary } from './import-summary';
 import { IntervalWriter } from './intervals';
+import { EVENTS_PER_INSERT, pbxLogs, type PbxLogs, type QueueEventRow } from './pbx-logs.repository';
 import { processPending } from './pending';
 import { EV, isCallEvent, isMemberEvent, parseQueueLogLine, type QueueLogEvent } from './queue-log-line';
-import type { ImportSummary } from './import-summary';
+
+const SEQ_COUNTER = 'queue_log_seq';
 
 /**
  * Imports queue_log lines (reporting.md R1–R4, R10), one chunk per call of `importLines`, one write
- * transaction per chunk; `finish()` then rebuilds whatever late lines made stale.
- *
- * The hot path uses better-sqlite3 prepared statements directly rather than Kysely: a year of a busy
- * call centre is millions of lines, and a compiled statement run synchronously costs a few microseconds
- * per line where a query builder and a promise per row would cost ten times that.
+ * transaction per chunk; `finish()` then rebuilds whatever late lines made stale. Rows are inserted
+ * EVENTS_PER_INSERT at a time; what each line changes besides its row follows once its insert tells
+ * whether it was new.
  */
 export class QueueLogImporter {
   private readonly run: ImportRun;
+  private readonly repo: PbxLogs;
   private readonly anchors: AnchorCache;
   private readonly intervals: IntervalWriter;
   private readonly hours = new HourAccumulator();
-  private readonly batch: EventBatch;
-  /** What the rows of the batch in flight need after their insert, by their place in the batch. */
-  private readonly pending = {
-    events: new Array<QueueLogEvent | null>(EventBatch.SIZE).fill(null),
-    queues: new Int32Array(EventBatch.SIZE),
-    anchors: new Float64Array(EventBatch.SIZE),
-    agents: new Int32Array(EventBatch.SIZE),
-  };
-  private readonly seqCounter;
+  /** The batch in flight: its rows, the events they were read from, and after the insert which were new. */
+  private readonly batch = { rows: [] as QueueEventRow[], events: [] as QueueLogEvent[], stored: [] as boolean[], size: 0 };
   private seq = 0;
 
   constructor(private readonly sqlite: Sqlite, opts: ImportOptions = {}) {
     this.run = new ImportRun(sqlite, opts);
+    this.repo = pbxLogs(sqlite);
     this.anchors = new AnchorCache(sqlite);
     this.intervals = new IntervalWriter(sqlite);
-    this.batch = new EventBatch(sqlite);
-    this.seqCounter = {
-      read: sqlite.prepare("SELECT value FROM reporting_counters WHERE name = 'queue_log_seq'").pluck(),
-      write: sqlite.prepare("INSERT INTO reporting_counters (name, value) VALUES ('queue_log_seq', ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value"),
-    };
   }
 
   get summary(): ImportSummary {
@@ -53,7 +43,10 @@ export class QueueLogImporter {
 
   /** Stores one chunk of lines (file order) in one transaction. */
   importLines(lines: readonly string[]): void {
-    this.run.chunk(() => this.store(lines), () => this.forget());
+    this.run.chunk(
+      () => this.store(lines),
+      () => this.forget(),
+    );
   }
 
   /** Rebuilds what late lines made stale (this import's and any left by an interrupted one). */
@@ -70,21 +63,11 @@ export class QueueLogImporter {
   }
 
   private store(lines: readonly string[]): StoredChunk {
-    this.seq = ((this.seqCounter.read.get() as number | undefined) ?? 0) + 1;
+    this.seq = (this.repo.counter.get({ name: SEQ_COUNTER })?.value ?? 0) + 1;
     const items: { queueId: number; event: QueueLogEvent }[] = [];
-    const collect = this.run.collects;
-    const p = this.pending;
-    const flush = () => {
-      const n = this.batch.flush();
-      for (let i = 0; i < n; i++) {
-        const event = p.events[i] as QueueLogEvent;
-        const queueId = p.queues[i] as number;
-        if (this.afterInsert(queueId, event, p.anchors[i] as number, p.agents[i] as number, this.batch.wasStored(i)) && collect) items.push({ queueId, event });
-      }
-    };
-    for (const line of lines) if (this.addLine(line)) flush();
-    flush();
-    this.seqCounter.write.run(this.seq);
+    for (const line of lines) if (this.addLine(line)) this.flush(items);
+    this.flush(items);
+    this.repo.setCounter.run({ name: SEQ_COUNTER, value: this.seq });
     this.hours.flush(this.sqlite);
     return { kind: 'queue-log', items };
   }
@@ -97,34 +80,59 @@ export class QueueLogImporter {
     const { summary, directory } = this.run;
     summary.read++;
     const event = parseQueueLogLine(line);
-    if (typeof event === 'string') return summary.skip(event), false;
+    if (typeof event === 'string') {
+      summary.skip(event);
+      return false;
+    }
     const queue = directory.queueByLogName(event.queueName);
-    if (!queue) return summary.skip('unknown queue'), summary.unknownQueue(event.queueName), false;
+    if (!queue) {
+      summary.skip('unknown queue');
+      summary.unknownQueue(event.queueName);
+      return false;
+    }
     if (event.agent !== '' && !directory.extensionByPeer(queue.tenantId, event.agent)) summary.unknownAgent(event.agent);
     if (event.code === EV.ENTERQUEUE) this.anchors.entered(queue.id, event.callid, event.time);
-    const anchor = isCallEvent(event.code) ? this.anchors.anchorOf(queue.id, event.callid, event.time) : event.time;
-    const agent = directory.agentId(event.agent);
-    const key = this.run.keys.keyOf(line, event.time);
-    const callid = isMemberEvent(event.code) ? null : event.callid;
-    const i = this.batch.size;
-    const p = this.pending;
-    p.events[i] = event;
-    p.queues[i] = queue.id;
-    p.anchors[i] = anchor;
-    p.agents[i] = agent;
-    return this.batch.add(queue.id, anchor, event.time, key, this.seq++, event.code, callid, agent, event.a, event.b, event.reason);
+    const b = this.batch;
+    b.events[b.size] = event;
+    b.rows[b.size] = {
+      queueId: queue.id,
+      anchor: isCallEvent(event.code) ? this.anchors.anchorOf(queue.id, event.callid, event.time) : event.time,
+      time: event.time,
+      lineKey: this.run.keys.keyOf(line, event.time),
+      seq: this.seq++,
+      event: event.code,
+      callid: isMemberEvent(event.code) ? null : event.callid,
+      agent: directory.agentId(event.agent),
+      waitTime: event.waitTime,
+      talkTime: event.talkTime,
+      ringMs: event.ringMs,
+      pauseReason: event.pauseReason,
+    };
+    return ++b.size === EVENTS_PER_INSERT;
   }
 
-  /** What a new line changes besides its row: late marks, the per-hour sums, intervals. Returns `stored`. */
-  private afterInsert(queueId: number, event: QueueLogEvent, anchor: number, agent: number, stored: boolean): boolean {
-    const { summary } = this.run;
-    if (!stored) return summary.duplicates++, false;
-    summary.imported++;
-    this.run.sawLine(queueId, event.time);
-    this.hours.add(queueId, anchor, event.code, agent, event.a, event.b);
-    if (isMemberEvent(event.code) && this.intervals.apply(queueId, agent, event.code, event.time, event.a, event.reason)) {
-      this.run.outboundChanged(queueId, event.time);
+  /** Inserts the batch; each new row then counts in the derived data (and in `items` for an onChunk hook). */
+  private flush(items: { queueId: number; event: QueueLogEvent }[]): void {
+    const b = this.batch;
+    this.repo.events.insert(b.rows, b.size, b.stored);
+    for (let i = 0; i < b.size; i++) {
+      const row = b.rows[i] as QueueEventRow;
+      if (this.afterInsert(row, b.stored[i] === true) && this.run.collects) items.push({ queueId: row.queueId, event: b.events[i] as QueueLogEvent });
     }
+    b.size = 0;
+  }
+
+  /** What a new line changes besides its row: late marks, the per-hour sums, intervals. Returns whether it was new. */
+  private afterInsert(row: QueueEventRow, stored: boolean): boolean {
+    const { summary } = this.run;
+    if (!stored) {
+      summary.duplicates++;
+      return false;
+    }
+    summary.imported++;
+    this.run.sawLine(row.queueId, row.time);
+    this.hours.add(row);
+    if (isMemberEvent(row.event) && this.intervals.apply(row)) this.run.outboundChanged(row.queueId, row.time);
     return true;
   }
 }

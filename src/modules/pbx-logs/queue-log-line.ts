@@ -1,11 +1,11 @@
 /**
  * One line of an Asterisk queue_log, `epoch|callid|queuename|agent|event|data1|…`, read by the rules of
- * reporting.md R1 and R4. Pure: no database, and no state beyond scratch offsets reused within one call.
+ * reporting.md R1 and R4. Pure: no database, no state.
  */
 
 import { digitsAt } from './digits';
 
-/** Event codes as stored. Answered = 3..6, events with a wait time = 3..10, membership events ≥ 20. */
+/** Event codes as stored: call events ENTERQUEUE..CALLBACKFAILED, membership events from ADDMEMBER on. */
 export const EV = {
   ENTERQUEUE: 1,
   CONNECT: 2,
@@ -31,34 +31,43 @@ export const EV = {
 
 export type EventName = keyof typeof EV;
 
+/** A call event other than ENTERQUEUE: it counts at its call's ENTERQUEUE time (R3). */
 export const isCallEvent = (code: number): boolean => code > EV.ENTERQUEUE && code < EV.ADDMEMBER;
 export const isMemberEvent = (code: number): boolean => code >= EV.ADDMEMBER;
+/** An answered call's end line (R5 inboundAnswered): COMPLETEAGENT, COMPLETECALLER, BLINDTRANSFER, ATTENDEDTRANSFER. */
+export const isAnswered = (code: number): boolean => code >= EV.COMPLETEAGENT && code <= EV.ATTENDEDTRANSFER;
+/** A line with a wait time (R5 set W): the answered lines and the exits ABANDON, EXITWITHTIMEOUT, EXITWITHKEY, EXITEMPTY. */
+export const hasWaitTime = (code: number): boolean => code >= EV.COMPLETEAGENT && code <= EV.EXITEMPTY;
 
 /**
  * Per event: how many data fields Asterisk writes (fewer: the line is skipped), which of them must be
- * non-negative integers, and which become the stored numbers `a` and `b` (1-based data positions):
- * answered lines a = hold time, b = call time; exits a = wait time; CONNECT a = ring seconds;
- * RINGNOANSWER a = ring milliseconds.
+ * non-negative integers, and where the times of R4 are (1-based data positions).
  */
 interface EventRule {
   readonly min: number;
   readonly ints: readonly number[];
-  readonly a?: number;
-  readonly b?: number;
+  /** Hold time of an answered line, wait time of an exit. */
+  readonly wait?: number;
+  /** Call time of an answered line. */
+  readonly talk?: number;
+  /** Ring time in seconds (CONNECT). */
+  readonly ringSeconds?: number;
+  /** Ring time in milliseconds (RINGNOANSWER). */
+  readonly ringMs?: number;
 }
 
 const RULES: Readonly<Record<EventName, EventRule>> = {
   ENTERQUEUE: { min: 2, ints: [] },
-  CONNECT: { min: 3, ints: [1, 3], a: 3 },
-  COMPLETEAGENT: { min: 3, ints: [1, 2, 3], a: 1, b: 2 },
-  COMPLETECALLER: { min: 3, ints: [1, 2, 3], a: 1, b: 2 },
-  BLINDTRANSFER: { min: 5, ints: [3, 4, 5], a: 3, b: 4 },
-  ATTENDEDTRANSFER: { min: 5, ints: [3, 4, 5], a: 3, b: 4 },
-  ABANDON: { min: 3, ints: [1, 2, 3], a: 3 },
-  EXITWITHTIMEOUT: { min: 3, ints: [1, 2, 3], a: 3 },
-  EXITEMPTY: { min: 3, ints: [1, 2, 3], a: 3 },
-  EXITWITHKEY: { min: 4, ints: [2, 3, 4], a: 4 },
-  RINGNOANSWER: { min: 1, ints: [1], a: 1 },
+  CONNECT: { min: 3, ints: [1, 3], ringSeconds: 3 },
+  COMPLETEAGENT: { min: 3, ints: [1, 2, 3], wait: 1, talk: 2 },
+  COMPLETECALLER: { min: 3, ints: [1, 2, 3], wait: 1, talk: 2 },
+  BLINDTRANSFER: { min: 5, ints: [3, 4, 5], wait: 3, talk: 4 },
+  ATTENDEDTRANSFER: { min: 5, ints: [3, 4, 5], wait: 3, talk: 4 },
+  ABANDON: { min: 3, ints: [1, 2, 3], wait: 3 },
+  EXITWITHTIMEOUT: { min: 3, ints: [1, 2, 3], wait: 3 },
+  EXITEMPTY: { min: 3, ints: [1, 2, 3], wait: 3 },
+  EXITWITHKEY: { min: 4, ints: [2, 3, 4], wait: 4 },
+  RINGNOANSWER: { min: 1, ints: [1], ringMs: 1 },
   ADDMEMBER: { min: 0, ints: [] },
   REMOVEMEMBER: { min: 0, ints: [] },
   AGENTLOGIN: { min: 0, ints: [] },
@@ -86,19 +95,29 @@ export interface QueueLogEvent {
   /** The agent field; "" for NONE or empty. */
   readonly agent: string;
   readonly code: number;
-  readonly a: number;
-  readonly b: number;
-  /** PAUSE: its reason ("" when absent); null for every other event. */
-  readonly reason: string | null;
+  /** Seconds the caller waited (R4): hold time of an answered line, wait time of an exit; 0 for every other event. */
+  readonly waitTime: number;
+  /** Call time of an answered line (R4); 0 for every other event. */
+  readonly talkTime: number;
+  /** Ring time in milliseconds: CONNECT's seconds × 1000, RINGNOANSWER's milliseconds; 0 for every other event. */
+  readonly ringMs: number;
+  /** The reason of the pause the line opens: PAUSE's data1 ("" when absent), "" for ADDMEMBER PAUSED; null otherwise. */
+  readonly pauseReason: string | null;
   /** ENTERQUEUE: the caller's number (data2); null for every other event. */
   readonly callerIdNum: string | null;
 }
 
-type Rule = EventRule & { readonly name: string; readonly code: number };
+type Rule = Required<EventRule> & { readonly name: string; readonly code: number };
 
-/** The rules by the length of their event name: the name is matched in place, without cutting it out of the line. */
+/**
+ * The rules by the length of their event name: the name is matched in place, without cutting it out of the
+ * line. Every rule gets every field (0: none), so they all have one shape and reading them stays fast.
+ */
 const RULES_BY_LENGTH: Rule[][] = [];
-for (const [name, rule] of Object.entries(RULES)) (RULES_BY_LENGTH[name.length] ??= []).push({ ...rule, name, code: EV[name as EventName] });
+for (const [name, r] of Object.entries(RULES)) {
+  const rule: Rule = { name, code: EV[name as EventName], min: r.min, ints: r.ints, wait: r.wait ?? 0, talk: r.talk ?? 0, ringSeconds: r.ringSeconds ?? 0, ringMs: r.ringMs ?? 0 };
+  (RULES_BY_LENGTH[name.length] ??= []).push(rule);
+}
 
 function ruleAt(line: string, from: number, to: number): Rule | undefined {
   const candidates = RULES_BY_LENGTH[to - from];
@@ -106,14 +125,38 @@ function ruleAt(line: string, from: number, to: number): Rule | undefined {
   return undefined;
 }
 
-/** Start offsets of the data fields of the line being parsed (each ends at the next start - 1, the last at the line's end). */
-const starts = new Int32Array(64);
-let fieldCount = 0;
+/**
+ * Data fields read in place, counted from `bar`, the "|" before data1 (-1: the line has none). Nothing is
+ * kept between calls; a field is found again for each read, which on lines this short costs less than
+ * keeping its offsets.
+ */
+function dataStart(line: string, bar: number, i: number): number {
+  for (let k = 1; k < i && bar >= 0; k++) bar = line.indexOf('|', bar + 1);
+  return bar < 0 ? -1 : bar + 1;
+}
 
-/** Where data field i (1-based, i <= fieldCount) of `line` ends. */
-const fieldEnd = (line: string, i: number): number => (i < fieldCount ? (starts[i] as number) - 1 : line.length);
-const fieldInt = (line: string, i: number): number => digitsAt(line, starts[i - 1] as number, fieldEnd(line, i));
-const fieldText = (line: string, i: number): string => (i <= fieldCount ? line.slice(starts[i - 1], fieldEnd(line, i)) : '');
+function dataEnd(line: string, start: number): number {
+  const bar = line.indexOf('|', start);
+  return bar < 0 ? line.length : bar;
+}
+
+/** Data field i (1-based) as a non-negative integer; -1 when it is absent or not one. */
+function dataInt(line: string, bar: number, i: number): number {
+  const start = dataStart(line, bar, i);
+  return start < 0 ? -1 : digitsAt(line, start, dataEnd(line, start));
+}
+
+/** Data field i (1-based) as text; "" when it is absent. */
+function dataText(line: string, bar: number, i: number): string {
+  const start = dataStart(line, bar, i);
+  return start < 0 ? '' : line.slice(start, dataEnd(line, start));
+}
+
+/** Whether data field i (1-based) is exactly `word`. */
+function dataIs(line: string, bar: number, i: number, word: string): boolean {
+  const start = dataStart(line, bar, i);
+  return start >= 0 && dataEnd(line, start) - start === word.length && line.startsWith(word, start);
+}
 
 /**
  * A parsed event, or the reason the line is skipped (reporting.md R1). Written for speed (it runs for
@@ -131,28 +174,19 @@ export function parseQueueLogLine(line: string): QueueLogEvent | QueueLogSkip {
   const p5 = line.indexOf('|', p4 + 1);
   const rule = ruleAt(line, p4 + 1, p5 < 0 ? line.length : p5);
   if (!rule) return QUEUE_LOG_SKIPS.unusedEvent;
-  fieldCount = 0; // fields beyond the 64th are never read
-  if (p5 >= 0) {
-    starts[fieldCount++] = p5 + 1;
-    for (let p = line.indexOf('|', p5 + 1); p >= 0 && fieldCount < starts.length; p = line.indexOf('|', p + 1)) starts[fieldCount++] = p + 1;
-  }
-  if (fieldCount < rule.min) return QUEUE_LOG_SKIPS.badData;
-  const ints = rule.ints;
-  for (let k = 0; k < ints.length; k++) {
-    const i = ints[k] as number;
-    if (i > fieldCount || fieldInt(line, i) < 0) return QUEUE_LOG_SKIPS.badData;
-  }
+  if (rule.min > 0 && dataStart(line, p5, rule.min) < 0) return QUEUE_LOG_SKIPS.badData;
+  for (const i of rule.ints) if (dataInt(line, p5, i) < 0) return QUEUE_LOG_SKIPS.badData;
   const code = rule.code;
-  const agent = p4 - p3 === 5 && line.startsWith('NONE', p3 + 1) ? '' : line.slice(p3 + 1, p4);
   return {
     time,
     callid: line.slice(p1 + 1, p2),
     queueName: line.slice(p2 + 1, p3),
-    agent,
+    agent: p4 - p3 === 5 && line.startsWith('NONE', p3 + 1) ? '' : line.slice(p3 + 1, p4),
     code,
-    a: code === EV.ADDMEMBER ? (fieldCount >= 1 && fieldEnd(line, 1) - (starts[0] as number) === 6 && line.startsWith('PAUSED', starts[0]) ? 1 : 0) : rule.a ? fieldInt(line, rule.a) : 0,
-    b: rule.b ? fieldInt(line, rule.b) : 0,
-    reason: code === EV.PAUSE ? fieldText(line, 1) : null,
-    callerIdNum: code === EV.ENTERQUEUE ? fieldText(line, 2) : null,
+    waitTime: rule.wait ? dataInt(line, p5, rule.wait) : 0,
+    talkTime: rule.talk ? dataInt(line, p5, rule.talk) : 0,
+    ringMs: rule.ringSeconds ? dataInt(line, p5, rule.ringSeconds) * 1000 : rule.ringMs ? dataInt(line, p5, rule.ringMs) : 0,
+    pauseReason: code === EV.PAUSE ? dataText(line, p5, 1) : code === EV.ADDMEMBER && dataIs(line, p5, 1, 'PAUSED') ? '' : null,
+    callerIdNum: code === EV.ENTERQUEUE ? dataText(line, p5, 2) : null,
   };
 }

@@ -1,8 +1,8 @@
+import { EV, hasWaitTime, isAnswered, type EventName } from './queue-log-line';
+
 /**
- * reporting.md R5 as SQL aggregates over `queue_events` rows (event codes of queue-log-line.ts: answered
- * 3..6, events with a wait time 3..10, CONNECT 2, ABANDON 7, EXITWITHTIMEOUT 8, EXITWITHKEY 9,
- * RINGNOANSWER 11, callbacks 12..14). The same expressions fill the per-hour table and compute the partial
- * hours at a report's edges, so the two can never disagree.
+ * reporting.md R5 and R9 as SQL over `queue_events` and `cdr_calls` rows. The same expressions fill the
+ * per-hour tables and compute the partial hours at a report's edges, so the two can never disagree.
  */
 export const STATS_COLUMNS = [
   'inbound',
@@ -27,25 +27,31 @@ export const STATS_COLUMNS = [
 
 export type StatsColumn = (typeof STATS_COLUMNS)[number];
 
+/** Conditions on a queue_events row's event code. */
+const isEvent = (name: EventName) => `event = ${EV[name]}`;
+/** The answered lines (R5 inboundAnswered), whose call time also counts for their agent (R11). */
+export const ANSWERED_EVENTS = `event BETWEEN ${EV.COMPLETEAGENT} AND ${EV.ATTENDEDTRANSFER}`;
+const WAITED = `event BETWEEN ${EV.COMPLETEAGENT} AND ${EV.EXITEMPTY}`;
+
 const EXPRESSIONS: Readonly<Record<StatsColumn, string>> = {
-  inbound: 'sum(event = 1)',
-  answered: 'sum(event BETWEEN 3 AND 6)',
-  talk: 'sum(CASE WHEN event BETWEEN 3 AND 6 THEN b ELSE 0 END)',
-  under30: 'sum(event BETWEEN 3 AND 6 AND a <= 30)',
-  wait_sum: 'sum(CASE WHEN event BETWEEN 3 AND 10 THEN a ELSE 0 END)',
-  wait_n: 'sum(event BETWEEN 3 AND 10)',
-  wait_min: 'min(CASE WHEN event BETWEEN 3 AND 10 THEN a END)',
-  wait_max: 'max(CASE WHEN event BETWEEN 3 AND 10 THEN a END)',
-  ring: 'sum(CASE WHEN event = 2 THEN a ELSE 0 END)',
-  abandons: 'sum(event = 7)',
-  abandons_u10: 'sum(event = 7 AND a < 10)',
-  exit_timeout: 'sum(event = 8)',
-  exit_key: 'sum(event = 9)',
-  rna: 'sum(event = 11)',
-  rna_ms: 'sum(CASE WHEN event = 11 THEN a ELSE 0 END)',
-  cb_req: 'sum(event = 12)',
-  cb_ok: 'sum(event = 13)',
-  cb_fail: 'sum(event = 14)',
+  inbound: `sum(${isEvent('ENTERQUEUE')})`,
+  answered: `sum(${ANSWERED_EVENTS})`,
+  talk: `sum(CASE WHEN ${ANSWERED_EVENTS} THEN talk_time ELSE 0 END)`,
+  under30: `sum(${ANSWERED_EVENTS} AND wait_time <= 30)`,
+  wait_sum: `sum(CASE WHEN ${WAITED} THEN wait_time ELSE 0 END)`,
+  wait_n: `sum(${WAITED})`,
+  wait_min: `min(CASE WHEN ${WAITED} THEN wait_time END)`,
+  wait_max: `max(CASE WHEN ${WAITED} THEN wait_time END)`,
+  ring: `sum(CASE WHEN ${isEvent('CONNECT')} THEN ring_ms ELSE 0 END) / 1000`,
+  abandons: `sum(${isEvent('ABANDON')})`,
+  abandons_u10: `sum(${isEvent('ABANDON')} AND wait_time < 10)`,
+  exit_timeout: `sum(${isEvent('EXITWITHTIMEOUT')})`,
+  exit_key: `sum(${isEvent('EXITWITHKEY')})`,
+  rna: `sum(${isEvent('RINGNOANSWER')})`,
+  rna_ms: `sum(CASE WHEN ${isEvent('RINGNOANSWER')} THEN ring_ms ELSE 0 END)`,
+  cb_req: `sum(${isEvent('CALLBACKREQUEST')})`,
+  cb_ok: `sum(${isEvent('CALLBACKSUCCESS')})`,
+  cb_fail: `sum(${isEvent('CALLBACKFAILED')})`,
 };
 
 /** The aggregates over queue_events, in STATS_COLUMNS order, each aliased by its column name. */
@@ -55,7 +61,8 @@ export const EVENT_AGGREGATES = STATS_COLUMNS.map((c) => `${EXPRESSIONS[c]} AS $
 export const HOUR_AGGREGATES = STATS_COLUMNS.map((c) => (c === 'wait_min' ? 'min(wait_min) AS wait_min' : c === 'wait_max' ? 'max(wait_max) AS wait_max' : `sum(${c}) AS ${c}`)).join(', ');
 
 /** Events that count in no statistic (membership) are left out of the per-hour rows. */
-export const COUNTED_EVENTS = 'event < 20';
+export const COUNTED_EVENTS = `event < ${EV.ADDMEMBER}`;
+
 
 /**
  * The same sums kept in memory while a chunk is imported, then added to the per-hour rows in one upsert
@@ -75,40 +82,51 @@ const bump = (v: Float64Array, i: number, by = 1) => {
   v[i] = (v[i] as number) + by;
 };
 
-export function addEvent(v: Float64Array, event: number, a: number, b: number): void {
-  if (event === 1) bump(v, COL.inbound);
-  else if (event === 2) bump(v, COL.ring, a);
-  else if (event === 11) {
+/** Adds one stored line to a vector, as EXPRESSIONS would count it. */
+export function addEvent(v: Float64Array, row: { readonly event: number; readonly waitTime: number; readonly talkTime: number; readonly ringMs: number }): void {
+  const { event, waitTime } = row;
+  if (event === EV.ENTERQUEUE) bump(v, COL.inbound);
+  else if (event === EV.CONNECT) bump(v, COL.ring, row.ringMs / 1000);
+  else if (event === EV.RINGNOANSWER) {
     bump(v, COL.rna);
-    bump(v, COL.rna_ms, a);
-  } else if (event >= 12 && event <= 14) bump(v, event === 12 ? COL.cb_req : event === 13 ? COL.cb_ok : COL.cb_fail);
-  if (event < 3 || event > 10) return;
-  // events with a wait time: answered (3..6) and the exits (7..10)
-  bump(v, COL.wait_sum, a);
+    bump(v, COL.rna_ms, row.ringMs);
+  } else if (event === EV.CALLBACKREQUEST) bump(v, COL.cb_req);
+  else if (event === EV.CALLBACKSUCCESS) bump(v, COL.cb_ok);
+  else if (event === EV.CALLBACKFAILED) bump(v, COL.cb_fail);
+  if (!hasWaitTime(event)) return;
+  bump(v, COL.wait_sum, waitTime);
   bump(v, COL.wait_n);
-  v[COL.wait_min] = Math.min(v[COL.wait_min] as number, a);
-  v[COL.wait_max] = Math.max(v[COL.wait_max] as number, a);
-  if (event <= 6) {
+  v[COL.wait_min] = Math.min(v[COL.wait_min] as number, waitTime);
+  v[COL.wait_max] = Math.max(v[COL.wait_max] as number, waitTime);
+  if (isAnswered(event)) {
     bump(v, COL.answered);
-    bump(v, COL.talk, b);
-    if (a <= 30) bump(v, COL.under30);
-  } else if (event === 7) {
+    bump(v, COL.talk, row.talkTime);
+    if (waitTime <= 30) bump(v, COL.under30);
+  } else if (event === EV.ABANDON) {
     bump(v, COL.abandons);
-    if (a < 10) bump(v, COL.abandons_u10);
-  } else if (event === 8) bump(v, COL.exit_timeout);
-  else if (event === 9) bump(v, COL.exit_key);
+    if (waitTime < 10) bump(v, COL.abandons_u10);
+  } else if (event === EV.EXITWITHTIMEOUT) bump(v, COL.exit_timeout);
+  else if (event === EV.EXITWITHKEY) bump(v, COL.exit_key);
 }
 
 /** The vector as statement parameters, in STATS_COLUMNS order (no wait: null min and max, as SQL gives). */
 export function vectorParams(v: Float64Array): (number | null)[] {
-  return Array.from(v, (x, i) => (i === COL.wait_min || i === COL.wait_max) && !Number.isFinite(x) ? null : x);
+  return Array.from(v, (x, i) => ((i === COL.wait_min || i === COL.wait_max) && !Number.isFinite(x) ? null : x));
 }
 
-/** Adds a vector to a queue_hour_stats row (upsert). */
-export const UPSERT_HOUR_STATS = `INSERT INTO queue_hour_stats (queue_id, hour, ${STATS_COLUMNS.join(', ')})
-  VALUES (?, ?, ${STATS_COLUMNS.map(() => '?').join(', ')})
-  ON CONFLICT (queue_id, hour) DO UPDATE SET ${STATS_COLUMNS.map((c) =>
-    c === 'wait_min' || c === 'wait_max'
-      ? `${c} = ${c === 'wait_min' ? 'min' : 'max'}(coalesce(${c}, excluded.${c}), coalesce(excluded.${c}, ${c}))`
-      : `${c} = ${c} + excluded.${c}`,
-  ).join(', ')}`;
+/** The R9 sums over the outbound calls `c` of `outboundCallsOf`. */
+export const OUTBOUND_SUMS = `count(*) AS total, sum(c.disposition = 'ANSWERED') AS answered, sum(CASE WHEN c.disposition = 'ANSWERED' THEN c.billsec ELSE 0 END) AS talk`;
+
+/**
+ * reporting.md R9, written once: FROM and WHERE of the outbound calls `c` of tenant `tenant` placed by a
+ * member of queue `queue` during its membership `s`, started in [from, to) (to: no end when absent). The
+ * arguments are SQL expressions (parameters or columns). Sessions of one (queue, agent) never overlap, so
+ * each call counts at most once per queue.
+ */
+export function outboundCallsOf(at: { readonly queue: string; readonly tenant: string; readonly from: string; readonly to?: string }): string {
+  const before = at.to === undefined ? '' : ` AND c.start_at < ${at.to}`;
+  return `agent_sessions s
+    JOIN cdr_calls c ON c.tenant_id = ${at.tenant} AND c.src_agent = s.agent AND c.via_queue = 0 AND c.outbound_r9 = 1
+      AND c.start_at >= max(s.start_at, ${at.from}) AND (s.end_at IS NULL OR c.start_at < s.end_at)${before}
+    WHERE s.queue_id = ${at.queue} AND (s.end_at IS NULL OR s.end_at > ${at.from})${at.to === undefined ? '' : ` AND s.start_at < ${at.to}`}`;
+}

@@ -1,7 +1,8 @@
 import type { Db } from '../../db/database';
 import type { Caller } from '../../access/caller';
 import { resolveRange, type Distribution } from '../../time/report-range';
-import { getQueuesInScope, queueIdsOfTenant } from '../queues/queues.repository';
+import type { TenantScope } from '../../access/scope';
+import { getQueuesInScope } from '../queues/queues.repository';
 import { tenantTimezone } from '../tenants/tenants.repository';
 import { agentNames, edgeTalk, hourTalk, membershipTimes, nonQueueTalk, pauseTimes, type Clip } from './availability.repository';
 import { codePointOrder, toAvailabilityRow, type AgentAvailabilityRow } from './queue-reports';
@@ -22,14 +23,14 @@ export async function agentAvailability(db: Db, caller: Caller, body: Availabili
   if (!queue) return [];
   const range = resolveRange(await tenantTimezone(db, queue.tenantId), start, end);
   const clip: Clip = { start: range.start, end: range.end, openEnd: Math.min(range.end, Math.floor(now / 1000)) };
-  const members = await membershipTimes(db, queue.id, clip);
+  const { scope } = caller;
+  const members = await membershipTimes(db, scope, queue.id, clip);
   const agents = members.map((m) => m.agent);
-  const tenantQueues = await queueIdsOfTenant(db, queue.tenantId);
   const [pauses, names, queueTalk, otherTalk] = await Promise.all([
-    pauseTimes(db, queue.id, clip),
-    agentNames(db, queue.tenantId, agents),
-    queueTalkTimes(db, tenantQueues, agents, range.start, range.end),
-    nonQueueTalk(db, queue.tenantId, agents, range.start, range.end),
+    pauseTimes(db, scope, queue.id, clip),
+    agentNames(db, scope, queue.id, agents),
+    queueTalkTimes(db, scope, queue.id, agents, range.start, range.end),
+    nonQueueTalk(db, scope, queue.id, agents, range.start, range.end),
   ]);
   return members
     .map((m) =>
@@ -44,14 +45,18 @@ export async function agentAvailability(db: Db, caller: Caller, body: Availabili
     .sort((a, b) => codePointOrder(a.peerName, b.peerName));
 }
 
-/** Call time of the agents' answered calls in any queue of the tenant, whole hours plus the edges. */
-async function queueTalkTimes(db: Db, queueIds: number[], agents: number[], start: number, end: number): Promise<Map<number, number>> {
+/** Call time of the agents' answered calls in any queue of the queue's tenant, whole hours plus the edges. */
+async function queueTalkTimes(db: Db, scope: TenantScope, queueId: number, agents: number[], start: number, end: number): Promise<Map<number, number>> {
   const fromHour = Math.ceil(start / 3600);
   const toHour = Math.floor(end / 3600);
   const parts =
     fromHour < toHour
-      ? await Promise.all([hourTalk(db, queueIds, agents, fromHour, toHour), edgeTalk(db, queueIds, agents, start, fromHour * 3600), edgeTalk(db, queueIds, agents, toHour * 3600, end)])
-      : [await edgeTalk(db, queueIds, agents, start, end)];
+      ? await Promise.all([
+          hourTalk(db, scope, queueId, agents, fromHour, toHour),
+          edgeTalk(db, scope, queueId, agents, start, fromHour * 3600),
+          edgeTalk(db, scope, queueId, agents, toHour * 3600, end),
+        ])
+      : [await edgeTalk(db, scope, queueId, agents, start, end)];
   const out = new Map<number, number>();
   for (const row of parts.flat()) out.set(row.agent, (out.get(row.agent) ?? 0) + row.talk);
   return out;

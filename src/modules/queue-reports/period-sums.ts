@@ -1,3 +1,4 @@
+import type { TenantScope } from '../../access/scope';
 import type { Db } from '../../db/database';
 import type { Period, ReportRange } from '../../time/report-range';
 import { localDay, startOfDay } from '../../time/zone';
@@ -6,7 +7,6 @@ import { addOutbound, addStats, emptySums, splitPieces, type Piece, type Sums } 
 
 interface QueueRef {
   readonly id: number;
-  readonly tenantId: number;
 }
 
 /**
@@ -14,19 +14,28 @@ interface QueueRef {
  * one exists for exactly that day in this timezone; the rest of each period (days without a row, the
  * parts of days at the range's edges) from whole hours and the stored rows (spans.ts).
  */
-export async function periodSums(db: Db, queues: readonly QueueRef[], tz: string, range: ReportRange, periods: readonly Period[]): Promise<Map<number, Sums[]>> {
-  const days = await wholeDays(db, queues.map((q) => q.id), tz, range);
+export async function periodSums(
+  db: Db,
+  scope: TenantScope,
+  queues: readonly QueueRef[],
+  tz: string,
+  range: ReportRange,
+  periods: readonly Period[],
+): Promise<Map<number, Sums[]>> {
+  const days = await wholeDays(db, scope, queues.map((q) => q.id), tz, range);
   const out = new Map<number, Sums[]>();
-  for (const queue of queues) out.set(queue.id, await queueSums(db, queue, days.get(queue.id) ?? [], periods));
+  for (const queue of queues) out.set(queue.id, await queueSums(db, scope, queue, days.get(queue.id) ?? [], periods));
   return out;
 }
 
-async function queueSums(db: Db, queue: QueueRef, days: readonly DayRow[], periods: readonly Period[]): Promise<Sums[]> {
+async function queueSums(db: Db, scope: TenantScope, queue: QueueRef, days: readonly DayRow[], periods: readonly Period[]): Promise<Sums[]> {
   const sums = periods.map(() => emptySums());
   const pieces: Piece[] = [];
   const owners: number[] = [];
   const rest = (i: number, from: number, to: number) => {
-    if (from < to) pieces.push({ queueId: queue.id, tenantId: queue.tenantId, from, to }), owners.push(i);
+    if (from >= to) return;
+    pieces.push({ queueId: queue.id, from, to });
+    owners.push(i);
   };
   let d = 0;
   periods.forEach((p, i) => {
@@ -41,7 +50,7 @@ async function queueSums(db: Db, queue: QueueRef, days: readonly DayRow[], perio
     }
     rest(i, cursor, p.to);
   });
-  (await sumPieces(db, pieces)).forEach((s, k) => {
+  (await sumPieces(db, scope, pieces)).forEach((s, k) => {
     addStats(sums[owners[k] as number] as Sums, s);
     addOutbound(sums[owners[k] as number] as Sums, { total: s.outboundTotal, answered: s.outbound, talk: s.outboundTalk });
   });
@@ -49,20 +58,20 @@ async function queueSums(db: Db, queue: QueueRef, days: readonly DayRow[], perio
 }
 
 /** The day rows, by queue, that are exactly local days of `tz` lying inside the range. */
-async function wholeDays(db: Db, queueIds: readonly number[], tz: string, range: ReportRange): Promise<Map<number, DayRow[]>> {
+async function wholeDays(db: Db, scope: TenantScope, queueIds: readonly number[], tz: string, range: ReportRange): Promise<Map<number, DayRow[]>> {
   if (range.start >= range.end) return new Map();
   const ends = new Map<number, number>(); // start → end of each local day of the range
   for (let day = localDay(tz, range.start), last = localDay(tz, range.end - 1); day <= last; day++) ends.set(startOfDay(tz, day), startOfDay(tz, day + 1));
-  const byQueue = await dayRows(db, queueIds, range.start, range.end);
+  const byQueue = await dayRows(db, scope, queueIds, range.start, range.end);
   for (const [id, rows] of byQueue) byQueue.set(id, rows.filter((r) => r.end <= range.end && ends.get(r.start) === r.end));
   return byQueue;
 }
 
 /** The statistics of pieces of one queue: whole hours and edges, call figures and outbound figures. */
-async function sumPieces(db: Db, pieces: readonly Piece[]): Promise<Sums[]> {
+async function sumPieces(db: Db, scope: TenantScope, pieces: readonly Piece[]): Promise<Sums[]> {
   const sums = pieces.map(() => emptySums());
   const { hours, edges } = splitPieces(pieces);
-  for (const row of [...(await hourStats(db, hours)), ...(await edgeStats(db, edges))]) addStats(sums[row.span] as Sums, row);
-  for (const row of [...(await hourOutbound(db, hours)), ...(await edgeOutbound(db, edges))]) addOutbound(sums[row.span] as Sums, row);
+  for (const row of [...(await hourStats(db, scope, hours)), ...(await edgeStats(db, scope, edges))]) addStats(sums[row.span] as Sums, row);
+  for (const row of [...(await hourOutbound(db, scope, hours)), ...(await edgeOutbound(db, scope, edges))]) addOutbound(sums[row.span] as Sums, row);
   return sums;
 }

@@ -1,11 +1,15 @@
-import { sql } from 'kysely';
-import { inJsonList, selectOnce, type Db } from '../../db/database';
-import { EVENT_AGGREGATES, HOUR_AGGREGATES, STATS_COLUMNS, type StatsColumn } from '../pbx-logs/stats-sql';
+import { sql, type RawBuilder } from 'kysely';
+import type { TenantScope } from '../../access/scope';
+import { tenantIn } from '../../access/tenant-filter';
+import type { Db } from '../../db/database';
+import { defineQuery, inJsonList, type Params } from '../../db/query';
+import { COUNTED_EVENTS, EVENT_AGGREGATES, HOUR_AGGREGATES, outboundCallsOf, OUTBOUND_SUMS, STATS_COLUMNS, type StatsColumn } from '../pbx-logs/stats-sql';
 
 /**
  * Sums of the queue statistics over time spans. Whole hours come from the per-hour tables; the parts of
  * hours at a span's edges (ranges with a time of day, zones with half-hour offsets) from the stored rows,
- * with the same expressions. Every query is keyed by a span's index, so the caller adds the pieces up.
+ * with the same expressions. Every query is keyed by a span's index, so the caller adds the pieces up, and
+ * reads only queues of the caller's scope, whatever queue ids the spans name.
  */
 export type StatsSums = Record<StatsColumn, number | null>;
 export interface OutboundSums {
@@ -26,53 +30,56 @@ export interface HourSpan {
 export interface EdgeSpan {
   readonly span: number;
   readonly queueId: number;
-  readonly tenantId: number;
   readonly from: number;
   readonly to: number;
 }
 
 type Keyed<T> = T & { span: number };
 
-// The spans travel as one JSON array, joined in SQL (json_each drives the loop: one index range per span).
-const spansJson = (spans: readonly (HourSpan | EdgeSpan)[]) =>
-  JSON.stringify(spans.map((s) => ('fromHour' in s ? [s.span, s.queueId, s.fromHour, s.toHour] : [s.span, s.queueId, s.from, s.to, s.tenantId])));
+// The spans travel as one JSON array of objects, joined in SQL (json_each drives the loop: one index range
+// per span) and read by name: `span(field)` is the field of the span of the current row.
+const spansJson = (spans: readonly (HourSpan | EdgeSpan)[]) => JSON.stringify(spans);
+const span = (field: keyof HourSpan | keyof EdgeSpan) => `p.value ->> '${field}'`;
+
+/** The span's queue, when it is one of the scope's. */
+const spanQueueIn = (scope: TenantScope): RawBuilder<unknown> =>
+  sql`${sql.raw(span('queueId'))} IN (SELECT q.id FROM queues q WHERE ${tenantIn(scope, 'q.tenant_id')})`;
 
 /** Sums of whole hours per span, from one of the per-hour tables. */
-async function hourSums<T>(db: Db, spans: readonly HourSpan[], table: 'queue_hour_stats' | 'queue_outbound_hour', aggregates: string): Promise<Keyed<T>[]> {
+async function hourSums<T>(db: Db, scope: TenantScope, spans: readonly HourSpan[], table: 'queue_hour_stats' | 'queue_outbound_hour', aggregates: string): Promise<Keyed<T>[]> {
   if (spans.length === 0) return [];
   const { rows } = await sql<Keyed<T>>`
-    SELECT p.value ->> 0 AS span, ${sql.raw(aggregates)}
+    SELECT ${sql.raw(span('span'))} AS span, ${sql.raw(aggregates)}
     FROM json_each(${spansJson(spans)}) p CROSS JOIN ${sql.table(table)}
-    WHERE queue_id = p.value ->> 1 AND hour >= p.value ->> 2 AND hour < p.value ->> 3
+    WHERE ${spanQueueIn(scope)} AND queue_id = ${sql.raw(span('queueId'))} AND hour >= ${sql.raw(span('fromHour'))} AND hour < ${sql.raw(span('toHour'))}
     GROUP BY p.key`.execute(db);
   return rows;
 }
 
-export const hourStats = (db: Db, spans: readonly HourSpan[]) => hourSums<StatsSums>(db, spans, 'queue_hour_stats', HOUR_AGGREGATES);
+export const hourStats = (db: Db, scope: TenantScope, spans: readonly HourSpan[]) => hourSums<StatsSums>(db, scope, spans, 'queue_hour_stats', HOUR_AGGREGATES);
 
-export const hourOutbound = (db: Db, spans: readonly HourSpan[]) =>
-  hourSums<OutboundSums>(db, spans, 'queue_outbound_hour', 'sum(total) AS total, sum(answered) AS answered, sum(talk) AS talk');
+export const hourOutbound = (db: Db, scope: TenantScope, spans: readonly HourSpan[]) =>
+  hourSums<OutboundSums>(db, scope, spans, 'queue_outbound_hour', 'sum(total) AS total, sum(answered) AS answered, sum(talk) AS talk');
 
-export async function edgeStats(db: Db, spans: readonly EdgeSpan[]): Promise<Keyed<StatsSums>[]> {
+export async function edgeStats(db: Db, scope: TenantScope, spans: readonly EdgeSpan[]): Promise<Keyed<StatsSums>[]> {
   if (spans.length === 0) return [];
   const { rows } = await sql<Keyed<StatsSums>>`
-    SELECT p.value ->> 0 AS span, ${sql.raw(EVENT_AGGREGATES)}
+    SELECT ${sql.raw(span('span'))} AS span, ${sql.raw(EVENT_AGGREGATES)}
     FROM json_each(${spansJson(spans)}) p CROSS JOIN queue_events
-    WHERE queue_id = p.value ->> 1 AND anchor >= p.value ->> 2 AND anchor < p.value ->> 3 AND event < 20
+    WHERE ${spanQueueIn(scope)} AND queue_id = ${sql.raw(span('queueId'))} AND anchor >= ${sql.raw(span('from'))} AND anchor < ${sql.raw(span('to'))} AND ${sql.raw(COUNTED_EVENTS)}
     GROUP BY p.key`.execute(db);
   return rows;
 }
 
 /** reporting.md R9 for edge spans: outbound calls of the queue's members at the call's start. */
-export async function edgeOutbound(db: Db, spans: readonly EdgeSpan[]): Promise<Keyed<OutboundSums>[]> {
+export async function edgeOutbound(db: Db, scope: TenantScope, spans: readonly EdgeSpan[]): Promise<Keyed<OutboundSums>[]> {
   if (spans.length === 0) return [];
+  // The calls' tenant is the queue's.
+  const tenant = `(SELECT q.tenant_id FROM queues q WHERE q.id = ${span('queueId')})`;
+  const calls = outboundCallsOf({ queue: span('queueId'), tenant, from: span('from'), to: span('to') });
   const { rows } = await sql<Keyed<OutboundSums>>`
-    SELECT p.value ->> 0 AS span, count(*) AS total, sum(c.disposition = 'ANSWERED') AS answered,
-           sum(CASE WHEN c.disposition = 'ANSWERED' THEN c.billsec ELSE 0 END) AS talk
-    FROM json_each(${spansJson(spans)}) p CROSS JOIN cdr_calls c
-    JOIN agent_sessions s ON s.queue_id = p.value ->> 1 AND s.agent = c.src_agent
-      AND s.start_at <= c.start_at AND (s.end_at IS NULL OR c.start_at < s.end_at)
-    WHERE c.tenant_id = p.value ->> 4 AND c.via_queue = 0 AND c.outbound_r9 = 1 AND c.start_at >= p.value ->> 2 AND c.start_at < p.value ->> 3
+    SELECT ${sql.raw(span('span'))} AS span, ${sql.raw(OUTBOUND_SUMS)}
+    FROM json_each(${spansJson(spans)}) p CROSS JOIN ${sql.raw(calls)} AND ${spanQueueIn(scope)}
     GROUP BY p.key`.execute(db);
   return rows;
 }
@@ -84,20 +91,23 @@ export interface DayRow {
   outbound: OutboundSums;
 }
 
-type DayRowColumns = StatsSums & { queue_id: number; day_start: number; day_end: number; ob_total: number; ob_answered: number; ob_talk: number };
-
-const dayRowsOf = selectOnce(
-  (db) => sql<DayRowColumns>`
-    SELECT queue_id, day_start, day_end, ${sql.raw(STATS_COLUMNS.join(', '))}, ob_total, ob_answered, ob_talk
-    FROM queue_day_stats WHERE ${inJsonList('queue_id')} AND day_start >= ${0} AND day_start < ${0}
-    ORDER BY queue_id, day_start`.compile(db),
+const dayRowsOf = defineQuery((db, p: Params<{ queueIds: string; from: number; to: number; scope: TenantScope }>) =>
+  db
+    .selectFrom('queue_day_stats')
+    .select(['queue_id', 'day_start', 'day_end', ...STATS_COLUMNS, 'ob_total', 'ob_answered', 'ob_talk'])
+    .where(inJsonList('queue_id', p.queueIds))
+    .where('queue_id', 'in', (eb) => eb.selectFrom('queues').select('id').where(tenantIn(p.scope)))
+    .where('day_start', '>=', p.from)
+    .where('day_start', '<', p.to)
+    .orderBy('queue_id')
+    .orderBy('day_start'),
 );
 
-/** The stored local-day rows of these queues that begin in [from, to), by queue, in order. */
-export async function dayRows(db: Db, queueIds: readonly number[], from: number, to: number): Promise<Map<number, DayRow[]>> {
+/** The stored local-day rows of these queues (those of the scope) that begin in [from, to), by queue, in order. */
+export async function dayRows(db: Db, scope: TenantScope, queueIds: readonly number[], from: number, to: number): Promise<Map<number, DayRow[]>> {
   const byQueue = new Map<number, DayRow[]>(queueIds.map((id) => [id, []]));
   if (queueIds.length === 0) return byQueue;
-  const rows = await dayRowsOf(db, [JSON.stringify(queueIds), from, to]);
+  const rows = await dayRowsOf.all(db, { queueIds: JSON.stringify(queueIds), from, to, scope });
   for (const r of rows) byQueue.get(r.queue_id)?.push({ start: r.day_start, end: r.day_end, stats: r, outbound: { total: r.ob_total, answered: r.ob_answered, talk: r.ob_talk } });
   return byQueue;
 }

@@ -39,7 +39,7 @@ export async function queueStats(db: Db, caller: Caller, body: QueueStatsBody): 
     const tz = await tenantTimezone(db, tenantId);
     const range = resolveRange(tz, start, end);
     const periods = periodsOf(tz, range, distribution);
-    const sums = await periodSums(db, ofTenant, tz, range, periods);
+    const sums = await periodSums(db, caller.scope, ofTenant, tz, range, periods);
     for (const q of ofTenant) rows.set(q.id, periods.map((p, i) => toStatsRow(q, p.date, distribution, sums.get(q.id)?.[i] as Sums)));
   }
   return { queueIds: body.queueId, results: queues.flatMap((q) => rows.get(q.id) ?? []) };

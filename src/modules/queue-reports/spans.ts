@@ -4,7 +4,6 @@ import type { EdgeSpan, HourSpan, OutboundSums, StatsSums } from './queue-stats.
 /** A stretch of time [from, to) of one queue whose sums a report needs; its index in the list is its id. */
 export interface Piece {
   readonly queueId: number;
-  readonly tenantId: number;
   readonly from: number;
   readonly to: number;
 }
@@ -19,7 +18,7 @@ export function splitPieces(pieces: readonly Piece[]): { hours: HourSpan[]; edge
   const edges: EdgeSpan[] = [];
   pieces.forEach((p, span) => {
     const edge = (from: number, to: number) => {
-      if (from < to) edges.push({ span, queueId: p.queueId, tenantId: p.tenantId, from, to });
+      if (from < to) edges.push({ span, queueId: p.queueId, from, to });
     };
     const fromHour = Math.ceil(p.from / 3600);
     const toHour = Math.floor(p.to / 3600);

@@ -1,0 +1,258 @@
+import type { Selectable } from 'kysely';
+import type { Sqlite } from '../../db/database';
+import type { CdrCallTable } from '../../db/schema-reporting';
+import { preparedStatements, statement } from '../../db/statements';
+import { EV } from './queue-log-line';
+import { ANSWERED_EVENTS, COUNTED_EVENTS, EVENT_AGGREGATES, HOUR_AGGREGATES, outboundCallsOf, OUTBOUND_SUMS, STATS_COLUMNS, vectorParams } from './stats-sql';
+
+/*
+ * Every statement of the PBX-log import and of the data derived from it, prepared once per connection
+ * (db/statements.ts). The import runs them synchronously on the raw connection inside its chunk
+ * transactions: a year of a busy call centre is millions of lines, and a compiled statement costs a few
+ * microseconds per line where a query builder and a promise per row would cost ten times that.
+ * Parameters are @named, except in the statements run for most lines or membership events (the bulk
+ * insert, intervals, per-hour sums): better-sqlite3 looks every named parameter up by its name at each run
+ * (0.27 us a parameter, measured), so those are bound by position from a named row, in the order of their
+ * column list.
+ */
+
+/** No parameters. */
+type None = Record<never, never>;
+type Queue = { queue: number };
+type QueueAgent = { queue: number; agent: number };
+type HourRun = { queue: number; first: number; last: number };
+type Day = { queue: number; start: number; end: number };
+
+/** A statement whose parameters are bound by position from a named row (see above). */
+const positional = (text: string) => statement<unknown[]>(text);
+
+export interface IntervalRow {
+  readonly queue: number;
+  readonly agent: number;
+  readonly start: number;
+  readonly end: number | null;
+}
+export type PauseRow = IntervalRow & { readonly reason: string };
+export type HourTalkRow = QueueAgent & { readonly hour: number; readonly talk: number };
+
+/** A call event as `callEventsFrom` reads it for a rebuild of anchors. */
+export interface StoredCallEvent {
+  readonly anchor: number;
+  readonly time: number;
+  readonly lineKey: number;
+  readonly seq: number;
+  readonly event: number;
+  readonly callid: string | null;
+}
+
+/** A membership event as `memberEvents` reads it for a replay of intervals. */
+export interface StoredMemberEvent {
+  readonly agent: number;
+  readonly event: number;
+  readonly time: number;
+  readonly pauseReason: string | null;
+}
+
+/** The marks of a queue's stale derived data (queue_report_state). */
+export interface QueueMarks {
+  readonly maxTime: number;
+  readonly rebuildFrom: number | null;
+  readonly outboundFrom: number | null;
+}
+
+// prettier-ignore
+const CALL_COLUMNS = [
+  'tenant_id', 'start_at', 'answer_at', 'end_at', 'line_key', 'unique_id', 'direction', 'outbound_r9', 'via_queue', 'source', 'destination',
+  'source_digits', 'destination_digits', 'caller_name', 'src_agent', 'dst_agent', 'src_ext', 'dst_ext', 'extension', 'queue_id', 'duration',
+  'billsec', 'disposition',
+] as const satisfies readonly Exclude<keyof CdrCallTable, 'id'>[];
+
+/** A cdr_calls row to insert, by column name. */
+export type CallRow = { readonly [C in (typeof CALL_COLUMNS)[number]]: CdrCallTable[C] };
+
+/** A queue_events row (one queue_log line), by name. */
+export interface QueueEventRow {
+  readonly queueId: number;
+  /** The time the line counts at (reporting.md R3): its call's ENTERQUEUE time, else its own. */
+  readonly anchor: number;
+  readonly time: number;
+  /** With `time`, the line's idempotency key (line-keys.ts). */
+  readonly lineKey: number;
+  /** Import order, which breaks ties of one second. */
+  readonly seq: number;
+  readonly event: number;
+  /** null for membership events. */
+  readonly callid: string | null;
+  /** The interned agent (0: none). */
+  readonly agent: number;
+  readonly waitTime: number;
+  readonly talkTime: number;
+  readonly ringMs: number;
+  readonly pauseReason: string | null;
+}
+
+/** queue_events columns in the order `putEventRow` writes them. */
+const EVENT_COLUMNS = ['queue_id', 'anchor', 'time', 'line_key', 'seq', 'event', 'callid', 'agent', 'wait_time', 'talk_time', 'ring_ms', 'pause_reason'];
+const INSERT_EVENTS = `INSERT OR IGNORE INTO queue_events (${EVENT_COLUMNS.join(', ')}) VALUES`;
+const eventValues = (n: number) => Array.from({ length: n }, () => `(${EVENT_COLUMNS.map(() => '?').join(', ')})`).join(', ');
+/** Rows per multi-row INSERT: a statement per row costs about a microsecond more per line. */
+export const EVENTS_PER_INSERT = 64;
+
+function putEventRow(args: unknown[], at: number, row: QueueEventRow): void {
+  args[at] = row.queueId;
+  args[at + 1] = row.anchor;
+  args[at + 2] = row.time;
+  args[at + 3] = row.lineKey;
+  args[at + 4] = row.seq;
+  args[at + 5] = row.event;
+  args[at + 6] = row.callid;
+  args[at + 7] = row.agent;
+  args[at + 8] = row.waitTime;
+  args[at + 9] = row.talkTime;
+  args[at + 10] = row.ringMs;
+  args[at + 11] = row.pauseReason;
+}
+
+const statementsOf = preparedStatements({
+  queues: statement<None, { id: number; tenantId: number; logName: string }>('SELECT id, tenant_id AS tenantId, log_name AS logName FROM queues ORDER BY id'),
+  extensions: statement<None, { tenantId: number; extNum: number; peer: string }>('SELECT tenant_id AS tenantId, ext_num AS extNum, peer_name AS peer FROM extensions'),
+  queueById: statement<Queue, { tenantId: number; name: string }>('SELECT tenant_id AS tenantId, name FROM queues WHERE id = @queue'),
+  tenantOfQueue: statement<Queue, { tenantId: number }>('SELECT tenant_id AS tenantId FROM queues WHERE id = @queue'),
+  timezoneOfQueue: statement<Queue, { timezone: string }>(`SELECT b.timezone FROM queues q JOIN branches b ON b.tenant_id = q.tenant_id AND b.is_default = 1
+    WHERE q.id = @queue ORDER BY b.id LIMIT 1`),
+  insertAgent: statement<{ peer: string }>('INSERT OR IGNORE INTO agents (peer) VALUES (@peer)'),
+  agentId: statement<{ peer: string }, { id: number }>('SELECT id FROM agents WHERE peer = @peer'),
+  counter: statement<{ name: string }, { value: number }>('SELECT value FROM reporting_counters WHERE name = @name'),
+  setCounter: statement<{ name: string; value: number }>(
+    'INSERT INTO reporting_counters (name, value) VALUES (@name, @value) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
+  ),
+  addLineCount: statement<{ kind: string; outcome: string; reason: string; lines: number }>(`INSERT INTO import_line_counts (kind, outcome, reason, lines)
+    VALUES (@kind, @outcome, @reason, @lines) ON CONFLICT (kind, outcome, reason) DO UPDATE SET lines = lines + excluded.lines`),
+
+  // queue_report_state: per queue the newest line time seen, and from when its derived data is stale
+  newestTime: statement<Queue, { maxTime: number }>('SELECT max_time AS maxTime FROM queue_report_state WHERE queue_id = @queue'),
+  mark: statement<Queue & QueueMarks>(`INSERT INTO queue_report_state (queue_id, max_time, rebuild_from, outbound_from)
+    VALUES (@queue, @maxTime, @rebuildFrom, @outboundFrom)
+    ON CONFLICT (queue_id) DO UPDATE SET max_time = max(max_time, excluded.max_time),
+      rebuild_from = min(coalesce(rebuild_from, excluded.rebuild_from), coalesce(excluded.rebuild_from, rebuild_from)),
+      outbound_from = min(coalesce(outbound_from, excluded.outbound_from), coalesce(excluded.outbound_from, outbound_from))`),
+  markedQueues: statement<None, { queue: number }>('SELECT queue_id AS queue FROM queue_report_state WHERE rebuild_from IS NOT NULL OR outbound_from IS NOT NULL'),
+  marks: statement<Queue, Omit<QueueMarks, 'maxTime'>>('SELECT rebuild_from AS rebuildFrom, outbound_from AS outboundFrom FROM queue_report_state WHERE queue_id = @queue'),
+  clearMarks: statement<Queue>('UPDATE queue_report_state SET rebuild_from = NULL, outbound_from = NULL WHERE queue_id = @queue'),
+
+  // queue_events
+  latestEnter: statement<Queue & { callid: string; floor: number; until: number }, { time: number; seq: number }>(`SELECT time, seq FROM queue_events
+    WHERE queue_id = @queue AND anchor BETWEEN @floor AND @until AND event = ${EV.ENTERQUEUE} AND callid = @callid
+    ORDER BY time DESC, seq DESC LIMIT 1`),
+  callEventsFrom: statement<Queue & { from: number }, StoredCallEvent>(`SELECT anchor, time, line_key AS lineKey, seq, event, callid FROM queue_events
+    WHERE time >= @from AND queue_id = @queue AND ${COUNTED_EVENTS} ORDER BY time, seq`),
+  setAnchor: statement<Queue & { anchor: number; was: number; time: number; lineKey: number }>(
+    'UPDATE queue_events SET anchor = @anchor WHERE queue_id = @queue AND anchor = @was AND time = @time AND line_key = @lineKey',
+  ),
+  memberEvents: statement<Queue, StoredMemberEvent>(
+    `SELECT agent, event, time, pause_reason AS pauseReason FROM queue_events WHERE queue_id = @queue AND NOT ${COUNTED_EVENTS} ORDER BY time, seq`,
+  ),
+  storedSeq: statement<{ time: number; lineKey: number }, { seq: number }>('SELECT seq FROM queue_events WHERE time = @time AND line_key = @lineKey'),
+
+  // agent_sessions, agent_pauses
+  openSession: statement<QueueAgent, { id: number }>('SELECT id FROM agent_sessions WHERE queue_id = @queue AND agent = @agent AND end_at IS NULL'),
+  openPause: statement<QueueAgent, { id: number }>('SELECT id FROM agent_pauses WHERE queue_id = @queue AND agent = @agent AND end_at IS NULL'),
+  insertSession: positional('INSERT INTO agent_sessions (queue_id, agent, start_at, end_at) VALUES (?, ?, ?, ?)'),
+  insertPause: positional('INSERT INTO agent_pauses (queue_id, agent, start_at, end_at, reason) VALUES (?, ?, ?, ?, ?)'),
+  closeSession: positional('UPDATE agent_sessions SET end_at = ? WHERE id = ?'),
+  closePause: positional('UPDATE agent_pauses SET end_at = ? WHERE id = ?'),
+  deleteSessions: statement<Queue>('DELETE FROM agent_sessions WHERE queue_id = @queue'),
+  deletePauses: statement<Queue>('DELETE FROM agent_pauses WHERE queue_id = @queue'),
+
+  // the per-hour tables: hours [first, last] recomputed from the stored rows, or a chunk's sums added
+  deleteHourStats: statement<HourRun>('DELETE FROM queue_hour_stats WHERE queue_id = @queue AND hour BETWEEN @first AND @last'),
+  insertHourStats: statement<HourRun>(`INSERT INTO queue_hour_stats (queue_id, hour, ${STATS_COLUMNS.join(', ')})
+    SELECT queue_id, anchor / 3600, ${EVENT_AGGREGATES} FROM queue_events
+    WHERE queue_id = @queue AND anchor >= @first * 3600 AND anchor < (@last + 1) * 3600 AND ${COUNTED_EVENTS} GROUP BY anchor / 3600`),
+  addHourStats: positional(`INSERT INTO queue_hour_stats (queue_id, hour, ${STATS_COLUMNS.join(', ')})
+    VALUES (?, ?, ${STATS_COLUMNS.map(() => '?').join(', ')})
+    ON CONFLICT (queue_id, hour) DO UPDATE SET ${STATS_COLUMNS.map((c) =>
+      c === 'wait_min' || c === 'wait_max'
+        ? `${c} = ${c === 'wait_min' ? 'min' : 'max'}(coalesce(${c}, excluded.${c}), coalesce(excluded.${c}, ${c}))`
+        : `${c} = ${c} + excluded.${c}`,
+    ).join(', ')}`),
+  deleteHourTalk: statement<HourRun>('DELETE FROM agent_talk_hour WHERE queue_id = @queue AND hour BETWEEN @first AND @last'),
+  insertHourTalk: statement<HourRun>(`INSERT INTO agent_talk_hour (queue_id, hour, agent, talk)
+    SELECT queue_id, anchor / 3600, agent, sum(talk_time) FROM queue_events
+    WHERE queue_id = @queue AND anchor >= @first * 3600 AND anchor < (@last + 1) * 3600 AND ${ANSWERED_EVENTS} AND agent != 0
+    GROUP BY anchor / 3600, agent`),
+  addHourTalk: positional(`INSERT INTO agent_talk_hour (queue_id, hour, agent, talk) VALUES (?, ?, ?, ?)
+    ON CONFLICT (queue_id, hour, agent) DO UPDATE SET talk = talk + excluded.talk`),
+  outboundHours: statement<Queue & { fromHour: number }, { hour: number }>('SELECT hour FROM queue_outbound_hour WHERE queue_id = @queue AND hour >= @fromHour'),
+  deleteOutbound: statement<Queue & { fromHour: number }>('DELETE FROM queue_outbound_hour WHERE queue_id = @queue AND hour >= @fromHour'),
+  insertOutbound: statement<Queue & { tenant: number; fromHour: number }>(`INSERT INTO queue_outbound_hour (queue_id, hour, total, answered, talk)
+    SELECT s.queue_id, c.start_at / 3600, ${OUTBOUND_SUMS} FROM ${outboundCallsOf({ queue: '@queue', tenant: '@tenant', from: '@fromHour * 3600' })}
+    GROUP BY c.start_at / 3600`),
+
+  // queue_day_stats: whole local days of the per-hour tables; rows of another timezone overlapping the day would go stale: they go
+  deleteDays: statement<Day>('DELETE FROM queue_day_stats WHERE queue_id = @queue AND day_start > @start - 172800 AND day_start < @end AND day_end > @start'),
+  insertDay: statement<Day>(`INSERT INTO queue_day_stats (queue_id, day_start, day_end, ${STATS_COLUMNS.join(', ')}, ob_total, ob_answered, ob_talk)
+    SELECT @queue, @start, @end, ${HOUR_AGGREGATES},
+      (SELECT coalesce(sum(total), 0) FROM queue_outbound_hour WHERE queue_id = @queue AND hour >= @start / 3600 AND hour < @end / 3600),
+      (SELECT coalesce(sum(answered), 0) FROM queue_outbound_hour WHERE queue_id = @queue AND hour >= @start / 3600 AND hour < @end / 3600),
+      (SELECT coalesce(sum(talk), 0) FROM queue_outbound_hour WHERE queue_id = @queue AND hour >= @start / 3600 AND hour < @end / 3600)
+    FROM queue_hour_stats WHERE queue_id = @queue AND hour >= @start / 3600 AND hour < @end / 3600`),
+
+  // cdr_calls (one row per record: named)
+  insertCall: statement<CallRow>(`INSERT OR IGNORE INTO cdr_calls (${CALL_COLUMNS.join(', ')}) VALUES (${CALL_COLUMNS.map((c) => `@${c}`).join(', ')})`),
+  callById: statement<{ id: number }, Selectable<CdrCallTable>>('SELECT * FROM cdr_calls WHERE id = @id'),
+
+  // the bulk insert of queue_events rows, EVENTS_PER_INSERT at a time or one by one (see EventInserter)
+  insertEvents: positional(`${INSERT_EVENTS} ${eventValues(EVENTS_PER_INSERT)}`),
+  insertEvent: positional(`${INSERT_EVENTS} ${eventValues(1)}`),
+});
+
+export type PbxLogs = ReturnType<typeof pbxLogs>;
+
+/** The repository of one connection: its statements, with the rows of the positional ones by name. */
+export function pbxLogs(sqlite: Sqlite) {
+  const s = statementsOf(sqlite);
+  // the positional statements' parameters, in the order of their column lists
+  return {
+    ...s,
+    /** Changes when another connection commits (https://sqlite.org/pragma.html#pragma_data_version). */
+    dataVersion: () => sqlite.pragma('data_version', { simple: true }) as number,
+    insertSession: (r: IntervalRow) => s.insertSession.run([r.queue, r.agent, r.start, r.end]),
+    insertPause: (r: PauseRow) => s.insertPause.run([r.queue, r.agent, r.start, r.end, r.reason]),
+    closeSession: (r: { id: number; end: number }) => s.closeSession.run([r.end, r.id]),
+    closePause: (r: { id: number; end: number }) => s.closePause.run([r.end, r.id]),
+    /** Adds sums (STATS_COLUMNS order, stats-sql.ts vectors) to an hour of a queue. */
+    addHourStats: (at: Queue & { hour: number }, sums: Float64Array) => s.addHourStats.run([at.queue, at.hour, ...vectorParams(sums)]),
+    addHourTalk: (r: HourTalkRow) => s.addHourTalk.run([r.queue, r.hour, r.agent, r.talk]),
+    events: new EventInserter(s),
+  };
+}
+
+/**
+ * The bulk insert of queue_events: EVENTS_PER_INSERT rows per multi-row INSERT OR IGNORE, whose parameters
+ * are the rows' fields in EVENT_COLUMNS order. When a group stored fewer rows than it had, each row's own
+ * seq tells whether it is the one stored (seq is unique to this import's line).
+ */
+class EventInserter {
+  private readonly args: unknown[] = new Array(EVENTS_PER_INSERT * EVENT_COLUMNS.length).fill(null);
+
+  constructor(private readonly s: ReturnType<typeof statementsOf>) {}
+
+  /** Inserts the rows (at most EVENTS_PER_INSERT); stored[i] becomes whether row i was new (not a duplicate of a stored line). */
+  insert(rows: readonly QueueEventRow[], count: number, stored: boolean[]): void {
+    if (count === EVENTS_PER_INSERT) {
+      for (let i = 0; i < count; i++) putEventRow(this.args, i * EVENT_COLUMNS.length, rows[i] as QueueEventRow);
+      const all = this.s.insertEvents.run(this.args).changes === count;
+      for (let i = 0; i < count; i++) {
+        const row = rows[i] as QueueEventRow;
+        stored[i] = all || this.s.storedSeq.get({ time: row.time, lineKey: row.lineKey })?.seq === row.seq;
+      }
+      return;
+    }
+    const args = new Array<unknown>(EVENT_COLUMNS.length);
+    for (let i = 0; i < count; i++) {
+      putEventRow(args, 0, rows[i] as QueueEventRow);
+      stored[i] = this.s.insertEvent.run(args).changes > 0;
+    }
+  }
+}

@@ -6,7 +6,6 @@ import { allowDirectReads } from './query';
 import type { Database } from './schema';
 
 // Until pbx-logs and queue-reports move to ./query.ts and ./statements.ts (their own branch), their old entry points stay.
-export { inJsonList, perConnection, selectOnce } from './legacy';
 
 export type Db = Kysely<Database>;
 export type Sqlite = SqliteDatabase.Database;

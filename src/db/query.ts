@@ -138,9 +138,9 @@ export function allowDirectReads(db: Db, sqlite: Sqlite, statements: StatementCa
  * committed write, as Kysely's would. Otherwise (in a transaction, or while another request holds one open
  * across an await) it goes through Kysely, which waits for the connection like every other query. Kysely's
  * way costs a dozen promises, its connection lock and its result plugins: a third of the time of the
- * server's hottest read (GET /v2/webhooks/{id}). Inside src/db only (./legacy.ts); repositories use defineQuery.
+ * server's hottest read (GET /v2/webhooks/{id}). Repositories reach it through defineQuery.
  */
-export async function readRows<R>(db: Db, query: CompiledQuery<R>, parameters: readonly unknown[]): Promise<R[]> {
+async function readRows<R>(db: Db, query: CompiledQuery<R>, parameters: readonly unknown[]): Promise<R[]> {
   const direct = directReads.get(db);
   if (direct && !direct.sqlite.inTransaction) return direct.statements.all(query.sql, parameters) as never as R[];
   return (await db.executeQuery<R>({ ...query, parameters })).rows;

@@ -42,8 +42,3 @@ export async function getQueuesInScope(db: Db, scope: TenantScope, ids: readonly
   if (missing !== undefined) throw notFound(`Queue ${missing}`);
   return rows;
 }
-
-/** The ids of a tenant's queues. */
-export async function queueIdsOfTenant(db: Db, tenantId: number): Promise<number[]> {
-  return (await db.selectFrom('queues').select('id').where('tenant_id', '=', tenantId).execute()).map((q) => q.id);
-}

@@ -2,6 +2,7 @@ import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020'
 import addFormats from 'ajv-formats';
 import { badRequest } from '../errors';
 import { isWebhookEventType, WEBHOOK_EVENT_TYPES } from '../modules/webhooks/event-types';
+import { numbersNotPlain } from './plain-numbers';
 import { SCHEMAS } from './schemas';
 
 /**
@@ -77,7 +78,10 @@ export class Validator {
   /** Validates a query string or path parameters (text, coerced); throws 400 listing every problem. */
   text<T>(id: SchemaId, value: Record<string, unknown>): T {
     const copy = { ...value };
-    return this.check(this.fn(this.textAjv, this.textCache, id), copy) as T;
+    const checked = this.check(this.fn(this.textAjv, this.textCache, id), copy) as T;
+    const loose = numbersNotPlain(value, copy);
+    if (loose.length > 0) throw badRequest(loose);
+    return checked;
   }
 
   /** Problems of a value against a schema (no throw): for response checks and tests. */

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database';
-import { tooManyRequests } from '../../errors';
+import { sqliteCode, tooManyRequests } from '../../errors';
 
 /**
  * Sliding-window limits on attempts (failed logins, wrong MFA codes, MFA resends), kept in the
@@ -28,6 +28,8 @@ export interface AttemptRule {
 export interface Place {
   readonly rules: readonly AttemptRule[];
   readonly rowids: readonly number[];
+  /** The disk was full (SQLITE_FULL, which the error handler answers 507): the attempt was not counted, so it may succeed but not fail. */
+  readonly uncounted?: unknown;
 }
 
 /** The longest window of any rule: older rows are deleted. */
@@ -71,7 +73,15 @@ async function tryPlace(db: Db, rules: readonly AttemptRule[], now: number): Pro
 /** Takes a place in every rule's count, waiting while attempts of this process hold the last places; 429 when a count is full of failures. */
 export async function takePlace(db: Db, rules: readonly AttemptRule[], now: () => number): Promise<Place> {
   for (;;) {
-    const verdict = await tryPlace(db, rules, now());
+    let verdict: Verdict;
+    try {
+      verdict = await tryPlace(db, rules, now());
+    } catch (err) {
+      if (sqliteCode(err) !== 'SQLITE_FULL') throw err;
+      // Reads and right passwords go on while the disk is full; a failure is answered 507 by settle.
+      bump(rules, 1);
+      return { rules, rowids: [], uncounted: err };
+    }
     if (verdict.kind === 'placed') {
       bump(rules, 1);
       return { rules, rowids: verdict.rowids };
@@ -92,9 +102,10 @@ export async function takePlace(db: Db, rules: readonly AttemptRule[], now: () =
   }
 }
 
-/** The attempt is over: a success gives its places back, a failure keeps them in the counts. */
+/** The attempt is over: a success gives its places back, a failure keeps them in the counts (one that could not be counted: 507). */
 export async function settle(db: Db, place: Place, succeeded: boolean): Promise<void> {
   try {
+    if (!succeeded && place.uncounted !== undefined) throw place.uncounted;
     if (succeeded && place.rowids.length > 0) await db.deleteFrom('login_failures').where(sql<number>`rowid`, 'in', place.rowids).execute();
   } finally {
     bump(place.rules, -1);

@@ -75,8 +75,8 @@ export const SETTINGS = [
   ['', 'TARS_REPORT_HOUR', '6', "hour (0–23, the tenant's local time) when scheduled reports of the period that just ended are sent"],
   ['', 'TARS_REPORT_CATCHUP_DAYS', '7', 'reports that fell due while the server was down are sent on start if due within this many days'],
   ['', 'TARS_REPORT_ATTEMPTS', '5', 'attempts to send a scheduled report before it is marked failed (backoff 1 min, 5 min, 15 min, 1 h …)'],
-  ['', 'TARS_WEBHOOK_ALLOW', '', 'webhook destinations allowed (comma-separated host names, addresses, CIDR ranges); empty: any not denied'],
-  ['', 'TARS_WEBHOOK_DENY', DEFAULT_DENY.join(','), 'webhook destinations refused (link-local and cloud metadata by default); wins over the allow list'],
+  ['', 'TARS_WEBHOOK_ALLOW', '', 'webhook destinations allowed (comma-separated host names, addresses, CIDR ranges); empty: any not denied. An entry named here wins over the built-in deny list (e.g. 127.0.0.1 for a receiver on loopback)'],
+  ['', 'TARS_WEBHOOK_DENY', '', `webhook destinations refused in addition to the built-in list (${DEFAULT_DENY.join(',')}: loopback, unspecified, link-local, cloud metadata, multicast); wins over the allow list`],
   ['', 'TARS_WEBHOOK_TIMEOUT', '10s', 'how long one webhook delivery may take'],
   ['', 'TARS_WEBHOOK_ATTEMPTS', '8', 'attempts per webhook delivery before it is marked failed'],
   ['', 'TARS_WEBHOOK_RETRY_BASE', '10s', 'first retry delay of a failed delivery; doubled each time (with jitter), at most 1 h'],
@@ -158,7 +158,7 @@ export function loadConfig(env: Env, flags: ConfigFlags = {}, cwd = process.cwd(
     }
   };
   const webhookAllow = list('TARS_WEBHOOK_ALLOW', []);
-  const webhookDeny = list('TARS_WEBHOOK_DENY', DEFAULT_DENY);
+  const webhookDeny = list('TARS_WEBHOOK_DENY', []);
   const seconds = (name: SettingName): number => {
     const text = env[name] || defaultOf(name);
     const s = parseDuration(text);

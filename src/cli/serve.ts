@@ -11,6 +11,7 @@ import { startJobs } from '../jobs/jobs';
 import { buildDeps, ensureDataDir } from '../runtime';
 import { readFixtureFile, seedFixture } from '../seed/seed';
 import { ensureFirstAdmin } from '../modules/users/bootstrap';
+import { bindAddress, closeBound, serveApp, shownAddress } from './bind';
 import { DATA_DIR_HELP, EXIT, settingHelp, type Command } from './command';
 
 export const serveCommand: Command = {
@@ -38,11 +39,19 @@ the WAL is checkpointed, the database closed, exit code 0. A second signal exits
     const config = loadConfig(process.env, values as Record<string, string>);
     const out = serverLogOutput();
     const log = createLogger(config.logLevel, out);
-    ensureDataDir(config.dataDir);
-    const lock = lockDataDir(config.dataDir);
-    const starting = start(config, log, out).then(
+    const server = await bindAddress(config.host, config.port);
+    let lock: ReturnType<typeof lockDataDir>;
+    try {
+      ensureDataDir(config.dataDir);
+      lock = lockDataDir(config.dataDir);
+    } catch (err) {
+      closeBound(server);
+      throw err;
+    }
+    const starting = start(config, log, out, server).then(
       (hooks) => [...hooks, { name: 'lock', stop: () => lock.release() }],
       (err: unknown) => {
+        closeBound(server);
         lock.release();
         throw err;
       },
@@ -60,11 +69,11 @@ the WAL is checkpointed, the database closed, exit code 0. A second signal exits
 };
 
 /** Opens (and upgrades) the database, prepares the data, listens; returns what to stop, in order. */
-async function start(config: Config, log: Logger, out: Output): Promise<StopHook[]> {
+async function start(config: Config, log: Logger, out: Output, server: Server): Promise<StopHook[]> {
   const deps = await buildDeps(config, log);
   try {
     await prepareData(deps);
-    const server = await listen(createApp(deps), config, log, out);
+    listen(server, createApp(deps), config, log, out);
     return [
       stopHttpServer(server),
       ...startBackgroundWork(deps),
@@ -112,15 +121,11 @@ async function prepareData(deps: AppDeps): Promise<void> {
 /** Standard output: the log's lines and the "listening on" line, in the order they were written. */
 type Output = ReturnType<typeof serverLogOutput>;
 
-async function listen(app: Express, config: Config, log: Logger, out: Output): Promise<Server> {
-  const server: Server = await new Promise((resolve, reject) => {
-    const s = app.listen(config.port, config.host, () => resolve(s));
-    s.once('error', reject);
-  });
+/** The app takes the requests of the address bound at the start (./bind.ts), and the "listening on" line is printed. */
+function listen(server: Server, app: Express, config: Config, log: Logger, out: Output): void {
+  serveApp(server, app);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  const shownHost = config.host.includes(':') ? `[${config.host}]` : config.host;
-  out.write(`listening on http://${shownHost}:${port}\n`);
+  out.write(`listening on ${shownAddress(config.host, port)}\n`);
   log.info({ host: config.host, port }, 'listening');
-  return server;
 }

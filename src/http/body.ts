@@ -3,6 +3,11 @@ import { AppError, badRequest } from '../errors';
 
 /** decisions.md §1: request bodies up to 1 MiB. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
+/**
+ * Objects and arrays nested deeper than this are refused: the deepest body of the API is 4 levels, and
+ * code that walks a value recursively (ajv, structuredClone) overflows its stack a few thousand levels down.
+ */
+export const BODY_MAX_DEPTH = 32;
 
 const tooLarge = () => new AppError(413, `The request body is larger than ${BODY_LIMIT_BYTES} bytes`);
 
@@ -34,9 +39,26 @@ export async function readJsonBody(req: Request): Promise<unknown> {
   }
   const text = Buffer.concat(chunks).toString('utf8');
   if (text.trim() === '') return undefined;
+  let value: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    value = JSON.parse(text) as unknown;
   } catch (err) {
     throw badRequest(`The request body is not valid JSON: ${(err as Error).message}`);
   }
+  if (depthOf(value, BODY_MAX_DEPTH) > BODY_MAX_DEPTH) throw badRequest(`The request body is nested deeper than ${BODY_MAX_DEPTH} levels`);
+  return value;
+}
+
+/** How deep objects and arrays nest in a parsed JSON value (a scalar: 0), counted up to `limit` + 1 without recursion. */
+export function depthOf(value: unknown, limit: number): number {
+  let deepest = 0;
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop() as [unknown, number];
+    if (typeof v !== 'object' || v === null) continue;
+    if (depth + 1 > deepest) deepest = depth + 1;
+    if (deepest > limit) return deepest;
+    for (const child of Object.values(v)) if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+  }
+  return deepest;
 }

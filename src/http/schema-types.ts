@@ -331,7 +331,7 @@ export interface SchemaTypes {
      * Id of the tenant the record belongs to.
      */
     tenantId: number;
-    name: string;
+    name: (string | null) & string;
     timezone?: string & {
       [k: string]: unknown;
     };
@@ -386,11 +386,8 @@ export interface SchemaTypes {
     };
   };
   'call-campaign-create': {
-    name?: string;
-    /**
-     * Campaign type, e.g. SCHEDULED.
-     */
-    type?: string;
+    name?: (string | null) & string;
+    type?: (string | null) & string;
     /**
      * YYYY-MM-DD.
      */
@@ -399,16 +396,13 @@ export interface SchemaTypes {
      * YYYY-MM-DD; not before dateStart.
      */
     dateEnd?: string | null;
-    /**
-     * Caller ID phone number.
-     */
     callerId?: string | null;
     /**
-     * Delay between calls, milliseconds.
+     * Delay between calls, milliseconds (at most an hour).
      */
     callDelay?: number | null;
     /**
-     * Dial timeout, seconds.
+     * Dial timeout, seconds (at most an hour).
      */
     dialtimeout?: number | null;
     tech?: 'VOICE' | 'SMS' | null;
@@ -417,7 +411,7 @@ export interface SchemaTypes {
     timeEnd?: string | null;
     timezone?: string | null;
     /**
-     * Call frequency, seconds.
+     * Call frequency, seconds (at most a year).
      */
     callFrequency?: number | null;
     callHoursStart?: string | null;
@@ -427,15 +421,9 @@ export interface SchemaTypes {
      * @maxItems 10000
      */
     numbers?: {
-      number: string;
-      /**
-       * Default "".
-       */
-      description?: string;
-      /**
-       * Result of the last call to the number; default "".
-       */
-      disposition?: string;
+      number: (string | null) & string;
+      description?: (string | null) & string;
+      disposition?: (string | null) & string;
     }[];
     /**
      * @maxItems 100
@@ -478,11 +466,8 @@ export interface SchemaTypes {
      * Id of the tenant the record belongs to.
      */
     tenantId: number;
-    name: string;
-    /**
-     * Campaign type, e.g. SCHEDULED.
-     */
-    type: string;
+    name: (string | null) & string;
+    type: (string | null) & string;
     /**
      * READY to run or PAUSED; RUNNING and COMPLETED are set by the dialer, not by a client.
      */
@@ -567,11 +552,8 @@ export interface SchemaTypes {
     total: number;
   };
   'call-campaign-update': {
-    name?: string;
-    /**
-     * Campaign type, e.g. SCHEDULED.
-     */
-    type?: string;
+    name?: (string | null) & string;
+    type?: (string | null) & string;
     /**
      * YYYY-MM-DD.
      */
@@ -580,16 +562,13 @@ export interface SchemaTypes {
      * YYYY-MM-DD; not before dateStart.
      */
     dateEnd?: string | null;
-    /**
-     * Caller ID phone number.
-     */
     callerId?: string | null;
     /**
-     * Delay between calls, milliseconds.
+     * Delay between calls, milliseconds (at most an hour).
      */
     callDelay?: number | null;
     /**
-     * Dial timeout, seconds.
+     * Dial timeout, seconds (at most an hour).
      */
     dialtimeout?: number | null;
     tech?: 'VOICE' | 'SMS' | null;
@@ -598,7 +577,7 @@ export interface SchemaTypes {
     timeEnd?: string | null;
     timezone?: string | null;
     /**
-     * Call frequency, seconds.
+     * Call frequency, seconds (at most a year).
      */
     callFrequency?: number | null;
     callHoursStart?: string | null;
@@ -608,15 +587,9 @@ export interface SchemaTypes {
      * @maxItems 10000
      */
     numbers?: {
-      number: string;
-      /**
-       * Default "".
-       */
-      description?: string;
-      /**
-       * Result of the last call to the number; default "".
-       */
-      disposition?: string;
+      number: (string | null) & string;
+      description?: (string | null) & string;
+      disposition?: (string | null) & string;
     }[];
     /**
      * @maxItems 100
@@ -774,10 +747,7 @@ export interface SchemaTypes {
     disposition: string;
   };
   'caller-id-name': {
-    /**
-     * The registered caller ID name (CNAM) of the number; at most 15 characters.
-     */
-    callerIdName: string;
+    callerIdName: (string | null) & string;
   };
   /**
    * The response of GET and POST /v2/reporting/calls (decisions.md §6b), paged as in §5b.
@@ -864,7 +834,7 @@ export interface SchemaTypes {
      */
     queueId?: number;
     /**
-     * 1-based page number.
+     * 1-based page number, at most 10,000,000.
      */
     page?: number;
     recordsPerPage?: number;
@@ -884,10 +854,7 @@ export interface SchemaTypes {
    * api.md §4.5 with the required fields of decisions.md §3.
    */
   'emergency-location-create': {
-    /**
-     * Location name.
-     */
-    name: string;
+    name: (string | null) & string;
     /**
      * Id of the tenant the record belongs to.
      */
@@ -896,22 +863,22 @@ export interface SchemaTypes {
      * Street address; loc and location default to "".
      */
     address: {
-      loc?: string;
-      city: string;
-      state: string;
-      location?: string;
-      streetNum: string;
-      postalCode: string;
-      streetInfo: string;
+      loc?: (string | null) & string;
+      city: (string | null) & string;
+      state: (string | null) & string;
+      location?: (string | null) & string;
+      streetNum: (string | null) & string;
+      postalCode: (string | null) & string;
+      streetInfo: (string | null) & string;
     };
     /**
      * Default []. The server assigns each group its id.
      */
     notificationGroups?: ({
-      name: string;
-      number: string;
-      email: string;
-      peerName: string;
+      name: (string | null) & string;
+      number: (string | null) & string;
+      email: (string | null) & string;
+      peerName: (string | null) & string;
     } & {})[];
   };
   'emergency-location-page': {
@@ -959,27 +926,24 @@ export interface SchemaTypes {
    * Each field given replaces the stored one: the address as a whole, the notification groups as a whole list (a group keeps its id when the element carries it; groups left out are deleted).
    */
   'emergency-location-update': {
-    /**
-     * Location name.
-     */
-    name?: string;
+    name?: (string | null) & string;
     /**
      * Street address; loc and location default to "".
      */
     address?: {
-      loc?: string;
-      city: string;
-      state: string;
-      location?: string;
-      streetNum: string;
-      postalCode: string;
-      streetInfo: string;
+      loc?: (string | null) & string;
+      city: (string | null) & string;
+      state: (string | null) & string;
+      location?: (string | null) & string;
+      streetNum: (string | null) & string;
+      postalCode: (string | null) & string;
+      streetInfo: (string | null) & string;
     };
     notificationGroups?: ({
-      name: string;
-      number: string;
-      email: string;
-      peerName: string;
+      name: (string | null) & string;
+      number: (string | null) & string;
+      email: (string | null) & string;
+      peerName: (string | null) & string;
     } & {
       id?: number & {
         [k: string]: unknown;
@@ -1272,27 +1236,24 @@ export interface SchemaTypes {
        * Id of the tenant the record belongs to.
        */
       tenantId: number;
-      /**
-       * Location name.
-       */
-      name: string;
+      name: (string | null) & string;
       /**
        * Street address; loc and location default to "".
        */
       address: {
-        loc?: string;
-        city: string;
-        state: string;
-        location?: string;
-        streetNum: string;
-        postalCode: string;
-        streetInfo: string;
+        loc?: (string | null) & string;
+        city: (string | null) & string;
+        state: (string | null) & string;
+        location?: (string | null) & string;
+        streetNum: (string | null) & string;
+        postalCode: (string | null) & string;
+        streetInfo: (string | null) & string;
       };
       notificationGroups?: ({
-        name: string;
-        number: string;
-        email: string;
-        peerName: string;
+        name: (string | null) & string;
+        number: (string | null) & string;
+        email: (string | null) & string;
+        peerName: (string | null) & string;
       } & {
         id?: number & {
           [k: string]: unknown;
@@ -1300,11 +1261,8 @@ export interface SchemaTypes {
       })[];
     }[];
     callCampaigns?: ({
-      name?: string;
-      /**
-       * Campaign type, e.g. SCHEDULED.
-       */
-      type?: string;
+      name?: (string | null) & string;
+      type?: (string | null) & string;
       /**
        * YYYY-MM-DD.
        */
@@ -1313,16 +1271,13 @@ export interface SchemaTypes {
        * YYYY-MM-DD; not before dateStart.
        */
       dateEnd?: string | null;
-      /**
-       * Caller ID phone number.
-       */
       callerId?: string | null;
       /**
-       * Delay between calls, milliseconds.
+       * Delay between calls, milliseconds (at most an hour).
        */
       callDelay?: number | null;
       /**
-       * Dial timeout, seconds.
+       * Dial timeout, seconds (at most an hour).
        */
       dialtimeout?: number | null;
       tech?: 'VOICE' | 'SMS' | null;
@@ -1331,7 +1286,7 @@ export interface SchemaTypes {
       timeEnd?: string | null;
       timezone?: string | null;
       /**
-       * Call frequency, seconds.
+       * Call frequency, seconds (at most a year).
        */
       callFrequency?: number | null;
       callHoursStart?: string | null;
@@ -1341,15 +1296,9 @@ export interface SchemaTypes {
        * @maxItems 10000
        */
       numbers?: {
-        number: string;
-        /**
-         * Default "".
-         */
-        description?: string;
-        /**
-         * Result of the last call to the number; default "".
-         */
-        disposition?: string;
+        number: (string | null) & string;
+        description?: (string | null) & string;
+        disposition?: (string | null) & string;
       }[];
       /**
        * @maxItems 100
@@ -1396,11 +1345,8 @@ export interface SchemaTypes {
        * Id of the tenant the record belongs to.
        */
       tenantId: number;
-      name: string;
-      /**
-       * Campaign type, e.g. SCHEDULED.
-       */
-      type: string;
+      name: (string | null) & string;
+      type: (string | null) & string;
       state?: 'READY' | 'PAUSED' | 'RUNNING' | 'COMPLETED' | null;
       lastrun?: string | null;
     })[];
@@ -1413,17 +1359,8 @@ export interface SchemaTypes {
        * Callback URL the events are POSTed to.
        */
       url?: string;
-      /**
-       * Basic-auth username of the callback.
-       */
       username?: string | null;
-      /**
-       * Basic-auth password of the callback.
-       */
       password?: string | null;
-      /**
-       * Sent as a bearer token when no username/password is set.
-       */
       authtoken?: string | null;
     } & {
       /**
@@ -1444,15 +1381,12 @@ export interface SchemaTypes {
       url: string;
     })[];
     savedFilters?: ({
-      /**
-       * The report the filter runs: /v2/reporting/calls, optionally with a query string of its filters.
-       */
-      url?: string;
+      url?: (string | null) & string;
       /**
        * Reporting module.
        */
       module?: 'calls';
-      name?: string;
+      name?: (string | null) & string;
       description?: string | null;
       /**
        * Query parameters of the report (calls-report filters, as text).
@@ -1465,9 +1399,6 @@ export interface SchemaTypes {
       scheduled?: (0 | 1) & {
         [k: string]: unknown;
       };
-      /**
-       * Comma-separated e-mail addresses of a scheduled report.
-       */
       recipients?: string | null;
       frequency?: 'daily' | 'weekly' | 'monthly' | null;
     } & {
@@ -1483,15 +1414,12 @@ export interface SchemaTypes {
        * Id of the tenant the record belongs to.
        */
       tenantId: number;
-      /**
-       * The report the filter runs: /v2/reporting/calls, optionally with a query string of its filters.
-       */
-      url: string;
+      url: (string | null) & string;
       /**
        * Reporting module.
        */
       module: 'calls';
-      name: string;
+      name: (string | null) & string;
     })[];
   };
   health: {
@@ -1554,7 +1482,7 @@ export interface SchemaTypes {
       [k: string]: unknown;
     };
     /**
-     * 1-based page number.
+     * 1-based page number, at most 10,000,000.
      */
     page?: number;
     recordsPerPage?: number;
@@ -1600,7 +1528,7 @@ export interface SchemaTypes {
    */
   'paging-query': {
     /**
-     * 1-based page number.
+     * 1-based page number, at most 10,000,000.
      */
     page?: number;
     recordsPerPage?: number;
@@ -1662,7 +1590,7 @@ export interface SchemaTypes {
       [k: string]: unknown;
     };
     /**
-     * 1-based page number.
+     * 1-based page number, at most 10,000,000.
      */
     page?: number;
     recordsPerPage?: number;
@@ -1895,15 +1823,12 @@ export interface SchemaTypes {
     nextAttemptAt: string | null;
   };
   'saved-filter-create': {
-    /**
-     * The report the filter runs: /v2/reporting/calls, optionally with a query string of its filters.
-     */
-    url?: string;
+    url?: (string | null) & string;
     /**
      * Reporting module.
      */
     module?: 'calls';
-    name?: string;
+    name?: (string | null) & string;
     description?: string | null;
     /**
      * Query parameters of the report (calls-report filters, as text).
@@ -1916,9 +1841,6 @@ export interface SchemaTypes {
     scheduled?: (0 | 1) & {
       [k: string]: unknown;
     };
-    /**
-     * Comma-separated e-mail addresses of a scheduled report.
-     */
     recipients?: string | null;
     frequency?: 'daily' | 'weekly' | 'monthly' | null;
   } & {
@@ -1926,15 +1848,12 @@ export interface SchemaTypes {
      * Id of the tenant the record belongs to.
      */
     tenantId: number;
-    /**
-     * The report the filter runs: /v2/reporting/calls, optionally with a query string of its filters.
-     */
-    url: string;
+    url: (string | null) & string;
     /**
      * Reporting module.
      */
     module: 'calls';
-    name: string;
+    name: (string | null) & string;
   };
   /**
    * api.md §4.2: the response of POST /v2/reporting/saved/ is an array holding the created filter.
@@ -2052,15 +1971,12 @@ export interface SchemaTypes {
     total: number;
   };
   'saved-filter-update': {
-    /**
-     * The report the filter runs: /v2/reporting/calls, optionally with a query string of its filters.
-     */
-    url?: string;
+    url?: (string | null) & string;
     /**
      * Reporting module.
      */
     module?: 'calls';
-    name?: string;
+    name?: (string | null) & string;
     description?: string | null;
     /**
      * Query parameters of the report (calls-report filters, as text).
@@ -2073,9 +1989,6 @@ export interface SchemaTypes {
     scheduled?: (0 | 1) & {
       [k: string]: unknown;
     };
-    /**
-     * Comma-separated e-mail addresses of a scheduled report.
-     */
     recipients?: string | null;
     frequency?: 'daily' | 'weekly' | 'monthly' | null;
   } & {};
@@ -2266,17 +2179,8 @@ export interface SchemaTypes {
      * Callback URL the events are POSTed to.
      */
     url?: string;
-    /**
-     * Basic-auth username of the callback.
-     */
     username?: string | null;
-    /**
-     * Basic-auth password of the callback.
-     */
     password?: string | null;
-    /**
-     * Sent as a bearer token when no username/password is set.
-     */
     authtoken?: string | null;
   } & {
     /**
@@ -2376,17 +2280,8 @@ export interface SchemaTypes {
      * Callback URL the events are POSTed to.
      */
     url?: string;
-    /**
-     * Basic-auth username of the callback.
-     */
     username?: string | null;
-    /**
-     * Basic-auth password of the callback.
-     */
     password?: string | null;
-    /**
-     * Sent as a bearer token when no username/password is set.
-     */
     authtoken?: string | null;
   } & {};
   /**

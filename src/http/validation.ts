@@ -2,6 +2,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import { badRequest } from '../errors';
 import compiled from './compiled-validators.cjs';
 import { FORMAT_MESSAGES } from './formats';
+import { numbersNotPlain } from './plain-numbers';
 import type { SchemaId, SchemaTypes } from './schema-types';
 
 /**
@@ -20,7 +21,10 @@ export class Validator {
   /** Validates a query string or path parameters (text, coerced); throws 400 listing every problem. */
   text<Id extends SchemaId>(id: Id, value: Record<string, unknown>): SchemaTypes[Id] {
     const copy = { ...value };
-    return check(validatorOf(compiled.text, id), copy) as SchemaTypes[Id];
+    const checked = check(validatorOf(compiled.text, id), copy) as SchemaTypes[Id];
+    const loose = numbersNotPlain(value, copy);
+    if (loose.length > 0) throw badRequest(loose);
+    return checked;
   }
 
   /** Problems of a value against a schema (no throw): for response checks and tests. */

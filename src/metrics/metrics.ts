@@ -56,7 +56,7 @@ export function mountMetricsPage(router: Router, metrics: Metrics, config: Confi
   const expected = config.metricsToken === undefined ? undefined : digest(config.metricsToken);
   router.get('/metrics', async (req, res) => {
     if (expected) {
-      const given = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
+      const given = /^Bearer (\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
       if (!given || !timingSafeEqual(digest(given), expected)) throw notAuthenticated('GET /metrics needs the metrics token (TARS_METRICS_TOKEN) as a bearer token');
     }
     res.setHeader('Content-Type', metrics.registry.contentType);

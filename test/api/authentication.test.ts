@@ -94,8 +94,8 @@ describe('authentication', () => {
       expectError(await probe(jwt.sign(claims, secret, { algorithm: 'HS512' })), 401);
     });
 
-    it('when a token is signed with our secret and HS256, then it is accepted (the checks above can pass)', async () => {
-      expect((await probe(jwt.sign({ uid: user.id, ver: 0 }, secret, { algorithm: 'HS256' }))).status).to.equal(400);
+    it('when a token is signed with our secret and HS256 and expires, then it is accepted (the checks above can pass)', async () => {
+      expect((await probe(jwt.sign({ uid: user.id, ver: 0 }, secret, { algorithm: 'HS256', expiresIn: 60 }))).status).to.equal(400); // with an exp: issue 16
     });
 
     it('when the user changes its password, then its earlier tokens die and new ones work', async () => {

@@ -22,7 +22,7 @@ describe('webhook events from live PBX data (HTTP ingest)', () => {
 
   before(async () => {
     receiver = await startReceiver();
-    app = await startTestApp();
+    app = await startTestApp({ env: { TARS_WEBHOOK_ALLOW: '127.0.0.1' } }); // the receiver is on loopback (issue 16)
     await seedFixture(app.deps.database, app.deps.validator, await readFixtureFile(`${FIXTURES}acme.json`), new Date());
     admin = await tokenFor(app, { id: 2 });
     for (const type of ['STARTCALL', 'ENDCALL', 'NEWVOICEMAIL', 'QUEUECALLABANDONED']) {

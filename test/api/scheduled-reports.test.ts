@@ -143,7 +143,7 @@ describe('scheduled filter reports', function () {
     });
 
     it('when every attempt fails, then the run is given up and a REPORTFAILED webhook event is written with it', async () => {
-      const hook = await app.request('POST', '/v2/webhooks', { token: await tokenFor(app, { id: 2 }), body: { tenantId: 1, type: 'REPORTFAILED', url: 'http://127.0.0.1:9/failed' } });
+      const hook = await app.request('POST', '/v2/webhooks', { token: await tokenFor(app, { id: 2 }), body: { tenantId: 1, type: 'REPORTFAILED', url: 'https://hooks.example.test/failed' } });
       clock.ms = at('2026-12-01T12:00:00Z');
       const filter = await createFilter({ name: 'Doomed', frequency: 'daily' });
       clock.ms = at('2026-12-02T12:00:00Z');

@@ -8,6 +8,9 @@ import { startTestApp, TestClock, type TestApp } from '../helpers/app';
 import { startReceiver, type HttpReceiver } from '../helpers/http-receiver';
 import { buildTenant } from '../helpers/factories';
 
+/** The receiver listens on loopback, which webhooks may reach only when the operator names it (issue 16). */
+const RECEIVER_ALLOWED = { TARS_WEBHOOK_ALLOW: '127.0.0.1' };
+
 describe('webhook delivery (outbox and dispatcher)', function () {
   this.timeout(60_000);
   const clock = new TestClock();
@@ -30,7 +33,7 @@ describe('webhook delivery (outbox and dispatcher)', function () {
 
   beforeEach(async () => {
     receiver = await startReceiver();
-    app = await startTestApp({ clock, env: { TARS_WEBHOOK_TIMEOUT: '1s', TARS_WEBHOOK_ATTEMPTS: '4' } });
+    app = await startTestApp({ clock, env: { TARS_WEBHOOK_TIMEOUT: '1s', TARS_WEBHOOK_ATTEMPTS: '4', ...RECEIVER_ALLOWED } });
     tenantId = (await buildTenant(app.deps.database.db)).id;
   });
   afterEach(async () => {
@@ -132,7 +135,7 @@ describe('webhook delivery (outbox and dispatcher)', function () {
   it('when the server restarts with deliveries pending, then they are delivered once', async () => {
     await hook();
     emit(app.deps, { n: 1 });
-    const restarted = await startTestApp({ clock, dataDir: app.dataDir });
+    const restarted = await startTestApp({ clock, dataDir: app.dataDir, env: RECEIVER_ALLOWED });
     try {
       expect(await drain(restarted.deps)).to.equal(1);
       expect(await drain(app.deps)).to.equal(0);
@@ -145,7 +148,7 @@ describe('webhook delivery (outbox and dispatcher)', function () {
   it('when two processes share the data directory, then each delivery is sent once', async () => {
     await hook();
     for (let n = 0; n < 20; n++) emit(app.deps, { n });
-    const second = await startTestApp({ clock, dataDir: app.dataDir });
+    const second = await startTestApp({ clock, dataDir: app.dataDir, env: RECEIVER_ALLOWED });
     try {
       await Promise.all([drain(), drain(second.deps)]);
     } finally {

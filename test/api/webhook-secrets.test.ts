@@ -16,7 +16,7 @@ describe('webhook secrets, deliveries list and destination policy (additions)', 
 
   before(async () => {
     receiver = await startReceiver();
-    app = await startTestApp({ clock });
+    app = await startTestApp({ clock, env: { TARS_WEBHOOK_ALLOW: '127.0.0.1' } }); // the receiver is on loopback (issue 16)
     cast = await twoTenants(app);
     const res = await app.request('POST', '/v2/webhooks', { token: cast.tokenA, body: { tenantId: cast.a.id, type: 'ENDCALL', url: `${receiver.url}/in` } });
     expect(res.status).to.equal(201);

@@ -21,7 +21,7 @@ const EXTRA_USERS = [
   { id: 9, email: 'mail-mfa@acme.example', password: 'acme-mail-mfa-pass', tenantId: 1, userRole: 3, mfaEnabled: 1, mfaMode: 'email', mfaEmailVerified: 1 },
   { id: 10, email: 'sms-mfa@acme.example', password: 'acme-sms-mfa-pass', tenantId: 1, userRole: 3, mfaEnabled: 1, mfaMode: 'sms', mfaPhoneNumber: '+13125550199', mfaSmsVerified: 1 },
 ];
-const ENV = { TARS_LOG_LEVEL: 'trace', TARS_JWT_SECRET: 'jwt-secret-of-the-secrets-test-0123456789', TARS_METRICS_TOKEN: 'metrics-token-of-the-test', TARS_WEBHOOK_RETRY_BASE: '1s' };
+const ENV = { TARS_LOG_LEVEL: 'trace', TARS_JWT_SECRET: 'jwt-secret-of-the-secrets-test-0123456789', TARS_METRICS_TOKEN: 'metrics-token-of-the-test', TARS_WEBHOOK_RETRY_BASE: '1s', TARS_WEBHOOK_ALLOW: '127.0.0.1' };
 const ENTER = '1793700000|1793700000.900|400|NONE|ENTERQUEUE||+13125559999|1';
 type User = { email: string; password: string; mfaEnabled?: number; mfaMode?: string; mfaAppSecret?: string };
 

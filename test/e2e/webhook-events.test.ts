@@ -41,7 +41,7 @@ describe('webhook events written by `tars import`, delivered by `tars serve` (e2
     dir = mkdtempSync(join(tmpdir(), 'tars-events-'));
     receiver = await startReceiver();
     expect((await runTars(['seed', ACME, '--data-dir', join(dir, 'data')])).code).to.equal(0);
-    server = await startServe(['--data-dir', join(dir, 'data')]);
+    server = await startServe(['--data-dir', join(dir, 'data')], { env: { TARS_WEBHOOK_ALLOW: '127.0.0.1' } }); // the receiver is on loopback (issue 16)
     const login = await send(server.url, 'POST', '/v2/authentication/', { body: { email: 'admin@acme.example', password: 'acme-admin-pass' } });
     token = login.body.accessToken;
     for (const type of ['STARTCALL', 'ENDCALL']) {

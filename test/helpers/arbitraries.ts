@@ -105,3 +105,52 @@ export function schemaById(id: string): Schema {
   if (!s) throw new Error(`no schema ${id}`);
   return s;
 }
+
+/** Names of the free-form object properties anywhere in a schema (type object, no properties of their own): where any JSON may go. */
+function freeFormKeys(schema: unknown, into = new Set<string>()): Set<string> {
+  if (typeof schema !== 'object' || schema === null) return into;
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === 'properties' && typeof value === 'object' && value !== null) {
+      for (const [name, sub] of Object.entries(value as Record<string, Schema>)) {
+        const types = ([] as unknown[]).concat(sub?.type ?? []);
+        if (types.includes('object') && sub.properties === undefined && sub.$ref === undefined) into.add(name);
+      }
+    }
+    freeFormKeys(value, into);
+  }
+  return into;
+}
+
+/** A request body given as JSON text: too deep for JSON.stringify on the sending side. */
+export class RawJson {
+  constructor(readonly text: string) {}
+}
+
+/** `{"a":{"a":…1…}}`, `depth` objects deep, as text (JSON.stringify itself recurses and overflows first). */
+export const nestedText = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+
+/** A valid body with its free-form object fields (or, without any, its first field) nested thousands of levels deep (issue 16). */
+export function deeplyNested(valid: fc.Arbitrary<unknown>, schema: Schema): fc.Arbitrary<RawJson> {
+  const keys = [...freeFormKeys(schema)];
+  const HOLE = '"__nested_here__"';
+  return fc.tuple(valid, fc.integer({ min: 3000, max: 30000 })).map(([v, depth]) => {
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) return new RawJson(nestedText(depth));
+    const targets = keys.length > 0 ? keys : Object.keys(v).slice(0, 1);
+    const holed = JSON.stringify({ ...(v as Record<string, unknown>), ...Object.fromEntries(targets.map((k) => [k, '__nested_here__'])) });
+    return new RawJson(holed.split(HOLE).join(nestedText(depth)));
+  });
+}
+
+/** Numbers far past any limit, as JSON numbers and as the text of a query string (issue 16). */
+export const EXTREME_NUMBERS = [1e16, 1e308, 2 ** 63, -1e16, 9007199254740993, 1.5e300];
+export const extremeNumberText = fc.constantFrom('1e16', '1e308', '9223372036854775808', '9007199254740993', '0x10', '+1', '01', '1.0', '-0', 'Infinity', 'NaN');
+
+/** A valid body with every number in it, and a page, replaced by an extreme one. */
+export function extremeNumbers(valid: fc.Arbitrary<unknown>): fc.Arbitrary<unknown> {
+  return fc.tuple(valid, fc.constantFrom(...EXTREME_NUMBERS)).map(([v, n]) => {
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) return n;
+    const copy: Record<string, unknown> = { page: n };
+    for (const [k, x] of Object.entries(v as Record<string, unknown>)) copy[k] = typeof x === 'number' ? n : x;
+    return copy;
+  });
+}

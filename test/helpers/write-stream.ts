@@ -9,7 +9,7 @@ import { readDataDir } from './data-dir';
 export type WriteKind = 'branch' | 'webhook' | 'location';
 const KINDS: readonly WriteKind[] = ['branch', 'webhook', 'location'];
 export const GROUPS_PER_LOCATION = 3;
-const WEBHOOK_URL = 'http://127.0.0.1:9/';
+const WEBHOOK_URL = 'https://hooks.example.test/'; // not loopback: webhooks may not point there by default (issue 16)
 /** Each kind's table and the SQL that gives a row's name (a webhook carries it in its URL). */
 const TABLE: Record<WriteKind, string> = { branch: 'branches', webhook: 'webhooks', location: 'emergency_locations' };
 const NAME: Record<WriteKind, string> = { branch: 'name', webhook: `substr(url, ${WEBHOOK_URL.length + 1})`, location: 'name' };

@@ -2,13 +2,14 @@ import { expect } from 'chai';
 import { createUrlPolicy, DEFAULT_DENY, parsePolicyList } from '../../src/modules/webhooks/url-policy';
 
 describe('webhook destination policy', () => {
-  it('when nothing is configured, then link-local and metadata addresses are refused and the rest allowed', () => {
+  it('when nothing is configured, then loopback, link-local and metadata addresses are refused and the rest (LAN too) allowed', () => {
     const p = createUrlPolicy([], DEFAULT_DENY);
     expect(p.denied('169.254.169.254')).to.match(/deny list/);
     expect(p.denied('metadata.example', '169.254.169.254')).to.match(/deny list/);
     expect(p.denied('[fe80::1]')).to.match(/deny list/);
     expect(p.denied('::ffff:169.254.1.1')).to.match(/deny list/);
-    expect(p.denied('127.0.0.1')).to.equal(null);
+    expect(p.denied('127.0.0.1')).to.match(/deny list/); // issue 16: loopback is denied by default
+    expect(p.denied('192.168.1.1')).to.equal(null);
     expect(p.denied('hooks.example', '10.1.2.3')).to.equal(null);
   });
 

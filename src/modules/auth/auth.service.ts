@@ -14,9 +14,11 @@ import {
   openChallenge,
   totpStep,
   type MfaMode,
+  type OpenChallenge,
 } from './mfa';
 import { dummyHash, verifyPassword } from './passwords';
-import { checkThrottle, recordFailure } from './throttle';
+import { refuseWhenFull, settle, takePlace } from './attempt-limits';
+import { loginRules, mfaCodeRule, mfaResendRule } from './throttle';
 
 export interface AuthResult {
   user: ApiUser;
@@ -58,20 +60,18 @@ export class AuthService {
     return this.challenge(user, mode);
   }
 
-  /** POST /v2/mfa/validate. */
+  /** POST /v2/mfa/validate. Every code takes its place in the user's count of wrong codes first: past the limit, 429 whatever the code. */
   async validate(token: string, otp: string): Promise<AuthResult> {
-    const now = this.deps.clock.now();
-    const challenge = await findChallenge(this.db, token, now);
+    const challenge = await findChallenge(this.db, token, this.deps.clock.now());
     if (!challenge) throw notAuthenticated(BAD_CODE);
     const user = await findUserById(this.db, challenge.userId);
     if (!user) throw notAuthenticated(BAD_CODE);
-    let ok: boolean;
-    if (challenge.mode === 'app') {
-      const step = totpStep(user.mfa_app_secret, otp, now);
-      // A code is accepted once: its step must be newer than the last one that succeeded.
-      ok = step !== null && (await recordTotpStep(this.db, user.id, step));
-    } else {
-      ok = challenge.codeHash !== null && codeMatches(challenge.codeHash, otp);
+    const place = await takePlace(this.db, [mfaCodeRule(user.id)], this.deps.clock.now);
+    let ok = false;
+    try {
+      ok = await this.codeIsRight(user, challenge, otp, this.deps.clock.now());
+    } finally {
+      await settle(this.db, place, ok);
     }
     if (!ok) {
       await countWrongCode(this.db, token);
@@ -79,6 +79,13 @@ export class AuthService {
     }
     await closeChallenge(this.db, token);
     return this.issue(user);
+  }
+
+  private async codeIsRight(user: UserRow, challenge: OpenChallenge, otp: string, now: number): Promise<boolean> {
+    if (challenge.mode !== 'app') return challenge.codeHash !== null && codeMatches(challenge.codeHash, otp);
+    const step = totpStep(user.mfa_app_secret, otp, now);
+    // A code is accepted once: its step must be newer than the last one that succeeded.
+    return step !== null && (await recordTotpStep(this.db, user.id, step));
   }
 
   /** POST /v2/mfa/resend-otp: a new challenge (and code) for an open one; the old token dies. */
@@ -89,6 +96,9 @@ export class AuthService {
     if (!user) throw notAuthenticated(BAD_CODE);
     const next = mode ?? challenge.mode;
     if (!modeAllowed(user, next)) throw badRequest(`mode "${next}" is not set up for this account`);
+    // A new challenge never resets the count of wrong codes, and new codes are limited themselves.
+    await refuseWhenFull(this.db, mfaCodeRule(user.id), this.deps.clock.now());
+    await settle(this.db, await takePlace(this.db, [mfaResendRule(user.id)], this.deps.clock.now), false);
     await closeChallenge(this.db, token);
     return this.challenge(user, next);
   }
@@ -103,15 +113,18 @@ export class AuthService {
   }
 
   private async checkPassword(email: string, password: string, ip: string): Promise<UserRow> {
-    const now = this.deps.clock.now();
-    await checkThrottle(this.db, email, ip, now);
-    const user = await findUserByEmail(this.db, email);
-    // Hash even when the e-mail is unknown, so the answer takes as long either way.
-    const ok = await verifyPassword(password, user?.password_hash ?? (await dummyHash()));
-    if (!user || !ok) {
-      await recordFailure(this.db, email, ip, now);
-      throw notAuthenticated(BAD_CREDENTIALS);
+    // The attempt counts from before the hash: a burst of parallel requests evaluates at most the limit.
+    const place = await takePlace(this.db, loginRules(email, ip), this.deps.clock.now);
+    let user: UserRow | undefined;
+    let ok = false;
+    try {
+      user = await findUserByEmail(this.db, email);
+      // Hash even when the e-mail is unknown, so the answer takes as long either way.
+      ok = (await verifyPassword(password, user?.password_hash ?? (await dummyHash()))) && user !== undefined;
+    } finally {
+      await settle(this.db, place, ok);
     }
+    if (!user || !ok) throw notAuthenticated(BAD_CREDENTIALS);
     return user;
   }
 

@@ -30,8 +30,9 @@ export class TokenService {
     try {
       const payload = jwt.verify(token, this.key, { algorithms: ['HS256'] });
       if (typeof payload !== 'object' || payload === null) return null;
-      const { uid, ver } = payload as Record<string, unknown>;
-      if (!Number.isSafeInteger(uid) || !Number.isSafeInteger(ver)) return null;
+      const { uid, ver, exp } = payload as Record<string, unknown>;
+      // jsonwebtoken checks `exp` only when present: a token without one would never expire.
+      if (typeof exp !== 'number' || !Number.isSafeInteger(uid) || !Number.isSafeInteger(ver)) return null;
       return { uid: uid as number, ver: ver as number };
     } catch {
       return null;

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ImportSummary } from './import-summary';
-import { LineReader } from './line-reader';
+import { LINE_TOO_LONG, LineReader } from './line-reader';
 
 /** Either importer, as the file readers drive it. */
 export interface LineImporter {
@@ -35,7 +35,12 @@ async function drain(importer: LineImporter, reader: LineReader, final: boolean,
   let any = false;
   for (;;) {
     const lines = await reader.next(opts.chunkLines ?? DEFAULT_CHUNK_LINES, final);
-    if (lines.length === 0) return any;
+    const tooLong = reader.takeTooLong();
+    if (lines.length === 0 && tooLong === 0) return any;
+    for (let i = 0; i < tooLong; i++) {
+      importer.summary.read++;
+      importer.summary.skip(LINE_TOO_LONG);
+    }
     importer.importLines(lines);
     any = true;
     opts.onProgress?.(reader.position, reader.size);

@@ -2,6 +2,12 @@ import { open, stat, type FileHandle } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 
 const BUFFER_BYTES = 1 << 20;
+/**
+ * The longest line kept, in characters: a queue_log or CDR line is well under 1 KB. A longer line is
+ * skipped ("line too long") as it is read, without being held, so memory stays flat whatever the file.
+ */
+export const MAX_LINE_CHARS = 64 * 1024;
+export const LINE_TOO_LONG = 'line too long';
 
 /**
  * Reads a log file as lines, a bounded batch at a time, from where it stopped: the whole file for an
@@ -15,6 +21,9 @@ export class LineReader {
   private offset = 0;
   private decoder = new StringDecoder('utf8');
   private partial = '';
+  /** In the middle of a line past MAX_LINE_CHARS: the rest of it is dropped up to its newline. */
+  private dropping = false;
+  private tooLong = 0;
   size = 0;
 
   constructor(readonly path: string) {}
@@ -30,7 +39,15 @@ export class LineReader {
     this.size = st.size;
     this.offset = 0;
     this.partial = '';
+    this.dropping = false;
     this.decoder = new StringDecoder('utf8');
+  }
+
+  /** Lines skipped for being past MAX_LINE_CHARS since the last call (they are not among the lines returned). */
+  takeTooLong(): number {
+    const n = this.tooLong;
+    this.tooLong = 0;
+    return n;
   }
 
   /**
@@ -46,8 +63,8 @@ export class LineReader {
       this.offset += bytesRead;
       this.split(this.decoder.write(buffer.subarray(0, bytesRead)), lines);
     }
-    if (final && lines.length < max && this.partial !== '') {
-      lines.push(stripCr(this.partial + this.decoder.end()));
+    if (final && lines.length < max && (this.partial !== '' || this.dropping)) {
+      this.keep(this.partial + this.decoder.end(), lines);
       this.partial = '';
     }
     if (this.offset > this.size) this.size = this.offset;
@@ -57,11 +74,24 @@ export class LineReader {
   private split(text: string, into: string[]): void {
     let start = 0;
     for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', start)) {
-      into.push(stripCr(this.partial + text.slice(start, nl)));
+      this.keep(this.partial + text.slice(start, nl), into);
       this.partial = '';
       start = nl + 1;
     }
+    if (this.dropping) return;
     this.partial += text.slice(start);
+    if (this.partial.length > MAX_LINE_CHARS + 1) {
+      this.partial = '';
+      this.dropping = true;
+    }
+  }
+
+  /** A complete line: returned, or counted as too long (also when its start was already dropped). */
+  private keep(line: string, into: string[]): void {
+    const text = stripCr(line);
+    if (this.dropping || text.length > MAX_LINE_CHARS) this.tooLong++;
+    else into.push(text);
+    this.dropping = false;
   }
 
   /** What happened to the path since it was opened: 'same', 'grown', 'rotated' (another file) or 'truncated'. */

@@ -42,6 +42,18 @@ export async function claimDelivery(db: Db, d: Delivery, now: number, leaseMs: n
   return Number(res.numUpdatedRows) === 1;
 }
 
+/** Marks a delivery failed without another attempt (its attempts ran out); false when another process changed it first. */
+export async function giveUp(db: Db, d: Delivery, error: string): Promise<boolean> {
+  const res = await db
+    .updateTable('webhook_deliveries')
+    .set({ status: 'failed', lease_until: null, last_error: error })
+    .where('id', '=', d.id)
+    .where('status', '=', d.status)
+    .where('attempts', '=', d.attempts)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
 export interface AttemptRecord {
   attempt: number;
   startedAt: string;

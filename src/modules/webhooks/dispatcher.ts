@@ -1,6 +1,6 @@
 import type { AppDeps } from '../../deps';
 import { deliverOnce, type AttemptResult } from './deliver';
-import { claimDelivery, disableWebhook, dueHeads, recordAttempt, webhookTarget, type Delivery } from './deliveries.repository';
+import { claimDelivery, disableWebhook, dueHeads, giveUp, recordAttempt, webhookTarget, type Delivery } from './deliveries.repository';
 import { createUrlPolicy, type UrlPolicy } from './url-policy';
 
 /** Deliveries attempted at the same time (each to a different webhook). */
@@ -55,17 +55,14 @@ export class Dispatcher {
     const { db } = this.deps.database;
     const { config, clock, log } = this.deps;
     const now = clock.now();
+    // Attempts never exceed the maximum, even for a delivery left delivering by a process that died.
+    if (d.attempts >= config.webhookAttempts) return giveUp(db, d, `gave up after ${d.attempts} attempts`);
     if (!(await claimDelivery(db, d, now, config.webhookTimeoutMs * 3))) return false;
     const attempt = d.attempts + 1;
-    const hook = await webhookTarget(db, d.webhook_id, now);
     const startedAt = new Date(now).toISOString();
     const started = Date.now();
-    const result: AttemptResult = !hook
-      ? { statusCode: null, error: 'the webhook no longer exists', refused: true }
-      : hook.disabled_at
-        ? { statusCode: null, error: 'the webhook is disabled', refused: true }
-        : // The signature's timestamp is the wall clock: receivers compare it with theirs to refuse replays.
-          await deliverOnce(hook, d.message_id, d.payload, Math.floor(Date.now() / 1000), this.policy, config.webhookTimeoutMs);
+    // Whatever goes wrong ends the attempt with its error recorded (retried while attempts remain).
+    const result: AttemptResult = await this.send(d, now).catch((err: unknown) => ({ statusCode: null, error: `the delivery failed: ${(err as Error).message}` }));
     let outcome = classify(result);
     if (outcome === 'retry' && attempt >= config.webhookAttempts) outcome = 'failed';
     const end = clock.now();
@@ -85,5 +82,14 @@ export class Dispatcher {
       'webhook delivery attempt',
     );
     return true;
+  }
+
+  /** One attempt at the webhook's current target (it may have been deleted or disabled meanwhile). */
+  private async send(d: Delivery, now: number): Promise<AttemptResult> {
+    const hook = await webhookTarget(this.deps.database.db, d.webhook_id, now);
+    if (!hook) return { statusCode: null, error: 'the webhook no longer exists', refused: true };
+    if (hook.disabled_at) return { statusCode: null, error: 'the webhook is disabled', refused: true };
+    // The signature's timestamp is the wall clock: receivers compare it with theirs to refuse replays.
+    return deliverOnce(hook, d.message_id, d.payload, Math.floor(Date.now() / 1000), this.policy, this.deps.config.webhookTimeoutMs);
   }
 }

@@ -1,14 +1,28 @@
 import { BlockList, isIP } from 'node:net';
 
 /**
- * Which addresses webhook deliveries may reach (the operator's choice, TARS_WEBHOOK_ALLOW / _DENY): a list
- * of CIDR ranges, single addresses and host names. By default everything is allowed except link-local and
- * cloud metadata addresses, so a tenant admin cannot make the appliance read 169.254.169.254. When an allow
- * list is set, only what it names is reachable. The deny list always wins. Every address a host name
- * resolves to is checked when the connection is made (src/modules/webhooks/deliver.ts), so DNS cannot be
- * used to slip past it.
+ * Which addresses webhook deliveries may reach: a list of CIDR ranges, single addresses and host names.
+ * DEFAULT_DENY always applies: loopback and the unspecified addresses (a tenant admin must not make the
+ * server probe its own ports), link-local and cloud metadata addresses, multicast. Private LAN ranges stay
+ * allowed (an on-premises CRM is a normal receiver). The operator's TARS_WEBHOOK_DENY adds to the
+ * defaults and always wins. TARS_WEBHOOK_ALLOW, when set, makes only what it names reachable, and naming
+ * something there explicitly wins over DEFAULT_DENY (the way to allow a receiver on loopback). IPv4-mapped
+ * and -compatible IPv6 addresses (::ffff:127.0.0.1) are judged as the IPv4 address they carry. Every
+ * address a host name resolves to is checked when the connection is made (src/modules/webhooks/deliver.ts),
+ * so DNS cannot be used to slip past it.
  */
-export const DEFAULT_DENY = ['169.254.0.0/16', 'fe80::/10', '100.100.100.200', 'fd00:ec2::254', '0.0.0.0/8', '224.0.0.0/4', 'ff00::/8'];
+export const DEFAULT_DENY = [
+  '127.0.0.0/8',
+  '::1/128',
+  '0.0.0.0/8',
+  '::/128',
+  '169.254.0.0/16',
+  'fe80::/10',
+  '100.100.100.200',
+  'fd00:ec2::254',
+  '224.0.0.0/4',
+  'ff00::/8',
+];
 
 export interface UrlPolicy {
   /**
@@ -32,7 +46,7 @@ function rules(entries: readonly string[]): Rules {
     const [addr, bits] = entry.split('/') as [string, string | undefined];
     const family = isIP(addr);
     if (family === 0) hosts.add(entry);
-    else if (bits === undefined) list.addAddress(addr, family === 6 ? 'ipv6' : 'ipv4');
+    else if (bits === undefined) list.addAddress(plainAddress(addr), isIP(plainAddress(addr)) === 6 ? 'ipv6' : 'ipv4');
     else list.addSubnet(addr, Number(bits), family === 6 ? 'ipv6' : 'ipv4');
   }
   return { list, hosts };
@@ -51,25 +65,54 @@ export function parsePolicyList(text: string | undefined, fallback: readonly str
   return entries;
 }
 
+/** The eight 16-bit groups of an IPv6 address (with or without "::" and a dotted IPv4 tail). */
+function groupsOf(ip: string): number[] {
+  let text = ip;
+  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = (dotted[1] as string).split('.').map(Number) as [number, number, number, number];
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head = '', tail] = text.split('::') as [string, string | undefined];
+  const parse = (s: string) => (s === '' ? [] : s.split(':').map((g) => parseInt(g, 16)));
+  const left = parse(head);
+  const right = tail === undefined ? [] : parse(tail);
+  return [...left, ...Array<number>(8 - left.length - right.length).fill(0), ...right];
+}
+
+/** An IPv6 address that carries an IPv4 one (::ffff:a.b.c.d, ::a.b.c.d) as that IPv4 address; others unchanged. */
+export function plainAddress(ip: string): string {
+  if (isIP(ip) !== 6) return ip;
+  const g = groupsOf(ip);
+  const zeros = g.slice(0, 5).every((x) => x === 0);
+  const mapped = zeros && g[5] === 0xffff;
+  const compatible = zeros && g[5] === 0 && ((g[6] ?? 0) !== 0 || (g[7] ?? 0) > 1);
+  if (!mapped && !compatible) return ip;
+  const hi = g[6] ?? 0;
+  const lo = g[7] ?? 0;
+  return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+}
+
 const has = (r: Rules, address: string) => {
-  const family = isIP(address);
-  if (family === 0) return false;
-  const plain = address.replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/i, '$1');
-  return r.list.check(plain, isIP(plain) === 6 ? 'ipv6' : 'ipv4');
+  const plain = plainAddress(address);
+  const family = isIP(plain);
+  return family !== 0 && r.list.check(plain, family === 6 ? 'ipv6' : 'ipv4');
 };
 
 export function createUrlPolicy(allow: readonly string[], deny: readonly string[]): UrlPolicy {
   const allowRules = rules(allow);
   const denyRules = rules(deny);
+  const defaultRules = rules(DEFAULT_DENY);
   return {
     denied(hostname, address) {
       const host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
       const ip = isIP(host) ? host : address;
       if (denyRules.hosts.has(host)) return `${host} is on the webhook deny list`;
       if (ip !== undefined && has(denyRules, ip)) return `${ip} is not a permitted webhook destination (deny list)`;
-      if (allow.length === 0 || allowRules.hosts.has(host)) return null;
+      if (allowRules.hosts.has(host) || (ip !== undefined && has(allowRules, ip))) return null; // named explicitly
       if (ip === undefined) return null; // decided when the name is resolved
-      return has(allowRules, ip) ? null : `${ip} is not on the webhook allow list`;
+      if (has(defaultRules, ip)) return `${ip} is not a permitted webhook destination (default deny list: loopback, unspecified, link-local, metadata, multicast; TARS_WEBHOOK_ALLOW can name it)`;
+      return allow.length > 0 ? `${ip} is not on the webhook allow list` : null;
     },
   };
 }

@@ -1,0 +1,122 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/database';
+import { sqliteCode, tooManyRequests } from '../../errors';
+
+/**
+ * Sliding-window limits on attempts (failed logins, wrong MFA codes, MFA resends), kept in the
+ * login_failures table (key, at) so that neither a restart nor a burst of parallel requests resets them.
+ *
+ * An attempt takes its place in every count it belongs to BEFORE it is evaluated, in one write
+ * transaction, so a burst of any size evaluates at most `limit` attempts: the rest wait or get 429. An
+ * attempt that succeeds gives its place back (only failures count); one that fails keeps it. While the
+ * places are held by attempts still running in this process and the settled failures alone are under the
+ * limit, a newcomer waits for one of them to finish instead of being refused, so that a burst of right
+ * passwords is served, one hash after another. In any interval of `windowMs`, at most `limit` attempts
+ * of one key are evaluated and fail (docs/security.md has the arithmetic).
+ */
+export interface AttemptRule {
+  readonly key: string;
+  readonly limit: number;
+  readonly windowMs: number;
+  /** Who is limited, for the 429 message: "this account", "your address". */
+  readonly what: string;
+  /** "failed logins", "wrong codes", "new codes". */
+  readonly counts: string;
+}
+
+/** The places an attempt holds (rowids of login_failures), to give back or keep. */
+export interface Place {
+  readonly rules: readonly AttemptRule[];
+  readonly rowids: readonly number[];
+  /** The disk was full (SQLITE_FULL, which the error handler answers 507): the attempt was not counted, so it may succeed but not fail. */
+  readonly uncounted?: unknown;
+}
+
+/** The longest window of any rule: older rows are deleted. */
+export const LONGEST_WINDOW_MS = 60 * 60 * 1000;
+/** How long a waiting attempt sleeps before it looks again when no attempt of this process wakes it. */
+const RECHECK_MS = 200;
+
+const running = new Map<string, number>();
+const waiters = new Set<() => void>();
+
+const bump = (rules: readonly AttemptRule[], by: number) => {
+  for (const r of rules) running.set(r.key, (running.get(r.key) ?? 0) + by);
+};
+
+type Verdict = { kind: 'placed'; rowids: number[] } | { kind: 'wait' } | { kind: 'refused'; rule: AttemptRule; retryAfterS: number };
+
+async function tryPlace(db: Db, rules: readonly AttemptRule[], now: number): Promise<Verdict> {
+  return db.transaction().execute(async (trx) => {
+    let wait = false;
+    for (const rule of rules) {
+      const rows = await trx.selectFrom('login_failures').select('at').where('key', '=', rule.key).where('at', '>', now - rule.windowMs).orderBy('at', 'desc').limit(rule.limit).execute();
+      if (rows.length < rule.limit) continue;
+      if (rows.length - (running.get(rule.key) ?? 0) >= rule.limit) {
+        // Full of settled failures: free when the oldest of the last `limit` leaves the window.
+        const oldest = rows[rows.length - 1]?.at ?? now;
+        return { kind: 'refused', rule, retryAfterS: (oldest + rule.windowMs - now) / 1000 };
+      }
+      wait = true;
+    }
+    if (wait) return { kind: 'wait' };
+    await trx.deleteFrom('login_failures').where('at', '<=', now - LONGEST_WINDOW_MS).execute();
+    const rowids: number[] = [];
+    for (const rule of rules) {
+      const row = await trx.insertInto('login_failures').values({ key: rule.key, at: now }).returning(sql<number>`rowid`.as('rowid')).executeTakeFirstOrThrow();
+      rowids.push(row.rowid);
+    }
+    return { kind: 'placed', rowids };
+  });
+}
+
+/** Takes a place in every rule's count, waiting while attempts of this process hold the last places; 429 when a count is full of failures. */
+export async function takePlace(db: Db, rules: readonly AttemptRule[], now: () => number): Promise<Place> {
+  for (;;) {
+    let verdict: Verdict;
+    try {
+      verdict = await tryPlace(db, rules, now());
+    } catch (err) {
+      if (sqliteCode(err) !== 'SQLITE_FULL') throw err;
+      // Reads and right passwords go on while the disk is full; a failure is answered 507 by settle.
+      bump(rules, 1);
+      return { rules, rowids: [], uncounted: err };
+    }
+    if (verdict.kind === 'placed') {
+      bump(rules, 1);
+      return { rules, rowids: verdict.rowids };
+    }
+    if (verdict.kind === 'refused') {
+      const { rule, retryAfterS } = verdict;
+      throw tooManyRequests(`Too many ${rule.counts} for ${rule.what}; try again in ${Math.ceil(retryAfterS)} seconds`, retryAfterS);
+    }
+    await new Promise<void>((resolve) => {
+      const wake = () => {
+        waiters.delete(wake);
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(wake, RECHECK_MS);
+      waiters.add(wake);
+    });
+  }
+}
+
+/** The attempt is over: a success gives its places back, a failure keeps them in the counts (one that could not be counted: 507). */
+export async function settle(db: Db, place: Place, succeeded: boolean): Promise<void> {
+  try {
+    if (!succeeded && place.uncounted !== undefined) throw place.uncounted;
+    if (succeeded && place.rowids.length > 0) await db.deleteFrom('login_failures').where(sql<number>`rowid`, 'in', place.rowids).execute();
+  } finally {
+    bump(place.rules, -1);
+    for (const wake of [...waiters]) wake();
+  }
+}
+
+/** Throws 429 when the rule's count is full (without taking a place). */
+export async function refuseWhenFull(db: Db, rule: AttemptRule, now: number): Promise<void> {
+  const rows = await db.selectFrom('login_failures').select('at').where('key', '=', rule.key).where('at', '>', now - rule.windowMs).orderBy('at', 'desc').limit(rule.limit).execute();
+  if (rows.length < rule.limit) return;
+  const retryAfterS = ((rows[rows.length - 1]?.at ?? now) + rule.windowMs - now) / 1000;
+  throw tooManyRequests(`Too many ${rule.counts} for ${rule.what}; try again in ${Math.ceil(retryAfterS)} seconds`, retryAfterS);
+}

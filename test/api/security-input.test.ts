@@ -73,7 +73,8 @@ describe('security: odd input never gives a 5xx and never reaches the database',
 
     it('when a path id is not plain decimal digits, then 400 naming it; the plain id still works', async () => {
       expect((await app.request('GET', `/v2/webhooks/${webhookId}`, { token: cast.tokenA })).status).to.equal(200);
-      for (const id of LOOSE) expectError(await app.request('GET', `/v2/webhooks/${id}`, { token: cast.tokenA }), 400, ['id']);
+      for (const id of LOOSE) expectError(await app.request('GET', `/v2/webhooks/${id}`, { token: cast.tokenA }), 400, ['webhookId']);
+      for (const id of LOOSE) expectError(await app.request('GET', `/v2/admin/branches/${id}`, { token: cast.tokenA }), 400, ['id']);
       for (const id of ['0x1', `0${webhookId}`, `${webhookId}.0`, `+${webhookId}`]) expectError(await app.request('DELETE', `/v2/webhooks/${id}`, { token: cast.tokenA }), 400, ['webhookId']);
       expect((await app.request('GET', `/v2/webhooks/${webhookId}`, { token: cast.tokenA })).status).to.equal(200);
     });

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { send } from '../helpers/app';
 import { runTars, startServe, tarsCommand, type RunningServer } from '../helpers/cli';
-import { generatePbxData, importSummary, queueStats, until } from '../helpers/pbx-generated';
+import { generatePbxData, importSummary, queueStats } from '../helpers/pbx-generated';
+import { until } from '../helpers/until';
 import { integrityCheck, reportingRows, rowCount } from '../helpers/data-dir';
 import { countByKind, storedWrites, WriteStream, type WriteKind } from '../helpers/write-stream';
 

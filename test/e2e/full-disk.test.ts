@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { send } from '../helpers/app';
 import { runTars, startServe, type RunningServer } from '../helpers/cli';
-import { generatePbxData, importSummary, until } from '../helpers/pbx-generated';
+import { generatePbxData, importSummary } from '../helpers/pbx-generated';
+import { until } from '../helpers/until';
 import { mountSmallDisk, NO_MOUNT_VARIABLE, type SmallDisk } from '../helpers/small-disk';
 import { integrityCheck, reportingRows, rowCount } from '../helpers/data-dir';
 import { countByKind, storedWrites, WriteStream } from '../helpers/write-stream';
@@ -46,7 +47,7 @@ describe('full disk: the data directory on a small filesystem that fills up (e2e
     await before.stop();
     disk.fill();
     const full = new WriteStream(url, token, tenantId, { workers: 2, prefix: 'full' });
-    await until(() => full.refused.length >= 30, 60_000);
+    await until(() => full.refused.length >= 30, { ms: 60_000 });
     await full.stop();
     expect(full.lost).to.deep.equal([]);
     expect(new Set(full.refused.map((r) => `${r.status} ${r.text}`))).to.deep.equal(new Set([`507 ${JSON.stringify(DISK_FULL)}`]));

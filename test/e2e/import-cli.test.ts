@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import SqliteDatabase from 'better-sqlite3';
 import { CDR_SAMPLE, dumpReporting, FIXTURES, QUEUE_LOG_SAMPLE, sampleLines } from '../helpers/pbx-logs';
+import { until } from '../helpers/until';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const tars = (args: string[]) => spawnSync(process.execPath, [join(ROOT, 'dist/tars.cjs'), ...args], { encoding: 'utf8' });
@@ -16,10 +17,6 @@ const countRows = (dir: string) => {
   } finally {
     db.close();
   }
-};
-const until = async (what: () => boolean, ms = 15_000) => {
-  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 50))) if (what()) return;
-  throw new Error('timed out');
 };
 
 describe('tars import queue-log / cdr (the built CLI)', () => {

@@ -6,7 +6,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { Secret, TOTP } from 'otpauth';
 import { startServe, type RunningServer } from '../helpers/cli';
 import { startReceiver, type HttpReceiver } from '../helpers/http-receiver';
-import { until } from '../helpers/pbx-generated';
+import { until } from '../helpers/until';
 import { FIXTURES } from '../helpers/pbx-logs';
 import { RecordingClient, secretsIn, valuesOf } from '../helpers/secret-scan';
 import { startSmtp, type TestSmtp } from '../helpers/smtp';
@@ -108,7 +108,7 @@ describe('secrets: absent from the log and from every response where they do not
     expect((await client.call('GET', `/v2/webhooks/${id}/secret`, { token })).status).to.equal(200);
     expect((await client.call('POST', `/v2/webhooks/${id}/secret/rotate`, { token })).status).to.equal(201);
     expect((await client.call('POST', '/v2/reporting/ingest/queue-log', { token, body: { lines: [ENTER] } })).status).to.equal(201);
-    await until(() => ['/basic', '/bearer'].every((p) => hooks.requests.filter((r) => r.path === p).length === 2), 30_000);
+    await until(() => ['/basic', '/bearer'].every((p) => hooks.requests.filter((r) => r.path === p).length === 2), { ms: 30_000 });
     expect(hooks.requests.find((r) => r.path === '/bearer')?.headers.authorization).to.equal(`Bearer ${made.get('webhook authtoken (made)')}`);
     expect((await client.call('GET', `/v2/webhooks/${id}/deliveries`, { token })).status).to.equal(200);
     expect((await client.call('GET', '/metrics', { headers: { authorization: `Bearer ${ENV.TARS_METRICS_TOKEN}` } })).status).to.equal(200);

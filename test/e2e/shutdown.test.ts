@@ -8,6 +8,7 @@ import { expect } from 'chai';
 import { HTTP_GRACE_MS } from '../../src/ops/shutdown';
 import { send } from '../helpers/app';
 import { startServe, type RunningServer } from '../helpers/cli';
+import { until } from '../helpers/until';
 
 const ADMIN = { TARS_ADMIN_EMAIL: 'ops@example.test', TARS_ADMIN_PASSWORD: 'ops-admin-pass' };
 /** Node's http.Server keep-alive timeout, which TARS keeps: an idle connection is closed after it. */
@@ -36,15 +37,6 @@ function slowLogin(url: string): { req: ClientRequest; inFlight: Promise<void>; 
   return { req, inFlight, finish: () => req.end(body.slice(half)), response };
 }
 
-/** Polls `check` until it gives a value, or throws after `ms`. */
-async function until<T>(what: string, check: () => Promise<T | undefined> | T | undefined, ms = 15_000): Promise<T> {
-  for (const end = Date.now() + ms; ; await new Promise((r) => setTimeout(r, 20))) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-  }
-}
-
 /** The code of a TCP connection attempt to the server's port: undefined when it was accepted. */
 function connectError(url: string): Promise<string | undefined> {
   const { hostname, port } = new URL(url);
@@ -61,7 +53,7 @@ function httpStopMs(output: string): number | undefined {
   return line === undefined ? undefined : (JSON.parse(line) as { ms: number }).ms;
 }
 
-const stoppingLogged = (server: RunningServer) => until('the "stopping" log line', () => (/"msg":"stopping"/.test(server.output()) ? true : undefined));
+const stoppingLogged = (server: RunningServer) => until(() => (/"msg":"stopping"/.test(server.output()) ? true : undefined), { what: 'the "stopping" log line' });
 
 describe('serve: graceful shutdown on SIGTERM/SIGINT (e2e, real process)', function () {
   this.timeout(60_000);
@@ -87,7 +79,7 @@ describe('serve: graceful shutdown on SIGTERM/SIGINT (e2e, real process)', funct
     await slow.inFlight;
     const exited = server.stop('SIGTERM');
     await stoppingLogged(server);
-    const refused = await until('the listener to close', () => connectError(server!.url));
+    const refused = await until(() => connectError(server!.url), { what: 'the listener to close' });
     expect(server.child.exitCode, 'still running: a request is in flight').to.equal(null);
     expect(refused, 'no new connections').to.equal('ECONNREFUSED');
 

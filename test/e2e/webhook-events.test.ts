@@ -2,7 +2,6 @@ import { spawn } from 'node:child_process';
 import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import Sqlite from 'better-sqlite3';
 import { expect } from 'chai';
 import { send } from '../helpers/app';
@@ -10,6 +9,7 @@ import { ACME } from '../helpers/fixtures';
 import { runTars, startServe, tarsCommand, type RunningServer } from '../helpers/cli';
 import { startReceiver, type HttpReceiver } from '../helpers/http-receiver';
 import { dumpReporting } from '../helpers/pbx-logs';
+import { until } from '../helpers/until';
 
 /*
  * The whole path with real processes: `tars import` (another process) records events in the outbox,
@@ -17,16 +17,6 @@ import { dumpReporting } from '../helpers/pbx-logs';
  */
 const enter = (t: number, callId: string) => `${t}|${callId}|400|NONE|ENTERQUEUE||+13125551234|1\n`;
 const CDR = '"","102","18725551242","from-internal","""Bob Jones"" <102>","PJSIP/102-00000a1b","PJSIP/voip-trunk-00000a1c","Dial","PJSIP/18725551242@voip-trunk,300,T","2026-11-05 14:12:02","2026-11-05 14:12:24","2026-11-05 14:14:47",165,143,"ANSWERED","DOCUMENTATION","CALLID",""\n';
-
-async function until<T>(what: string, fn: () => Promise<T | undefined> | T | undefined, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
 
 describe('webhook events written by `tars import`, delivered by `tars serve` (e2e)', function () {
   this.timeout(120_000);
@@ -57,11 +47,11 @@ describe('webhook events written by `tars import`, delivered by `tars serve` (e2
    * would be listed here too.
    */
   const settledDeliveries = (type: string) =>
-    until(`the ${type} deliveries to settle`, async () => {
+    until(async () => {
       const res = await send(server.url, 'GET', `/v2/webhooks/${hooks[type]}/deliveries`, { token, query: { paginated: 0 } });
       const records = res.body.records as { status: string }[];
       return records.every((d) => ['delivered', 'failed', 'gone'].includes(d.status)) ? records : undefined;
-    });
+    }, { what: `the ${type} deliveries to settle` });
 
   /** Reporting rows as the data directory holds them now (another process writes them). */
   const reporting = () => {
@@ -93,15 +83,15 @@ describe('webhook events written by `tars import`, delivered by `tars serve` (e2
     let out = '';
     follow.stdout.on('data', (c: Buffer) => (out += c.toString()));
     try {
-      await until('the history read and its queue rebuilt', () => {
+      await until(() => {
         const rows = reporting();
         return rows.events?.length === 2 && rows.pending?.length === 0 ? true : undefined;
-      });
+      }, { what: 'the history read and its queue rebuilt' });
       appendFileSync(file, enter(now, 'live.1'));
-      const [event] = await until('the STARTCALL delivery', () => {
+      const [event] = await until(() => {
         const got = typesAt('/STARTCALL');
         return got.length > 0 ? got : undefined;
-      });
+      }, { what: 'the STARTCALL delivery' });
       expect(event?.data).to.include({ callId: 'live.1', queueId: 1, callerIdNum: '+13125551234' });
       expect((await settledDeliveries('STARTCALL')).map((d) => d.status), 'one delivery, the live line').to.deep.equal(['delivered']);
       expect(typesAt('/STARTCALL').map((e) => e.data.callId), 'history fires nothing').to.deep.equal(['live.1']);
@@ -120,10 +110,10 @@ describe('webhook events written by `tars import`, delivered by `tars serve` (e2
     const loud = join(dir, 'loud.csv');
     writeFileSync(loud, CDR.replace('CALLID', 'emit.1'));
     expect((await runTars(['import', 'cdr', loud, '--emit-events', '--data-dir', join(dir, 'data')])).code).to.equal(0);
-    const [event] = await until('the ENDCALL delivery', () => {
+    const [event] = await until(() => {
       const got = typesAt('/ENDCALL');
       return got.length > 0 ? got : undefined;
-    });
+    }, { what: 'the ENDCALL delivery' });
     expect(event?.data).to.include({ uniqueId: 'emit.1', direction: 'outbound', extension: 102 });
     expect((await settledDeliveries('ENDCALL')).map((d) => d.status), 'one delivery, the --emit-events call').to.deep.equal(['delivered']);
     expect(typesAt('/ENDCALL').map((e) => e.data.uniqueId)).to.deep.equal(['emit.1']);

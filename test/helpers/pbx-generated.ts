@@ -54,8 +54,3 @@ export async function queueStats(url: string, gen: Pick<GeneratedPbx, 'login' | 
   return res.body;
 }
 
-/** Polls `what` until it holds (a test's own deadline ends it otherwise). */
-export async function until(what: () => boolean, ms = 30_000): Promise<void> {
-  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 25))) if (what()) return;
-  throw new Error(`timed out after ${ms} ms`);
-}

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Writes two files from the files of schemas/:
-//   src/http/schemas.ts       one static import per schema, so that the bundle and the standalone executable
+//   src/validation/schemas.ts       one static import per schema, so that the bundle and the standalone executable
 //                             carry every schema (nothing is read from disk at run time);
-//   src/http/schema-types.ts  the TypeScript type of each schema (json-schema-to-typescript), keyed by $id
+//   src/validation/schema-types.ts  the TypeScript type of each schema (json-schema-to-typescript), keyed by $id
 //                             (SchemaTypes, SchemaId): route handlers are typed by the schemas of their route.
 //   node scripts/gen-schema-index.mjs           (re)write the files
 //   node scripts/gen-schema-index.mjs --check   exit 1 when a file is out of date (used by npm test)
@@ -66,7 +66,7 @@ export type SchemaId = keyof SchemaTypes;
 `;
 }
 
-const outputs = { 'src/http/schemas.ts': index, 'src/http/schema-types.ts': await schemaTypes() };
+const outputs = { 'src/validation/schemas.ts': index, 'src/validation/schema-types.ts': await schemaTypes() };
 if (process.argv.includes('--check')) {
   for (const [file, text] of Object.entries(outputs)) {
     let current = '';

@@ -1,5 +1,5 @@
 #!/usr/bin/env -S npx tsx
-// Compiles every schema of schemas/ with ajv ahead of time into src/http/compiled-validators.cjs (ajv's
+// Compiles every schema of schemas/ with ajv ahead of time into src/validation/compiled-validators.cjs (ajv's
 // standalone code), so that the server compiles nothing when it starts (it took 0.7 s of every start).
 //   npx tsx scripts/gen-validators.ts           write the file when its inputs changed
 //   npx tsx scripts/gen-validators.ts --check   exit 1 when it is missing or out of date
@@ -13,12 +13,12 @@ import { transformSync } from 'esbuild';
 import { _ } from 'ajv';
 import Ajv2020, { type Options } from 'ajv/dist/2020';
 import standaloneCode from 'ajv/dist/standalone';
-import { FORMATS } from '../src/http/formats';
-import { SCHEMAS } from '../src/http/schemas';
+import { FORMATS } from '../src/validation/formats';
+import { SCHEMAS } from '../src/validation/schemas';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const TARGET = 'src/http/compiled-validators.cjs';
-const INPUTS = ['scripts/gen-validators.ts', 'src/http/formats.ts', 'src/http/schemas.ts', 'node_modules/ajv/package.json'];
+const TARGET = 'src/validation/compiled-validators.cjs';
+const INPUTS = ['scripts/gen-validators.ts', 'src/validation/formats.ts', 'src/validation/schemas.ts', 'node_modules/ajv/package.json'];
 
 /**
  * Bodies are validated as sent (no coercion; defaults filled in); query strings and path parameters arrive as
@@ -31,7 +31,7 @@ function makeAjv(coerce: boolean): Ajv2020 {
     useDefaults: true,
     coerceTypes: coerce ? 'array' : false,
     formats: FORMATS,
-    // The compiled code takes each format from src/http/formats.ts, the file beside it.
+    // The compiled code takes each format from src/validation/formats.ts, the file beside it.
     code: { source: true, formats: _`require("./formats").FORMATS` },
   };
   const ajv = new Ajv2020(options);

@@ -1,7 +1,7 @@
 import type { Clock } from './clock';
 import type { Config } from './config';
 import type { OpenDatabase } from './db/database';
-import type { Validator } from './http/validation';
+import type { Validator } from './validation/validation';
 import type { Logger } from './log';
 import type { Metrics } from './metrics/metrics';
 import type { Mailer } from './mail/mailer';

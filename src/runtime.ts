@@ -5,7 +5,7 @@ import type { Config } from './config';
 import { openDatabase, type OpenDatabase } from './db/database';
 import { upgradeDatabase, type UpgradeResult } from './db/upgrade';
 import type { AppDeps } from './deps';
-import { Validator } from './http/validation';
+import { Validator } from './validation/validation';
 import type { Logger } from './log';
 import { createMailer } from './mail/mailer';
 import { createSmsGateway } from './mail/sms';

@@ -2,7 +2,7 @@ import { loadConfig } from '../config';
 import { openDatabase } from '../db/database';
 import { appliedMigrations, MIGRATION_NAMES } from '../db/migrate';
 import { upgradeDatabase } from '../db/upgrade';
-import { Validator } from '../http/validation';
+import { Validator } from '../validation/validation';
 import { databasePath, ensureDataDir, openDataDir } from '../runtime';
 import { readFixtureFile, seedFixture } from '../seed/seed';
 import { DATA_DIR_HELP, DATA_DIR_OPTION, EXIT, type Command } from './command';

@@ -1,4 +1,4 @@
-import { SCHEMAS } from './schemas';
+import { SCHEMAS } from '../validation/schemas';
 
 /**
  * The schema files of schemas/ as OpenAPI components. OpenAPI 3.1 schema objects are JSON Schema 2020-12, so

@@ -1,7 +1,7 @@
 import { VERSION } from '../version';
 import { componentSchemas, objectShape, rewrite } from './openapi-components';
 import type { RouteDef } from './route';
-import type { SchemaTypes } from './schema-types';
+import type { SchemaTypes } from '../validation/schema-types';
 
 /**
  * The OpenAPI 3.1 document of the server, generated from the two things that also run it: the route table

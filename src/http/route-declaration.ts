@@ -1,6 +1,6 @@
 import type { Caller } from '../access/caller';
 import type { Permission } from '../access/permissions';
-import type { SchemaId, SchemaTypes } from './schema-types';
+import type { SchemaId, SchemaTypes } from '../validation/schema-types';
 
 /** The types of a route (src/http/route.ts mounts them): what its handler is given and may return, from its schemas. */
 export interface RouteContext<B, Q, P> {
@@ -62,7 +62,7 @@ interface RouteBase<B extends SchemaId, Q extends SchemaId, P extends SchemaId, 
   readonly status?: number;
 }
 
-/** A route as declared: its handler's input and output are the types of its schemas (src/http/schema-types.ts). */
+/** A route as declared: its handler's input and output are the types of its schemas (src/validation/schema-types.ts). */
 export interface TypedRoute<C extends Permission | 'authenticated' | 'public', B extends SchemaId, Q extends SchemaId, P extends SchemaId, R extends SchemaId>
   extends RouteBase<B, Q, P, R> {
   /** The permission the caller needs; 'authenticated' when any signed-in user may call it, 'public' without a token. */

@@ -5,8 +5,8 @@ import type { AppDeps } from '../deps';
 import { readJsonBody } from './body';
 import { bearerToken, resolveCaller, type Caller } from '../access/caller';
 import type { RouteDef } from './route-declaration';
-import type { SchemaId } from './schema-types';
-import type { Validator } from './validation';
+import type { SchemaId } from '../validation/schema-types';
+import type { Validator } from '../validation/validation';
 
 /**
  * A route is declared, not hand-wired: its method and path, the permission it needs (one word), the

@@ -1,5 +1,5 @@
 import type { Db } from '../db/database';
-import type { Validator } from '../http/validation';
+import type { Validator } from '../validation/validation';
 import { savedFilterProblems } from '../modules/saved-filters/saved-filter-rules';
 import { FIXTURE_KEYS, type Fixture } from './fixture';
 

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { OpenDatabase } from '../db/database';
 import type { NewUser } from '../db/schema';
 import { AppError } from '../errors';
-import type { Validator } from '../http/validation';
+import type { Validator } from '../validation/validation';
 import { insertCampaign } from '../modules/call-campaigns/call-campaigns.repository';
 import { insertLocation } from '../modules/emergency-locations/emergency-locations.repository';
 import { insertExtension } from '../modules/extensions/extensions.repository';

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { SCHEMAS } from '../../src/http/schemas';
+import { SCHEMAS } from '../../src/validation/schemas';
 
 /*
  * fast-check arbitraries driven by the JSON Schemas of schemas/: values a schema accepts (as far as this

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { OpenDatabase, Sqlite } from '../../src/db/database';
-import { Validator } from '../../src/http/validation';
+import { Validator } from '../../src/validation/validation';
 import { openDataDir } from '../../src/runtime';
 import { CdrImporter } from '../../src/modules/pbx-logs/cdr-importer';
 import { importFile } from '../../src/modules/pbx-logs/file-import';

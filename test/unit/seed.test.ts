@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import type { OpenDatabase } from '../../src/db/database';
-import { Validator } from '../../src/http/validation';
+import { Validator } from '../../src/validation/validation';
 import { verifyPassword } from '../../src/modules/auth/passwords';
 import { openDataDir } from '../../src/runtime';
 import { readFixtureFile, SeedError, seedFixture } from '../../src/seed/seed';

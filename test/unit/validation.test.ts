@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { expect } from 'chai';
-import compiled from '../../src/http/compiled-validators.cjs';
-import { SCHEMAS } from '../../src/http/schemas';
-import { Validator } from '../../src/http/validation';
+import compiled from '../../src/validation/compiled-validators.cjs';
+import { SCHEMAS } from '../../src/validation/schemas';
+import { Validator } from '../../src/validation/validation';
 import { AppError } from '../../src/errors';
 
 const problemsOf = (fn: () => unknown): string[] => {

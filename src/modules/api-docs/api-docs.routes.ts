@@ -1,6 +1,6 @@
 import { buildOpenApi } from '../../http/openapi';
 import { publicRoute, type RouteDef } from '../../http/route';
-import type { SchemaTypes } from '../../http/schema-types';
+import type { SchemaTypes } from '../../validation/schema-types';
 
 /**
  * GET /v2/openapi.json: the OpenAPI document of `routes`, the whole route table, this route included (hence

@@ -1,5 +1,5 @@
 import { AppError } from '../../errors';
-import type { Validator } from '../../http/validation';
+import type { Validator } from '../../validation/validation';
 import type { SavedFilterInput } from './saved-filters.repository';
 
 /** The report a saved filter of module `calls` runs (decisions.md §6b). */

@@ -3,7 +3,7 @@ import { badRequest, notFound } from '../../errors';
 import type { Caller } from '../../access/caller';
 import { pageOf, pageWindow, type Page, type PageQuery } from '../../access/paging';
 import { listScope, requireTenant } from '../../access/scope';
-import type { Validator } from '../../http/validation';
+import type { Validator } from '../../validation/validation';
 import { getTenantRef } from '../tenants/tenants.repository';
 import { fieldsOf, toApiSavedFilter, type ApiSavedFilter, type SavedFilterCreate, type SavedFilterUpdate } from './saved-filter';
 import { savedFilterProblems } from './saved-filter-rules';

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/database';
 import type { Caller } from '../../access/caller';
+import { requireTenant } from '../../access/scope';
 import { resolveRange, type Distribution } from '../../time/report-range';
 import { getQueuesInScope, queueIdsOfTenant } from '../queues/queues.repository';
 import { tenantTimezone } from '../tenants/tenants.repository';
@@ -24,7 +25,7 @@ export async function agentAvailability(db: Db, caller: Caller, body: Availabili
   const clip: Clip = { start: range.start, end: range.end, openEnd: Math.min(range.end, Math.floor(now / 1000)) };
   const members = await membershipTimes(db, queue.id, clip);
   const agents = members.map((m) => m.agent);
-  const tenantQueues = await queueIdsOfTenant(db, queue.tenantId);
+  const tenantQueues = await queueIdsOfTenant(db, requireTenant(caller.scope, queue.tenantId));
   const [pauses, names, queueTalk, otherTalk] = await Promise.all([
     pauseTimes(db, queue.id, clip),
     agentNames(db, queue.tenantId, agents),

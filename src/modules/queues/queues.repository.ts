@@ -43,7 +43,7 @@ export async function getQueuesInScope(db: Db, scope: TenantScope, ids: readonly
   return rows;
 }
 
-/** The ids of a tenant's queues. */
-export async function queueIdsOfTenant(db: Db, tenantId: number): Promise<number[]> {
-  return (await db.selectFrom('queues').select('id').where('tenant_id', '=', tenantId).execute()).map((q) => q.id);
+/** The ids of the queues of a scope's tenants. */
+export async function queueIdsOfTenant(db: Db, scope: TenantScope): Promise<number[]> {
+  return (await db.selectFrom('queues').select('id').where(tenantIn(scope)).execute()).map((q) => q.id);
 }

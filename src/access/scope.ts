@@ -44,6 +44,16 @@ function tenantScope(id: number): TenantScope {
   return scope;
 }
 
+/**
+ * The scope of work the server does on its own behalf (a job, a login) for the tenant of a row it has read
+ * itself: a scheduled report's run acts in its filter's tenant, a signed-in user's branch is read in the user's
+ * tenant. Never for a tenant named by a request, which goes through requireTenant; it takes the stored row, not
+ * a number, so that an id from a body or a path cannot be handed to it.
+ */
+export function scopeOfStoredRow(row: { readonly tenant_id: number }): TenantScope {
+  return tenantScope(row.tenant_id);
+}
+
 export function inScope(scope: TenantScope, tenantId: number): boolean {
   return scope.all || scope.tenantIds.includes(tenantId);
 }

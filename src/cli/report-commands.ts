@@ -1,6 +1,7 @@
 import { loadConfig } from '../config';
 import { createLogger } from '../log';
-import { filterForOperator } from '../modules/scheduled-reports/report-runs.repository';
+import { ALL_TENANTS } from '../access/scope';
+import { findSavedFilter } from '../modules/saved-filters/saved-filters.repository';
 import { runFilterNow } from '../modules/scheduled-reports/report-runs.service';
 import { buildDeps } from '../runtime';
 import { CliError, DATA_DIR_HELP, EXIT, type Command } from './command';
@@ -24,7 +25,8 @@ ${DATA_DIR_HELP}`,
     const config = loadConfig(process.env, { 'data-dir': values['data-dir'] as string | undefined });
     const deps = await buildDeps(config, createLogger(config.logLevel, process.stderr));
     try {
-      const filter = await filterForOperator(deps.database.db, Number(idText));
+      // The operator of the installation may run any tenant's filter.
+      const filter = await findSavedFilter(deps.database.db, ALL_TENANTS, Number(idText));
       if (!filter) throw new CliError(`no saved filter with id ${idText}`);
       const run = await runFilterNow(deps, filter, values.for as string | undefined);
       const period = `${run.period_start} to ${run.period_end}`;

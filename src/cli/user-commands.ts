@@ -1,5 +1,6 @@
 import { loadConfig } from '../config';
 import { ROLES } from '../access/permissions';
+import { ALL_TENANTS } from '../access/scope';
 import { generatePassword, hashPassword } from '../modules/auth/passwords';
 import { findUserByEmail, insertUser, setPassword } from '../modules/users/users.repository';
 import { openDataDir } from '../runtime';
@@ -96,7 +97,8 @@ ${DATA_DIR_HELP}`,
     try {
       const user = await findUserByEmail(database.db, String(values.email));
       if (!user) throw new CliError(`no user with e-mail ${String(values.email)}`);
-      await setPassword(database.db, user.tenant_id, user.id, await hashPassword(password));
+      // The operator of the installation acts in every tenant.
+      if (!(await setPassword(database.db, ALL_TENANTS, user.id, await hashPassword(password)))) throw new CliError(`no user with e-mail ${user.email}`);
       process.stdout.write(`password of ${user.email} changed; its earlier access tokens no longer work\n`);
       if (!given) process.stdout.write(`generated password (shown once): ${password}\n`);
       return EXIT.ok;

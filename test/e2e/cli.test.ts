@@ -118,6 +118,12 @@ describe('the tars command line (e2e, real processes)', function () {
       expect(probe.status).to.equal(404);
       expect((await send(server.url, 'POST', '/v2/authentication/jwt', { body: { accessToken: res.body.accessToken } })).status, 'the old token died').to.equal(401);
       expect((await login(server.url, 'new@acme.example', 'another-password')).status).to.equal(201);
+      expect((await login(server.url, 'new@acme.example', password)).status, 'the old password no longer works').to.equal(401);
+      // The operator acts in every tenant: a user of another tenant than the first is changed as well.
+      expect((await runTars(['user', 'add', '--email', 'third@acme.example', '--tenant', '3', '--role', '9', '--password', 'first-password', '--data-dir', data])).code).to.equal(0);
+      const third = await runTars(['user', 'password', '--email', 'third@acme.example', '--password', 'third-password', '--data-dir', data]);
+      expect([third.code, third.stdout]).to.deep.equal([0, "password of third@acme.example changed; its earlier access tokens no longer work\n"]);
+      expect((await login(server.url, 'third@acme.example', 'third-password')).body.user?.tenantId).to.equal(3);
     } finally {
       await server.stop();
     }

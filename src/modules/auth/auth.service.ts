@@ -2,6 +2,7 @@ import type { AppDeps } from '../../deps';
 import type { UserRow } from '../../db/schema';
 import { AppError, badRequest, notAuthenticated, unavailable } from '../../errors';
 import { callerOf, resolveCaller } from '../../access/caller';
+import { scopeOfStoredRow } from '../../access/scope';
 import { branchName, findUserByEmail, findUserById, recordTotpStep } from '../users/users.repository';
 import { toApiUser, type ApiUser } from '../users/user';
 import {
@@ -151,7 +152,7 @@ export class AuthService {
   private async issue(user: UserRow): Promise<AuthResult> {
     const caller = await callerOf(this.db, user);
     const user_ = toApiUser(user, {
-      branchName: await branchName(this.db, user.tenant_id, user.branch_id),
+      branchName: await branchName(this.db, scopeOfStoredRow(user), user.branch_id),
       permissions: [...caller.permissions].sort(),
       withPeerSecret: true,
     });

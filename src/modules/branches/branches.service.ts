@@ -3,16 +3,16 @@ import type { Caller } from '../../access/caller';
 import { notFound } from '../../errors';
 import { pageOf, pageWindow, type Page, type PageQuery } from '../../access/paging';
 import { listScope, requireTenant } from '../../access/scope';
-import { getTenantRef, tenantTimezone } from '../tenants/tenants.repository';
+import { getTenantRef, timezoneOfTenant } from '../tenants/tenants.repository';
 import { toApiBranch, type ApiBranch, type BranchCreate } from './branch';
 import { clearDefaultBranch, findBranch, insertBranch, listBranches, type BranchWithTenant } from './branches.repository';
 
 export async function createBranch(db: Db, caller: Caller, input: BranchCreate): Promise<ApiBranch> {
   const tenantScope = requireTenant(caller.scope, input.tenantId);
   return db.transaction().execute(async (trx) => {
-    const tenant = await getTenantRef(trx, input.tenantId);
+    const tenant = await getTenantRef(trx, tenantScope);
     const isDefault = input.default ?? 0;
-    const timezone = input.timezone ?? (await tenantTimezone(trx, tenant.id));
+    const timezone = input.timezone ?? (await timezoneOfTenant(trx, tenantScope));
     if (isDefault === 1) await clearDefaultBranch(trx, tenantScope);
     const row = await insertBranch(trx, { tenant_id: tenant.id, name: input.name, timezone, is_default: isDefault });
     return toApiBranch(row, tenant);

@@ -23,9 +23,9 @@ function checkDates(c: Pick<CampaignCreate, 'dateStart' | 'dateEnd'>): void {
 
 export async function createCampaign(db: Db, caller: Caller, input: CampaignCreate): Promise<ApiCallCampaign> {
   checkDates(input);
-  requireTenant(caller.scope, input.tenantId);
+  const tenantScope = requireTenant(caller.scope, input.tenantId);
   return db.transaction().execute(async (trx) => {
-    await getTenantRef(trx, input.tenantId);
+    await getTenantRef(trx, tenantScope);
     const id = await insertCampaign(trx, { ...input, state: input.state ?? 'READY' });
     return getCampaign(trx, caller, id);
   });

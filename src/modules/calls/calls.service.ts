@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database';
 import type { Caller } from '../../access/caller';
-import { listScope, scopeIds } from '../../access/scope';
+import { listScope, scopeIds, type TenantScope } from '../../access/scope';
 import { instantOf, parseReportDate, resolveRange, type ReportDate } from '../../time/report-range';
 import { tenantTimezones } from '../tenants/tenants.repository';
 import { toCallRecord, type CallsFilters, type CallsPage } from './calls';
@@ -19,7 +19,7 @@ export async function callsReport(db: Db, caller: Caller, filters: CallsFilters)
   const digits = filters.number?.replace(/\D+/g, '');
   const where: CallsWhere = {
     scope,
-    tenants: start || end ? await rangesByTimezone(db, tenantIds, start, end) : [{ tenantIds }],
+    tenants: start || end ? await rangesByTimezone(db, scope, start, end) : [{ tenantIds }],
     direction: filters.direction,
     disposition: filters.disposition,
     extension: filters.extension,
@@ -35,9 +35,9 @@ export async function callsReport(db: Db, caller: Caller, filters: CallsFilters)
 }
 
 /** One start-time range per timezone among the tenants (400 for a reversed or over-long range). */
-async function rangesByTimezone(db: Db, tenantIds: readonly number[] | null, start?: ReportDate, end?: ReportDate): Promise<CallsWhere['tenants']> {
+async function rangesByTimezone(db: Db, scope: TenantScope, start?: ReportDate, end?: ReportDate): Promise<CallsWhere['tenants']> {
   const byZone = new Map<string, number[]>();
-  for (const [tenantId, tz] of await tenantTimezones(db, tenantIds)) byZone.set(tz, [...(byZone.get(tz) ?? []), tenantId]);
+  for (const [tenantId, tz] of await tenantTimezones(db, scope)) byZone.set(tz, [...(byZone.get(tz) ?? []), tenantId]);
   if (byZone.size === 0) return [{ tenantIds: [] }];
   return [...byZone].map(([tz, ids]) => {
     if (start && end) {

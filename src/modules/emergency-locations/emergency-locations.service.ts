@@ -16,9 +16,9 @@ import {
 } from './emergency-locations.repository';
 
 export async function createLocation(db: Db, caller: Caller, input: LocationCreate): Promise<ApiEmergencyLocation> {
-  requireTenant(caller.scope, input.tenantId);
+  const tenantScope = requireTenant(caller.scope, input.tenantId);
   return db.transaction().execute(async (trx) => {
-    await getTenantRef(trx, input.tenantId);
+    await getTenantRef(trx, tenantScope);
     const id = await insertLocation(trx, input);
     return getLocation(trx, caller, id);
   });

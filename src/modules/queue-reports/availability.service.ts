@@ -1,9 +1,9 @@
 import type { Db } from '../../db/database';
 import type { Caller } from '../../access/caller';
 import { resolveRange, type Distribution } from '../../time/report-range';
-import type { TenantScope } from '../../access/scope';
+import { requireTenant, type TenantScope } from '../../access/scope';
 import { getQueuesInScope } from '../queues/queues.repository';
-import { tenantTimezone } from '../tenants/tenants.repository';
+import { timezoneOfTenant } from '../tenants/tenants.repository';
 import { agentNames, edgeTalk, hourTalk, membershipTimes, nonQueueTalk, pauseTimes, type Clip } from './availability.repository';
 import { codePointOrder, toAvailabilityRow, type AgentAvailabilityRow } from './queue-reports';
 import { readDates } from './queue-stats.service';
@@ -21,7 +21,7 @@ export async function agentAvailability(db: Db, caller: Caller, body: Availabili
   const { start, end } = readDates(body);
   const [queue] = await getQueuesInScope(db, caller.scope, [body.queueId]);
   if (!queue) return [];
-  const range = resolveRange(await tenantTimezone(db, queue.tenantId), start, end);
+  const range = resolveRange(await timezoneOfTenant(db, requireTenant(caller.scope, queue.tenantId)), start, end);
   const clip: Clip = { start: range.start, end: range.end, openEnd: Math.min(range.end, Math.floor(now / 1000)) };
   const { scope } = caller;
   const members = await membershipTimes(db, scope, queue.id, clip);

@@ -1,8 +1,9 @@
 import type { Db } from '../../db/database';
 import type { Caller } from '../../access/caller';
+import { requireTenant } from '../../access/scope';
 import { parseReportDate, periodsOf, resolveRange, type Distribution, type ReportDate } from '../../time/report-range';
 import { getQueuesInScope } from '../queues/queues.repository';
-import { tenantTimezone } from '../tenants/tenants.repository';
+import { timezoneOfTenant } from '../tenants/tenants.repository';
 import { periodSums } from './period-sums';
 import { toStatsRow, type QueueStatsResponse, type QueueStatsRow } from './queue-reports';
 import type { Sums } from './spans';
@@ -36,7 +37,7 @@ export async function queueStats(db: Db, caller: Caller, body: QueueStatsBody): 
   const rows = new Map<number, QueueStatsRow[]>();
   for (const tenantId of new Set(queues.map((q) => q.tenantId))) {
     const ofTenant = queues.filter((q) => q.tenantId === tenantId);
-    const tz = await tenantTimezone(db, tenantId);
+    const tz = await timezoneOfTenant(db, requireTenant(caller.scope, tenantId));
     const range = resolveRange(tz, start, end);
     const periods = periodsOf(tz, range, distribution);
     const sums = await periodSums(db, caller.scope, ofTenant, tz, range, periods);

@@ -22,9 +22,9 @@ function checkRules(validator: Validator, f: Parameters<typeof savedFilterProble
 /** api.md §4.2: the response is an array holding the created filter; its owner is the caller. */
 export async function createSavedFilter({ db, validator }: SavedFilterDeps, caller: Caller, input: SavedFilterCreate, now: string): Promise<ApiSavedFilter[]> {
   checkRules(validator, input);
-  requireTenant(caller.scope, input.tenantId);
+  const tenantScope = requireTenant(caller.scope, input.tenantId);
   return db.transaction().execute(async (trx) => {
-    await getTenantRef(trx, input.tenantId);
+    await getTenantRef(trx, tenantScope);
     const id = await insertSavedFilter(trx, { ...input, userId: caller.user.id }, now);
     return [await getSavedFilter(trx, caller, id)];
   });

@@ -2,6 +2,8 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database';
 import type { ReportRunTable } from '../../db/schema';
 import { windowed, type PageWindow } from '../../access/paging';
+import type { TenantScope } from '../../access/scope';
+import { tenantIn } from '../../access/tenant-filter';
 import type { Period } from './periods';
 
 export type ReportRun = Selectable<ReportRunTable>;
@@ -107,7 +109,6 @@ export async function finishRun(
     .execute();
 }
 
-
 /**
  * Every live scheduled filter of every tenant: the scheduler is the system itself, not a caller, so this
  * one read is deliberately not tenant-scoped; each run then executes under its filter's owner.
@@ -123,28 +124,19 @@ export async function scheduledFilters(db: Db) {
     .execute();
 }
 
-export async function liveFilter(db: Db, tenantId: number, id: number) {
-  return db.selectFrom('saved_filters').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
-}
-
 /** A failed run sets the filter's error flag and sentence; a later success clears them. */
-export async function setFilterError(db: Db, tenantId: number, id: number, description: string | null): Promise<void> {
+export async function setFilterError(db: Db, scope: TenantScope, id: number, description: string | null): Promise<void> {
   await db
     .updateTable('saved_filters')
     .set({ error: description === null ? 0 : 1, error_description: description })
-    .where('tenant_id', '=', tenantId)
+    .where(tenantIn(scope))
     .where('id', '=', id)
     .execute();
 }
 
-export async function pageOfRuns(db: Db, tenantId: number, filterId: number, w: PageWindow): Promise<{ rows: ReportRun[]; total: number }> {
-  const base = db.selectFrom('report_runs').where('tenant_id', '=', tenantId).where('filter_id', '=', filterId);
+export async function pageOfRuns(db: Db, scope: TenantScope, filterId: number, w: PageWindow): Promise<{ rows: ReportRun[]; total: number }> {
+  const base = db.selectFrom('report_runs').where(tenantIn(scope)).where('filter_id', '=', filterId);
   const rows = await windowed(base.selectAll().orderBy('id', 'desc'), w).execute();
   const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   return { rows, total: Number(n) };
-}
-
-/** A live filter by id in any tenant: for the operator's `tars report run`, which acts as the system. */
-export async function filterForOperator(db: Db, id: number) {
-  return db.selectFrom('saved_filters').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
 }

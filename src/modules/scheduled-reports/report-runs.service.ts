@@ -1,9 +1,10 @@
 import type { AppDeps } from '../../deps';
 import { badRequest, notFound } from '../../errors';
 import type { Caller } from '../../access/caller';
+import { scopeOfStoredRow } from '../../access/scope';
 import { pageOf, pageWindow, type Page, type PageQuery } from '../../access/paging';
 import { findSavedFilter } from '../saved-filters/saved-filters.repository';
-import { tenantTimezone } from '../tenants/tenants.repository';
+import { timezoneOfTenant } from '../tenants/tenants.repository';
 import { lastEndedPeriod, periodContaining, type Frequency } from './periods';
 import { insertManualRun, pageOfRuns, type ReportRun } from './report-runs.repository';
 import { dayOf, ReportScheduler } from './scheduler';
@@ -51,7 +52,7 @@ export function toApiRun(r: ReportRun): ApiReportRun {
  */
 export async function runFilterNow(deps: AppDeps, filter: FilterRow, forDate: string | undefined): Promise<ReportRun> {
   const { db } = deps.database;
-  const tz = await tenantTimezone(db, filter.tenant_id);
+  const tz = await timezoneOfTenant(db, scopeOfStoredRow(filter));
   const frequency = (filter.frequency ?? 'daily') as Frequency;
   let period = lastEndedPeriod(frequency, deps.clock.now(), tz);
   if (forDate !== undefined) {
@@ -73,7 +74,7 @@ export async function runNow(deps: AppDeps, caller: Caller, id: number, forDate:
 }
 
 export async function filterRuns(deps: AppDeps, caller: Caller, id: number, q: PageQuery): Promise<Page<ApiReportRun>> {
-  const filter = await visibleFilter(deps, caller, id);
-  const { rows, total } = await pageOfRuns(deps.database.db, filter.tenant_id, id, pageWindow(q));
+  await visibleFilter(deps, caller, id); // 404 for a filter the caller cannot see, rather than an empty page
+  const { rows, total } = await pageOfRuns(deps.database.db, caller.scope, id, pageWindow(q));
   return pageOf(rows.map(toApiRun), total, q);
 }

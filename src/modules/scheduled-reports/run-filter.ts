@@ -3,10 +3,11 @@ import type { AppDeps } from '../../deps';
 import type { SavedFilterTable } from '../../db/schema';
 import { AppError } from '../../errors';
 import { callerOf } from '../../access/caller';
+import { scopeOfStoredRow } from '../../access/scope';
 import { callsReport } from '../calls/calls.service';
 import type { CallsFilters } from '../calls/calls';
 import { queryObject, splitUrl } from '../saved-filters/saved-filter-rules';
-import { getTenantRef, tenantTimezone } from '../tenants/tenants.repository';
+import { getTenantRef, timezoneOfTenant } from '../tenants/tenants.repository';
 import { findUserById } from '../users/users.repository';
 import type { Period } from './periods';
 import { renderReport } from './render';
@@ -56,12 +57,12 @@ export async function sendFilterReport(deps: AppDeps, filter: FilterRow, period:
     if (err instanceof AppError && err.status < 500) throw new ReportError(`The report could not be made: ${err.message}`);
     throw err;
   }
-  const tenant = await getTenantRef(db, filter.tenant_id);
+  const tenant = await getTenantRef(db, scopeOfStoredRow(filter));
   const mail = renderReport({
     filterName: filter.name,
     description: filter.description,
     tenantName: tenant.name,
-    timezone: await tenantTimezone(db, filter.tenant_id),
+    timezone: await timezoneOfTenant(db, scopeOfStoredRow(filter)),
     period,
     rows: page.records,
   });

@@ -1,5 +1,7 @@
 import type { AppDeps } from '../../deps';
-import { tenantTimezone } from '../tenants/tenants.repository';
+import { scopeOfStoredRow } from '../../access/scope';
+import { findSavedFilter } from '../saved-filters/saved-filters.repository';
+import { timezoneOfTenant } from '../tenants/tenants.repository';
 import { enqueueEvent } from '../webhooks/outbox';
 import { parseReportDate } from '../../time/report-range';
 import { periodContaining, periodsDueBetween, type Frequency, type Period } from './periods';
@@ -8,7 +10,6 @@ import {
   dueRuns,
   enqueueScheduled,
   finishRun,
-  liveFilter,
   scheduledFilters,
   setFilterError,
   type ReportRun,
@@ -41,7 +42,7 @@ export class ReportScheduler {
     const { config, clock } = this.deps;
     const now = clock.now();
     for (const f of await scheduledFilters(db)) {
-      const tz = await tenantTimezone(db, f.tenant_id);
+      const tz = await timezoneOfTenant(db, scopeOfStoredRow(f));
       // Nothing from before the filter existed, nothing older than the catch-up window.
       const from = Math.max(Date.parse(f.created_at), now - config.reportCatchUpDays * 86_400_000);
       await enqueueScheduled(db, f, periodsDueBetween(f.frequency as Frequency, from, now, config.reportHour, tz), now);
@@ -51,12 +52,14 @@ export class ReportScheduler {
   /** Runs one claimed run to its outcome and records it; returns the run as it ended. */
   async execute(run: ReportRun): Promise<ReportRun> {
     const { db } = this.deps.database;
-    const filter = await liveFilter(db, run.tenant_id, run.filter_id);
+    // The run's own tenant, from its row: a filter of another tenant with the same id is not this run's.
+    const scope = scopeOfStoredRow(run);
+    const filter = await findSavedFilter(db, scope, run.filter_id);
     if (!filter || (run.kind === 'scheduled' && (filter.scheduled !== 1 || filter.frequency !== run.frequency))) {
       await finishRun(db, run.id, { status: 'cancelled', error: 'the filter was deleted or its schedule changed' }, this.deps.clock.now());
       return { ...run, status: 'cancelled' };
     }
-    const period = periodContaining(run.frequency as Frequency, dayOf(run.period_start), await tenantTimezone(db, run.tenant_id));
+    const period = periodContaining(run.frequency as Frequency, dayOf(run.period_start), await timezoneOfTenant(db, scope));
     try {
       const rows = await sendFilterReport(this.deps, filter, period);
       return await this.record(run, filter, period, { status: 'sent', rows });
@@ -78,7 +81,7 @@ export class ReportScheduler {
     const next = outcome.status === 'retry' ? now + (RETRY_DELAYS_MS[run.attempts - 1] ?? (RETRY_DELAYS_MS.at(-1) as number)) : undefined;
     await db.transaction().execute(async (trx) => {
       await finishRun(trx, run.id, { status: outcome.status, rows: outcome.rows ?? null, error: outcome.error ?? null, ...(next ? { nextAttemptAt: next } : {}) }, now);
-      await setFilterError(trx, filter.tenant_id, filter.id, outcome.status === 'sent' ? null : (outcome.error ?? null));
+      await setFilterError(trx, scopeOfStoredRow(filter), filter.id, outcome.status === 'sent' ? null : (outcome.error ?? null));
       if (outcome.status !== 'retry') {
         const data = {
           filterId: filter.id,

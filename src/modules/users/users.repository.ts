@@ -1,4 +1,6 @@
 import { sql } from 'kysely';
+import type { TenantScope } from '../../access/scope';
+import { tenantIn } from '../../access/tenant-filter';
 import type { Db } from '../../db/database';
 import type { NewUser, UserRow } from '../../db/schema';
 
@@ -16,9 +18,9 @@ export function findUserById(db: Db, id: number): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export async function branchName(db: Db, tenantId: number, branchId: number | null): Promise<string> {
+export async function branchName(db: Db, scope: TenantScope, branchId: number | null): Promise<string> {
   if (branchId === null) return '';
-  const row = await db.selectFrom('branches').select('name').where('tenant_id', '=', tenantId).where('id', '=', branchId).executeTakeFirst();
+  const row = await db.selectFrom('branches').select('name').where(tenantIn(scope)).where('id', '=', branchId).executeTakeFirst();
   return row?.name ?? '';
 }
 
@@ -32,11 +34,12 @@ export async function countUsers(db: Db): Promise<number> {
   return Number(row.n);
 }
 
-export async function setPassword(db: Db, tenantId: number, userId: number, passwordHash: string): Promise<boolean> {
+/** Sets a user's password and ends every token issued before; false when no such user is in the scope. */
+export async function setPassword(db: Db, scope: TenantScope, userId: number, passwordHash: string): Promise<boolean> {
   const res = await db
     .updateTable('users')
     .set((eb) => ({ password_hash: passwordHash, token_version: eb('token_version', '+', 1) }))
-    .where('tenant_id', '=', tenantId)
+    .where(tenantIn(scope))
     .where('id', '=', userId)
     .executeTakeFirst();
   return Number(res.numUpdatedRows) === 1;

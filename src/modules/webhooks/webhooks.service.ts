@@ -32,9 +32,9 @@ function checkDestination(policy: UrlPolicy, url: string | undefined): void {
 
 export async function createWebhook(db: Db, caller: Caller, input: WebhookCreate, createdAt: string, policy: UrlPolicy): Promise<ApiWebhook> {
   checkDestination(policy, input.url);
-  requireTenant(caller.scope, input.tenantId);
+  const tenantScope = requireTenant(caller.scope, input.tenantId);
   return db.transaction().execute(async (trx) => {
-    await getTenantRef(trx, input.tenantId);
+    await getTenantRef(trx, tenantScope);
     return getWebhook(trx, caller, await insertWebhook(trx, input, createdAt));
   });
 }

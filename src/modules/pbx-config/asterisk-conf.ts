@@ -123,8 +123,11 @@ function loadFile(state: LoadState, file: string): void {
     if ('problem' in stripped) return problem(stripped.problem);
     if (stripped.text === '') return;
     const parsed = parseLine(stripped.text);
-    if ('problem' in parsed) return problem(parsed.problem);
     const at = { file: shown, line: index + 1 };
+    if ('problem' in parsed) {
+      if (stripped.text.startsWith('[')) section = detached('', at);
+      return problem(parsed.problem);
+    }
     if (parsed.kind === 'header') section = openSection(state, parsed, at) ?? detached(parsed.name, at);
     else if (parsed.kind === 'directive') include(state, parsed.argument, parsed.directive, at);
     else if (section === null) problem('no section for this line: it comes before any [section] header');

@@ -46,7 +46,14 @@ describe('Asterisk configuration reader (main/config.c)', () => {
 
   it('when a section is (!) or (!,tpl), then it is a template, and inherited variables are marked with the template line', () => {
     const conf = plain();
-    expect(conf.sections.map((s) => `${s.name}${s.template ? '!' : ''}`)).to.deep.equal(['general', 'queue-defaults!', 'agents-first!', 'Helpdesk', 'orders', 'night']);
+    expect(conf.sections.map((s) => `${s.name}${s.template ? '!' : ''}`)).to.deep.equal([
+      'general',
+      'queue-defaults!',
+      'agents-first!',
+      'Helpdesk',
+      'orders',
+      'night',
+    ]);
     const inherited = section(conf, 'Helpdesk').variables[0];
     expect(inherited).to.include({ inherited: true, file: 'queues.conf', line: 6 });
   });
@@ -61,7 +68,14 @@ describe('Asterisk configuration reader (main/config.c)', () => {
   it('when #include names a glob, then the matches are read in sorted order, each continuing the current section', () => {
     const conf = plain();
     expect(conf.files).to.deep.equal(['queues.conf', 'conf.d/10-night.conf', 'conf.d/20-orders.conf']);
-    expect(pairs(conf, 'night')).to.deep.equal(['strategy=leastrecent', 'timeout=15', 'wrapuptime=5', 'strategy=roundrobin', 'member=Local/3001@staff/n,0,Alice Martin,PJSIP/alice', 'periodic-announce=queue-periodic-announce']);
+    expect(pairs(conf, 'night')).to.deep.equal([
+      'strategy=leastrecent',
+      'timeout=15',
+      'wrapuptime=5',
+      'strategy=roundrobin',
+      'member=Local/3001@staff/n,0,Alice Martin,PJSIP/alice',
+      'periodic-announce=queue-periodic-announce',
+    ]);
   });
 
   it('when (+) names an existing section, then the lines join that section, found without case, in another file too', () => {
@@ -99,16 +113,28 @@ describe('Asterisk configuration reader: what it refuses (file, line and why)', 
   const cases: Array<[string, string]> = [
     ['no-bracket.conf', "no-bracket.conf:2: no closing ']' in the section header"],
     ['no-paren.conf', "no-paren.conf:1: no closing ')' after the section's options"],
-    ['header-trailing.conf', "header-trailing.conf:1: text after the section header: ' (!)' (Asterisk reads options only directly after ']', as '[sales](…)')"],
+    [
+      'header-trailing.conf',
+      "header-trailing.conf:1: text after the section header: ' (!)' (Asterisk reads options only directly after ']', as '[sales](…)')",
+    ],
     ['no-equals.conf', "no-equals.conf:2: no '=' in this line (expected 'name = value', 'name => value', '[section]' or '#include')"],
     ['no-name.conf', "no-name.conf:2: no variable name before '='"],
     ['no-section.conf', 'no-section.conf:2: no section for this line: it comes before any [section] header'],
     ['bad-escape.conf', "bad-escape.conf:2: invalid escape: '\\' at the start of a line must be followed by a visible character"],
-    ['missing-include.conf', "missing-include.conf:2: '#include queues_nothere.conf': no such file (queues_nothere.conf); '#tryinclude' would allow that"],
-    ['missing-glob.conf', "missing-glob.conf:2: '#include nothere.d/*.conf': no such file (nothere.d/*.conf); '#tryinclude' would allow that"],
+    [
+      'missing-include.conf',
+      "missing-include.conf:2: '#include queues_nothere.conf': no such file (queues_nothere.conf); '#tryinclude' would allow that",
+    ],
+    [
+      'missing-glob.conf',
+      "missing-glob.conf:2: '#include nothere.d/*.conf': no such file (nothere.d/*.conf); '#tryinclude' would allow that",
+    ],
     ['include-no-arg.conf', "include-no-arg.conf:2: '#include' needs a file name"],
     ['loop-a.conf', 'loop-b.conf:3: include loop: loop-a.conf → loop-b.conf → loop-a.conf'],
-    ['missing-template.conf', "missing-template.conf:1: template 'queue-defaults' does not exist (it must be defined above '[sales]', names as written, spaces included)"],
+    [
+      'missing-template.conf',
+      "missing-template.conf:1: template 'queue-defaults' does not exist (it must be defined above '[sales]', names as written, spaces included)",
+    ],
     ['empty-template.conf', "empty-template.conf:1: empty template name in '()'"],
     ['add-missing.conf', "add-missing.conf:2: '[sales](+)' adds to a section 'sales' that does not exist above it"],
     ['add-to-template.conf', "add-to-template.conf:5: '[tpl](+)' adds to a section 'tpl' that does not exist above it"],
@@ -130,7 +156,9 @@ describe('Asterisk configuration reader: what it refuses (file, line and why)', 
       expect.fail('read');
     } catch (err) {
       const e = err as AsteriskConfigError;
-      expect(e.message).to.equal('Asterisk configuration cannot be read: several.conf:1: no section for this line: it comes before any [section] header');
+      expect(e.message).to.equal(
+        'Asterisk configuration cannot be read: several.conf:1: no section for this line: it comes before any [section] header',
+      );
       expect(e.problems.map((p) => p.line)).to.deep.equal([1, 3, 4]);
     }
   });
@@ -140,7 +168,9 @@ describe('Asterisk configuration reader: what it refuses (file, line and why)', 
     try {
       for (let i = 0; i <= 11; i++) fs.writeFileSync(path.join(dir, `d${i}.conf`), `[s${i}]\n#include d${i + 1}.conf\n`);
       fs.writeFileSync(path.join(dir, 'd12.conf'), '[end]\n');
-      expect(problemsOf('d0.conf', dir)).to.deep.equal(["d10.conf:2: '#include d11.conf' is nested deeper than Asterisk's 10 include levels"]);
+      expect(problemsOf('d0.conf', dir)).to.deep.equal([
+        "d10.conf:2: '#include d11.conf' is nested deeper than Asterisk's 10 include levels",
+      ]);
       fs.writeFileSync(path.join(dir, 'd10.conf'), '[s10]\n');
       expect((readAsteriskConfig(dir, 'd0.conf') as ConfFile).files).to.have.length(11);
     } finally {

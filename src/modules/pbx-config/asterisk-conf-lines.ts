@@ -96,8 +96,10 @@ function parseDirective(text: string): DirectiveLine | { problem: string } {
   const directive = text.slice(1, end);
   let argument = strip(text.slice(end));
   const lower = directive.toLowerCase();
-  if (lower === 'exec') return { problem: '#exec runs a program to produce configuration; TARS does not run it, so it cannot know what it adds' };
-  if (lower !== 'include' && lower !== 'tryinclude') return { problem: `unknown directive '#${directive}' (Asterisk knows #include, #tryinclude and #exec)` };
+  if (lower === 'exec')
+    return { problem: '#exec runs a program to produce configuration; TARS does not run it, so it cannot know what it adds' };
+  if (lower !== 'include' && lower !== 'tryinclude')
+    return { problem: `unknown directive '#${directive}' (Asterisk knows #include, #tryinclude and #exec)` };
   if (argument === '') return { problem: `'#${directive}' needs a file name` };
   const quote = argument[0] === '"' ? '"' : argument[0] === '<' ? '>' : null;
   if (quote !== null && argument.length > 1 && argument.endsWith(quote)) argument = argument.slice(1, -1);
@@ -109,7 +111,8 @@ function parseVariable(text: string): VariableLine | { problem: string } {
   let cur = text;
   if (escaped) {
     cur = cur.slice(1);
-    if (cur === '' || cur.charCodeAt(0) < 33) return { problem: "invalid escape: '\\' at the start of a line must be followed by a visible character" };
+    if (cur === '' || cur.charCodeAt(0) < 33)
+      return { problem: "invalid escape: '\\' at the start of a line must be followed by a visible character" };
   }
   const eq = cur.indexOf('=', escaped ? 1 : 0);
   if (eq < 0) return { problem: "no '=' in this line (expected 'name = value', 'name => value', '[section]' or '#include')" };

@@ -112,7 +112,10 @@ function loadFile(state: LoadState, file: string): void {
   }
   state.stack.push(file);
   state.files.push(shown);
-  const lines = fs.readFileSync(file, 'utf8').replace(/^\uFEFF/, '').split('\n');
+  const lines = fs
+    .readFileSync(file, 'utf8')
+    .replace(/^\uFEFF/, '')
+    .split('\n');
   if (lines.at(-1) === '') lines.pop();
   const comments: CommentState = { open: [] };
   let section = state.current;
@@ -160,7 +163,12 @@ function openSection(state: LoadState, header: HeaderLine, at: Where): ConfSecti
     } else {
       if (option === '') return fail(state, at, `empty template name in '(${header.options.join(',')})'`);
       const base = findSection(state, option, true);
-      if (!base) return fail(state, at, `template '${option}' does not exist (it must be defined above '[${header.name}]', names as written, spaces included)`);
+      if (!base)
+        return fail(
+          state,
+          at,
+          `template '${option}' does not exist (it must be defined above '[${header.name}]', names as written, spaces included)`,
+        );
       target.inherits.push(base.name);
       target.variables.push(...base.variables.map((v) => ({ ...v, inherited: true })));
     }
@@ -197,7 +205,8 @@ function include(state: LoadState, argument: string, directive: 'include' | 'try
   const pattern = resolveInclude(state, argument);
   const found = expandPattern(pattern);
   if (found.length === 0) {
-    if (directive === 'include') fail(state, at, `'#include ${argument}': no such file (${displayName(state, pattern)}); '#tryinclude' would allow that`);
+    if (directive === 'include')
+      fail(state, at, `'#include ${argument}': no such file (${displayName(state, pattern)}); '#tryinclude' would allow that`);
     return;
   }
   for (const file of found) {

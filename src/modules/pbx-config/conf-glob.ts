@@ -12,7 +12,10 @@ const MAGIC = /[*?[]/;
 export function expandPattern(pattern: string): string[] {
   const found: string[] = [];
   for (const alternative of expandBraces(pattern)) {
-    const matches = matchSegments(path.sep, alternative.split('/').filter((s) => s !== ''));
+    const matches = matchSegments(
+      path.sep,
+      alternative.split('/').filter((s) => s !== ''),
+    );
     for (const m of matches.sort()) if (!found.includes(m)) found.push(m);
   }
   return found;

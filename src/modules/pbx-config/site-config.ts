@@ -78,12 +78,14 @@ export const ROOT_FILES = ['queues.conf', 'pjsip.conf', 'sip.conf', 'extensions.
  */
 export function readSiteConfig(configDir: string, options: ReadOptions = {}): SiteConfig {
   if (!fs.existsSync(configDir) || !fs.statSync(configDir).isDirectory()) {
-    throw new AsteriskConfigError([{ file: configDir, line: 0, reason: 'no such directory (give Asterisk\'s configuration directory, e.g. /etc/asterisk)' }]);
+    throw new AsteriskConfigError([
+      { file: configDir, line: 0, reason: "no such directory (give Asterisk's configuration directory, e.g. /etc/asterisk)" },
+    ]);
   }
   const problems: ConfProblem[] = [];
   const [queuesConf, pjsipConf, sipConf, extensionsConf] = ROOT_FILES.map((name) => readCollecting(configDir, name, options, problems));
   if (!queuesConf && problems.length === 0) {
-    problems.push({ file: 'queues.conf', line: 0, reason: 'not found in this directory: is it Asterisk\'s configuration directory?' });
+    problems.push({ file: 'queues.conf', line: 0, reason: "not found in this directory: is it Asterisk's configuration directory?" });
   }
   const queueLines = queueSections(queuesConf ?? null, problems);
   const endpoints = [...pjsipEndpoints(pjsipConf ?? null), ...sipPeers(sipConf ?? null)];

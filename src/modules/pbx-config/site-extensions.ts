@@ -75,7 +75,10 @@ function readHint(dir: Directory, hint: DialplanHint, byPeer: Map<string, SipEnd
   }
   const devices = hint.devices.filter((dev) => CHANNEL.test(dev));
   if (devices.length === 0) {
-    dir.notes.push({ ...where, message: `hint ${hint.exten} in [${hint.context}] names no channel device (${hint.devices.join('&') || 'none'})` });
+    dir.notes.push({
+      ...where,
+      message: `hint ${hint.exten} in [${hint.context}] names no channel device (${hint.devices.join('&') || 'none'})`,
+    });
     return;
   }
   const d = dir.draft(hint.exten);

@@ -73,7 +73,10 @@ export function queueSections(conf: ConfFile | null, problems: Problems): QueueS
     if (section.name.toLowerCase() === 'general') continue;
     const first = seen.get(section.name.toLowerCase());
     if (first) {
-      problems.push({ ...at(section), reason: `queue '${section.name}' is defined a second time (first at ${first.file}:${first.line}); Asterisk compares queue names without case` });
+      problems.push({
+        ...at(section),
+        reason: `queue '${section.name}' is defined a second time (first at ${first.file}:${first.line}); Asterisk compares queue names without case`,
+      });
       continue;
     }
     seen.set(section.name.toLowerCase(), section);
@@ -89,7 +92,11 @@ function readStrategy(section: ConfSection, problems: Problems): QueueStrategy {
   if (!v) return 'ringall';
   const name = v.value.toLowerCase() === 'roundrobin' ? 'rrmemory' : v.value.toLowerCase();
   const known = QUEUE_STRATEGIES.find((s) => s === name);
-  if (!known) problems.push({ ...at(v), reason: `unknown strategy '${v.value}' (Asterisk would use ringall): one of ${QUEUE_STRATEGIES.join(', ')}, roundrobin` });
+  if (!known)
+    problems.push({
+      ...at(v),
+      reason: `unknown strategy '${v.value}' (Asterisk would use ringall): one of ${QUEUE_STRATEGIES.join(', ')}, roundrobin`,
+    });
   return known ?? 'ringall';
 }
 
@@ -174,7 +181,10 @@ export function dialplanHints(conf: ConfFile | null): DialplanHint[] {
     for (const v of named(section, 'exten')) {
       const [ext = '', priority = '', ...rest] = v.value.split(',');
       if (strip(priority) !== 'hint') continue;
-      const devices = (rest[0] ?? '').split('&').map(strip).filter((d) => d !== '');
+      const devices = (rest[0] ?? '')
+        .split('&')
+        .map(strip)
+        .filter((d) => d !== '');
       hints.push({ exten: strip(ext).split('/')[0] ?? '', context: section.name, devices, ...at(v) });
     }
   }

@@ -1,0 +1,116 @@
+/**
+ * What a site has, read from its Asterisk configuration directory: queues with their static members, SIP
+ * endpoints, and the extensions those name, each with the names reporting.md R14 needs to recognise it in logs.
+ * Pure: reads files, touches no database. The files read are the ones Asterisk reads (queues.conf, pjsip.conf,
+ * sip.conf, extensions.conf) with whatever they include; a file nothing includes is not read, as on the PBX.
+ */
+import fs from 'node:fs';
+import { AsteriskConfigError, type ConfFile, type ConfProblem, type ReadOptions, readAsteriskConfig } from './asterisk-conf';
+import {
+  type DialplanHint,
+  type QueueMemberLine,
+  type QueueStrategy,
+  type SipEndpoint,
+  dialplanHints,
+  pjsipEndpoints,
+  queueSections,
+  sipPeers,
+} from './site-sources';
+import { buildExtensions } from './site-extensions';
+
+export type { DialplanHint, QueueMemberLine, QueueStrategy, SipEndpoint };
+
+/** A static member of a queue and the extension it was recognised as. */
+export interface SiteQueueMember extends QueueMemberLine {
+  /** The extension number it belongs to (from its interface, else its state interface); null when neither names one. */
+  extNum: string | null;
+}
+
+export interface SiteQueue {
+  /** The name Asterisk writes into queue_log: the section name of queues.conf, as written. */
+  logName: string;
+  /** queues.conf has no display name: the section name. */
+  name: string;
+  /** The section name when it is all digits (FreePBX names queues by their number), else null. */
+  number: string | null;
+  strategy: QueueStrategy;
+  members: SiteQueueMember[];
+  file: string;
+  line: number;
+}
+
+export interface SiteExtension {
+  /** All digits, as written (`1001`). */
+  extNum: string;
+  /** The endpoint's caller id name, else the first member name given for it; null when the configuration names no one. */
+  extName: string | null;
+  /** The device of its hint or its endpoint (`PJSIP/1001`, `SIP/1001`); null when only Local-channel members name it. */
+  peerName: string | null;
+  /** Other names Asterisk logs it under (member interfaces, member names, further hint devices), without peerName. */
+  agentAliases: string[];
+  /** Where each fact came from, `file:line what`, for the printout. */
+  sources: string[];
+}
+
+/** Something read that maps to no extension, or a name two extensions claim; printed, not refused. */
+export interface SiteNote {
+  file: string;
+  line: number;
+  message: string;
+}
+
+export interface SiteConfig {
+  /** Every file read, per root file, as named in errors (relative to the configuration directory). */
+  files: string[];
+  queues: SiteQueue[];
+  extensions: SiteExtension[];
+  endpoints: SipEndpoint[];
+  hints: DialplanHint[];
+  notes: SiteNote[];
+}
+
+/** The root files Asterisk's modules load, in the order they are read here. */
+export const ROOT_FILES = ['queues.conf', 'pjsip.conf', 'sip.conf', 'extensions.conf'] as const;
+
+/**
+ * Reads the site's configuration from `configDir`. Throws AsteriskConfigError (400, every problem with file
+ * and line) when a file cannot be read faithfully or queues.conf is missing.
+ */
+export function readSiteConfig(configDir: string, options: ReadOptions = {}): SiteConfig {
+  if (!fs.existsSync(configDir) || !fs.statSync(configDir).isDirectory()) {
+    throw new AsteriskConfigError([
+      { file: configDir, line: 0, reason: "no such directory (give Asterisk's configuration directory, e.g. /etc/asterisk)" },
+    ]);
+  }
+  const problems: ConfProblem[] = [];
+  const [queuesConf, pjsipConf, sipConf, extensionsConf] = ROOT_FILES.map((name) => readCollecting(configDir, name, options, problems));
+  if (!queuesConf && problems.length === 0) {
+    problems.push({ file: 'queues.conf', line: 0, reason: "not found in this directory: is it Asterisk's configuration directory?" });
+  }
+  const queueLines = queueSections(queuesConf ?? null, problems);
+  const endpoints = [...pjsipEndpoints(pjsipConf ?? null), ...sipPeers(sipConf ?? null)];
+  const hints = dialplanHints(extensionsConf ?? null);
+  if (problems.length > 0) throw new AsteriskConfigError(problems);
+  const built = buildExtensions(queueLines, endpoints, hints);
+  const queues = queueLines.map((q, i) => ({
+    logName: q.logName,
+    name: q.logName,
+    number: /^\d+$/.test(q.logName) ? q.logName : null,
+    strategy: q.strategy,
+    members: built.members[i] ?? [],
+    file: q.file,
+    line: q.line,
+  }));
+  const files = [queuesConf, pjsipConf, sipConf, extensionsConf].flatMap((c) => c?.files ?? []);
+  return { files, queues, extensions: built.extensions, endpoints, hints, notes: built.notes };
+}
+
+function readCollecting(dir: string, name: string, options: ReadOptions, problems: ConfProblem[]): ConfFile | null {
+  try {
+    return readAsteriskConfig(dir, name, options);
+  } catch (err) {
+    if (!(err instanceof AsteriskConfigError)) throw err;
+    problems.push(...err.problems);
+    return null;
+  }
+}

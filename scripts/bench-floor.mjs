@@ -27,7 +27,9 @@ import Database from 'better-sqlite3';
 import express from 'express';
 import jwt from 'jsonwebtoken';
 
-const { values: opts } = parseArgs({ options: { 'data-dir': { type: 'string' }, port: { type: 'string', default: '0' }, host: { type: 'string', default: '127.0.0.1' } } });
+const { values: opts } = parseArgs({
+  options: { 'data-dir': { type: 'string' }, port: { type: 'string', default: '0' }, host: { type: 'string', default: '127.0.0.1' } },
+});
 const dataDir = opts['data-dir'];
 if (!dataDir) throw new Error('--data-dir DIR is required');
 
@@ -73,7 +75,15 @@ function callerTenant(req) {
 
 // Local midnight of America/Chicago as a Unix time, for YYYY-MM-DD (the offset read with Intl, cached by day).
 const midnights = new Map();
-const chicago = new Intl.DateTimeFormat('en-US', { timeZone: 'America/Chicago', hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric' });
+const chicago = new Intl.DateTimeFormat('en-US', {
+  timeZone: 'America/Chicago',
+  hourCycle: 'h23',
+  year: 'numeric',
+  month: 'numeric',
+  day: 'numeric',
+  hour: 'numeric',
+  minute: 'numeric',
+});
 function chicagoMidnight(day) {
   let t = midnights.get(day);
   if (t === undefined) {

@@ -32,10 +32,26 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { ADMIN, cpuMs, importSampleLogs, login, MEASURED, newDataDir, REPORTS_USER, rssMb, startFloor, startTars, type BenchRequest } from './http-bench-kit';
+import {
+  ADMIN,
+  cpuMs,
+  importSampleLogs,
+  login,
+  MEASURED,
+  newDataDir,
+  REPORTS_USER,
+  rssMb,
+  startFloor,
+  startTars,
+  type BenchRequest,
+} from './http-bench-kit';
 
 const { values: opts } = parseArgs({
-  options: { duration: { type: 'string', default: '5' }, rounds: { type: 'string', default: '3' }, connections: { type: 'string', default: '50' } },
+  options: {
+    duration: { type: 'string', default: '5' },
+    rounds: { type: 'string', default: '3' },
+    connections: { type: 'string', default: '50' },
+  },
 });
 const DURATION = Number(opts.duration);
 const ROUNDS = Number(opts.rounds);
@@ -58,20 +74,40 @@ interface Measured {
 
 const problems: string[] = [];
 
-async function load(server: { url: string; pid: number }, t: Target, token: string | null, seconds: number, connections = CONNECTIONS): Promise<Measured> {
+async function load(
+  server: { url: string; pid: number },
+  t: Target,
+  token: string | null,
+  seconds: number,
+  connections = CONNECTIONS,
+): Promise<Measured> {
   const { url } = server;
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (token) headers.authorization = `Bearer ${token}`;
   const cpuBefore = cpuMs(server.pid);
-  const r = await autocannon({ url: url + t.path, method: t.method, headers, body: t.body, connections, pipelining: 1, duration: seconds, timeout: t.timeoutSeconds ?? 10 });
+  const r = await autocannon({
+    url: url + t.path,
+    method: t.method,
+    headers,
+    body: t.body,
+    connections,
+    pipelining: 1,
+    duration: seconds,
+    timeout: t.timeoutSeconds ?? 10,
+  });
   const cpuUs = Math.round(((cpuMs(server.pid) - cpuBefore) * 1000) / Math.max(1, r.requests.total));
   const wrong = r.errors + r.timeouts + r.non2xx;
-  if (wrong > 0) problems.push(`${t.name} on ${url}: ${r.errors} errors, ${r.timeouts} timeouts, ${r.non2xx} non-2xx of ${r.requests.total}`);
+  if (wrong > 0)
+    problems.push(`${t.name} on ${url}: ${r.errors} errors, ${r.timeouts} timeouts, ${r.non2xx} non-2xx of ${r.requests.total}`);
   return { rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, requests: r.requests.total, cpuUs };
 }
 
 async function fetchJson(url: string, t: Target, token: string): Promise<unknown> {
-  const res = await fetch(url + t.path, { method: t.method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: t.body });
+  const res = await fetch(url + t.path, {
+    method: t.method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: t.body,
+  });
   if (res.status !== t.status) throw new Error(`${t.name} on ${url}: ${res.status} ${await res.text()}`);
   return res.json();
 }
@@ -80,8 +116,18 @@ async function fetchJson(url: string, t: Target, token: string): Promise<unknown
 function essence(t: Target, body: unknown): string {
   const b = body as Record<string, unknown>;
   if (t.path.startsWith('/v2/webhooks/')) return JSON.stringify([b.id, b.tenantId, b.type, b.url]);
-  if (t.path.startsWith('/v2/admin/phone-numbers/')) return JSON.stringify([b.total, (b.records as Array<Record<string, unknown>>).map((r) => [r.id, r.number, r.registeredCNAM])]);
-  return JSON.stringify((b.results as Array<Record<string, unknown>>).map((r) => [r.queueId, r.totalInbound, r.inboundAnswered, r.talkTime, r.abandons, r.totalOutbound]));
+  if (t.path.startsWith('/v2/admin/phone-numbers/'))
+    return JSON.stringify([b.total, (b.records as Array<Record<string, unknown>>).map((r) => [r.id, r.number, r.registeredCNAM])]);
+  return JSON.stringify(
+    (b.results as Array<Record<string, unknown>>).map((r) => [
+      r.queueId,
+      r.totalInbound,
+      r.inboundAnswered,
+      r.talkTime,
+      r.abandons,
+      r.totalOutbound,
+    ]),
+  );
 }
 
 const dataDir = newDataDir('bench-http');
@@ -102,22 +148,37 @@ for (const t of targets) {
 /** The median of each figure over the rounds (rounds alternate TARS and the floor, so drift hits both alike). */
 function median(runs: Measured[]): Measured {
   const mid = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
-  return { rps: mid(runs.map((r) => r.rps)), p50: mid(runs.map((r) => r.p50)), p99: mid(runs.map((r) => r.p99)), requests: runs.reduce((a, r) => a + r.requests, 0), cpuUs: mid(runs.map((r) => r.cpuUs)) };
+  return {
+    rps: mid(runs.map((r) => r.rps)),
+    p50: mid(runs.map((r) => r.p50)),
+    p99: mid(runs.map((r) => r.p99)),
+    requests: runs.reduce((a, r) => a + r.requests, 0),
+    cpuUs: mid(runs.map((r) => r.cpuUs)),
+  };
 }
 
-const rows: Array<{ name: string; tars: Measured; floor: Measured; ratio: number; rounds: Array<{ tars: Measured; floor: Measured }> }> = [];
+const rows: Array<{ name: string; tars: Measured; floor: Measured; ratio: number; rounds: Array<{ tars: Measured; floor: Measured }> }> =
+  [];
 for (const t of targets) {
   await load(tars, t, token, WARMUP);
   await load(floor, t, token, WARMUP);
   const rounds: Array<{ tars: Measured; floor: Measured }> = [];
-  for (let i = 0; i < ROUNDS; i++) rounds.push({ tars: await load(tars, t, token, DURATION), floor: await load(floor, t, token, DURATION) });
+  for (let i = 0; i < ROUNDS; i++)
+    rounds.push({ tars: await load(tars, t, token, DURATION), floor: await load(floor, t, token, DURATION) });
   const [mine, bare] = [median(rounds.map((r) => r.tars)), median(rounds.map((r) => r.floor))];
   rows.push({ name: t.name, tars: mine, floor: bare, ratio: Math.round((mine.rps / bare.rps) * 100) / 100, rounds });
 }
 
 // Logins wait their turn for a hash (one at a time on two cores, about 5 a second during the storm, which
 // shares the cores with the GETs), so with 50 connections one waits about 10 s: within a 30-s timeout.
-const loginTarget: Target = { name: 'POST /v2/authentication/', method: 'POST', path: '/v2/authentication/', body: JSON.stringify(REPORTS_USER), status: 201, timeoutSeconds: 30 };
+const loginTarget: Target = {
+  name: 'POST /v2/authentication/',
+  method: 'POST',
+  path: '/v2/authentication/',
+  body: JSON.stringify(REPORTS_USER),
+  status: 201,
+  timeoutSeconds: 30,
+};
 const STORM = DURATION * 2;
 const logins = await load(tars, loginTarget, null, STORM);
 // Logins still queued for a hash when autocannon stops go on for a moment: let them finish first.
@@ -132,12 +193,27 @@ await Promise.all([tars.stop(), floor.stop()]);
 const errorLines = tars.errorLines();
 if (errorLines.length > 0) problems.push(`the server logged ${errorLines.length} errors, e.g. ${errorLines[0]}`);
 
-const results = { connections: CONNECTIONS, durationSeconds: DURATION, rounds: ROUNDS, rows, logins, getAlone, getInStorm, storm, idleRss, loadedRss, floorIdleRss, problems };
+const results = {
+  connections: CONNECTIONS,
+  durationSeconds: DURATION,
+  rounds: ROUNDS,
+  rows,
+  logins,
+  getAlone,
+  getInStorm,
+  storm,
+  idleRss,
+  loadedRss,
+  floorIdleRss,
+  problems,
+};
 writeFileSync(join(dataDir, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
 
 const pad = (s: string | number, n: number) => String(s).padStart(n);
 console.log(`\n${CONNECTIONS} connections, loopback; each request ${ROUNDS} rounds of ${DURATION} s on TARS then on the floor, medians\n`);
-console.log(`${'request'.padEnd(40)} ${pad('TARS req/s', 11)} ${pad('p50', 5)} ${pad('p99', 5)} ${pad('µs/req', 7)} ${pad('floor req/s', 12)} ${pad('p50', 5)} ${pad('p99', 5)} ${pad('µs/req', 7)} ${pad('ratio', 6)}`);
+console.log(
+  `${'request'.padEnd(40)} ${pad('TARS req/s', 11)} ${pad('p50', 5)} ${pad('p99', 5)} ${pad('µs/req', 7)} ${pad('floor req/s', 12)} ${pad('p50', 5)} ${pad('p99', 5)} ${pad('µs/req', 7)} ${pad('ratio', 6)}`,
+);
 for (const r of rows) {
   console.log(
     `${r.name.padEnd(40)} ${pad(r.tars.rps, 11)} ${pad(r.tars.p50, 5)} ${pad(r.tars.p99, 5)} ${pad(r.tars.cpuUs, 7)} ${pad(r.floor.rps, 12)} ${pad(r.floor.p50, 5)} ${pad(r.floor.p99, 5)} ${pad(r.floor.cpuUs, 7)} ${pad(r.ratio.toFixed(2), 6)}`,

@@ -19,10 +19,24 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { ADMIN, importSampleLogs, login, MEASURED, newDataDir, startFloor, startTars, type BenchRequest, type Server } from './http-bench-kit';
+import {
+  ADMIN,
+  importSampleLogs,
+  login,
+  MEASURED,
+  newDataDir,
+  startFloor,
+  startTars,
+  type BenchRequest,
+  type Server,
+} from './http-bench-kit';
 
 const { values: opts } = parseArgs({
-  options: { request: { type: 'string', default: 'webhook' }, warmup: { type: 'string', default: '6000' }, requests: { type: 'string', default: '2000' } },
+  options: {
+    request: { type: 'string', default: 'webhook' },
+    warmup: { type: 'string', default: '6000' },
+    requests: { type: 'string', default: '2000' },
+  },
 });
 const REQUESTS = Number(opts.requests);
 const WARMUP = Number(opts.warmup);
@@ -53,7 +67,8 @@ async function send(server: Server, t: BenchRequest, amount: number): Promise<vo
     timeout: 120,
   });
   const wrong = r.errors + r.timeouts + r.non2xx;
-  if (wrong > 0) throw new Error(`${t.name} on ${server.url}: ${r.errors} errors, ${r.timeouts} timeouts, ${r.non2xx} non-2xx of ${r.requests.total}`);
+  if (wrong > 0)
+    throw new Error(`${t.name} on ${server.url}: ${r.errors} errors, ${r.timeouts} timeouts, ${r.non2xx} non-2xx of ${r.requests.total}`);
 }
 
 /** Instructions per request of one server under callgrind, counted after the warm-up. */

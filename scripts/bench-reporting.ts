@@ -31,13 +31,17 @@ import { queueStats } from '../src/modules/queue-reports/queue-stats.service';
 import { agentAvailability } from '../src/modules/queue-reports/availability.service';
 import { localDay, startOfDay } from '../src/time/zone';
 
-const { values: opts, positionals } = parseArgs({ allowPositionals: true, options: { reports: { type: 'string' }, 'queue-log': { type: 'boolean' } } });
+const { values: opts, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { reports: { type: 'string' }, 'queue-log': { type: 'boolean' } },
+});
 const dir = resolve(positionals[0] ?? '.tmp/bench');
 const root = resolve(import.meta.dirname, '..');
 const TZ = 'America/Chicago';
 const mb = (kb: number) => Math.round(kb / 1024);
 
-if (!existsSync(join(dir, 'queue_log'))) execFileSync(process.execPath, [join(root, 'scripts/gen-pbx-year.mjs'), dir], { stdio: 'inherit' });
+if (!existsSync(join(dir, 'queue_log')))
+  execFileSync(process.execPath, [join(root, 'scripts/gen-pbx-year.mjs'), dir], { stdio: 'inherit' });
 
 async function importFloor(file: string): Promise<{ lines: number; seconds: number }> {
   const dataDir = mkdtempSync(join(dir, 'floor-'));
@@ -124,17 +128,32 @@ async function reports(dataDir: string) {
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const token = deps.tokens.issue({ uid: 1, ver: 0 });
   const post = async (path: string, body: unknown) => {
-    const res = await fetch(url + path, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(url + path, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     if (res.status !== 201) throw new Error(`${path}: ${res.status} ${await res.text()}`);
     return res.arrayBuffer(); // the whole response received; parsing it is the client's work, not the server's
   };
-  const statsBody = { queueId: Array.from({ length: 20 }, (_, i) => i + 1), startDate: '2025-01-01', endDate: '2025-12-31', distribution: 'daily' };
+  const statsBody = {
+    queueId: Array.from({ length: 20 }, (_, i) => i + 1),
+    startDate: '2025-01-01',
+    endDate: '2025-12-31',
+    distribution: 'daily',
+  };
   const availBody = { queueId: 1, startDate: '2025-06-01', endDate: '2025-06-30' };
   const raw = new SqliteDatabase(join(dataDir, 'tars.db'), { readonly: true });
   const statsFloor = raw.prepare(STATS_FLOOR);
   const availFloor = raw.prepare(AVAILABILITY_FLOOR);
-  const year = { s: startOfDay(TZ, localDay(TZ, Date.parse('2025-01-01T12:00:00Z') / 1000)), e: startOfDay(TZ, localDay(TZ, Date.parse('2026-01-01T12:00:00Z') / 1000)) };
-  const june = { s: startOfDay(TZ, localDay(TZ, Date.parse('2025-06-01T12:00:00Z') / 1000)), e: startOfDay(TZ, localDay(TZ, Date.parse('2025-07-01T12:00:00Z') / 1000)) };
+  const year = {
+    s: startOfDay(TZ, localDay(TZ, Date.parse('2025-01-01T12:00:00Z') / 1000)),
+    e: startOfDay(TZ, localDay(TZ, Date.parse('2026-01-01T12:00:00Z') / 1000)),
+  };
+  const june = {
+    s: startOfDay(TZ, localDay(TZ, Date.parse('2025-06-01T12:00:00Z') / 1000)),
+    e: startOfDay(TZ, localDay(TZ, Date.parse('2025-07-01T12:00:00Z') / 1000)),
+  };
   const user = await deps.database.db.selectFrom('users').selectAll().where('id', '=', 1).executeTakeFirstOrThrow();
   const caller = await callerOf(deps.database.db, user);
   const result = {
@@ -175,7 +194,13 @@ const cdr = cli(['import', 'cdr', join(dir, 'Master.csv'), '--data-dir', dataDir
 const cdrRows = Number(/(\d+) lines read/.exec(cdr.out)?.[1]);
 const r = await reports(dataDir);
 const results = {
-  queueLog: { lines: floor.lines, seconds: queueLog.seconds, linesPerSecond: Math.round(floor.lines / queueLog.seconds), peakMb: queueLog.peakMb, summary: queueLog.out },
+  queueLog: {
+    lines: floor.lines,
+    seconds: queueLog.seconds,
+    linesPerSecond: Math.round(floor.lines / queueLog.seconds),
+    peakMb: queueLog.peakMb,
+    summary: queueLog.out,
+  },
   queueLogFloor: { seconds: floor.seconds, linesPerSecond: Math.round(floor.lines / floor.seconds) },
   cdr: { lines: cdrRows, seconds: cdr.seconds, linesPerSecond: Math.round(cdrRows / cdr.seconds), peakMb: cdr.peakMb, summary: cdr.out },
   reports: r,

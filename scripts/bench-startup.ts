@@ -19,7 +19,13 @@ import * as esbuild from 'esbuild';
 import { binaryParts, makeExecutable } from './build-binary.mjs';
 import { newDataDir, ROOT } from './http-bench-kit';
 
-const { values: opts } = parseArgs({ options: { rounds: { type: 'string', default: '5' }, settle: { type: 'string', default: '2000' }, 'no-binary': { type: 'boolean', default: false } } });
+const { values: opts } = parseArgs({
+  options: {
+    rounds: { type: 'string', default: '5' },
+    settle: { type: 'string', default: '2000' },
+    'no-binary': { type: 'boolean', default: false },
+  },
+});
 const ROUNDS = Number(opts.rounds);
 const SETTLE_MS = Number(opts.settle);
 const TARGET = { time: 1.5, rss: 1.3 };
@@ -51,7 +57,12 @@ async function buildFloorExe(): Promise<string> {
     logLevel: 'warning',
     alias: { 'better-sqlite3': `${sqliteDir}/lib/index.js` },
     // better-sqlite3 looks for its addon on disk; in an executable it is an asset (scripts/sea-bindings.cjs).
-    plugins: [{ name: 'sea-binding', setup: (b) => b.onResolve({ filter: /^\.\/binding$/ }, () => ({ path: join(ROOT, 'scripts/sea-bindings.cjs') })) }],
+    plugins: [
+      {
+        name: 'sea-binding',
+        setup: (b) => b.onResolve({ filter: /^\.\/binding$/ }, () => ({ path: join(ROOT, 'scripts/sea-bindings.cjs') })),
+      },
+    ],
   });
   makeExecutable({ node24, main: bundle, assets: { 'better_sqlite3.node': addon }, exe });
   return exe;
@@ -70,7 +81,10 @@ function freePort(): Promise<number> {
 function accepts(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
     socket.once('error', () => resolve(false));
   });
 }
@@ -108,7 +122,11 @@ async function main(): Promise<number> {
   const pairs: [Case, Case][] = [
     [
       { name: 'node dist/tars.cjs serve', cmd: process.execPath, args: (d, p) => [join(ROOT, 'dist/tars.cjs'), ...tarsArgs(d, p)] },
-      { name: 'node scripts/bench-floor.mjs', cmd: process.execPath, args: (d, p) => [join(ROOT, 'scripts/bench-floor.mjs'), ...floorArgs(d, p)] },
+      {
+        name: 'node scripts/bench-floor.mjs',
+        cmd: process.execPath,
+        args: (d, p) => [join(ROOT, 'scripts/bench-floor.mjs'), ...floorArgs(d, p)],
+      },
     ],
   ];
   if (!opts['no-binary']) {
@@ -138,10 +156,16 @@ async function main(): Promise<number> {
     const f = results.get(floor) as { ms: number[]; mb: number[] };
     const time = median(t.ms) / median(f.ms);
     const rss = median(t.mb) / median(f.mb);
-    console.log(`${tars.name}: ${median(t.ms).toFixed(0)} ms, ${median(t.mb).toFixed(1)} MB (all: ${t.ms.map((x) => x.toFixed(0)).join(' ')} ms)`);
-    console.log(`${floor.name}: ${median(f.ms).toFixed(0)} ms, ${median(f.mb).toFixed(1)} MB (all: ${f.ms.map((x) => x.toFixed(0)).join(' ')} ms)`);
+    console.log(
+      `${tars.name}: ${median(t.ms).toFixed(0)} ms, ${median(t.mb).toFixed(1)} MB (all: ${t.ms.map((x) => x.toFixed(0)).join(' ')} ms)`,
+    );
+    console.log(
+      `${floor.name}: ${median(f.ms).toFixed(0)} ms, ${median(f.mb).toFixed(1)} MB (all: ${f.ms.map((x) => x.toFixed(0)).join(' ')} ms)`,
+    );
     const ok = time <= TARGET.time && rss <= TARGET.rss;
-    console.log(`  ratios: time ${time.toFixed(2)} (target ≤ ${TARGET.time}), idle RSS ${rss.toFixed(2)} (target ≤ ${TARGET.rss}): ${ok ? 'met' : 'MISSED'}`);
+    console.log(
+      `  ratios: time ${time.toFixed(2)} (target ≤ ${TARGET.time}), idle RSS ${rss.toFixed(2)} (target ≤ ${TARGET.rss}): ${ok ? 'met' : 'MISSED'}`,
+    );
     missed ||= !ok;
   }
   return missed ? 1 : 0;

@@ -39,7 +39,10 @@ function fetchPackage(name, version) {
   mkdirSync(dir, { recursive: true });
   console.log(`fetching ${name}@${version} from the npm registry`);
   // npm checks the tarball against the registry's integrity hash.
-  const out = execFileSync('npm', ['pack', `${name}@${version}`, '--pack-destination', dir, '--json'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  const out = execFileSync('npm', ['pack', `${name}@${version}`, '--pack-destination', dir, '--json'], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const [{ filename }] = JSON.parse(out);
   run('tar', ['xzf', `${dir}/${filename}`, '-C', dir]);
   rmSync(`${dir}/${filename}`);
@@ -65,7 +68,14 @@ export function makeExecutable({ node24, main, assets, exe }) {
   rmSync(exe, { force: true });
   copyFileSync(node24, exe); // a fresh copy every time: postject refuses a binary that already has a blob
   run('strip', ['--strip-all', exe]);
-  run(process.execPath, [`${root}node_modules/postject/dist/cli.js`, exe, 'NODE_SEA_BLOB', blob, '--sentinel-fuse', 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2']);
+  run(process.execPath, [
+    `${root}node_modules/postject/dist/cli.js`,
+    exe,
+    'NODE_SEA_BLOB',
+    blob,
+    '--sentinel-fuse',
+    'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2',
+  ]);
   for (const f of [seaConfig, blob]) rmSync(f, { force: true });
 }
 
@@ -83,7 +93,9 @@ async function main() {
   rmSync(`${root}${bundleFile}`, { force: true });
   const sum = createHash('sha256').update(readFileSync(exe)).digest('hex');
   writeFileSync(`${dist}/SHA256SUMS`, `${sum}  tars\n`);
-  console.log(`dist/tars: ${(statSync(exe).size / 1e6).toFixed(1)} MB, Node ${NODE_VERSION}, better-sqlite3 ${BETTER_SQLITE3_VERSION}; sha256 ${sum}`);
+  console.log(
+    `dist/tars: ${(statSync(exe).size / 1e6).toFixed(1)} MB, Node ${NODE_VERSION}, better-sqlite3 ${BETTER_SQLITE3_VERSION}; sha256 ${sum}`,
+  );
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await main();

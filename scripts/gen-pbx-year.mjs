@@ -14,7 +14,12 @@ import { parseArgs } from 'node:util';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { days: { type: 'string', default: '365' }, queues: { type: 'string', default: '20' }, agents: { type: 'string', default: '200' }, calls: { type: 'string', default: '3150' } },
+  options: {
+    days: { type: 'string', default: '365' },
+    queues: { type: 'string', default: '20' },
+    agents: { type: 'string', default: '200' },
+    calls: { type: 'string', default: '3150' },
+  },
 });
 const out = positionals[0];
 if (!out) {
@@ -25,7 +30,10 @@ const [DAYS, QUEUES, AGENTS, CALLS] = [values.days, values.queues, values.agents
 const START = Date.UTC(2025, 0, 1, 6) / 1000; // local midnight, America/Chicago standard time
 
 let state = 0x2545f491;
-const rand = () => ((state = (Math.imul(state ^ (state >>> 15), 1 | state) + 0x6d2b79f5) | 0), ((state >>> 0) % 1e9) / 1e9);
+const rand = () => {
+  state = (Math.imul(state ^ (state >>> 15), 1 | state) + 0x6d2b79f5) | 0;
+  return ((state >>> 0) % 1e9) / 1e9;
+};
 const int = (lo, hi) => lo + Math.floor(rand() * (hi - lo + 1));
 const pick = (list) => list[Math.floor(rand() * list.length)];
 
@@ -66,7 +74,11 @@ function shiftEvents(day, lines) {
     for (const q of a.queues) {
       const log = (t, ev, data = '') => lines.push([t, `${t}|NONE|${queues[q].logName}|${a.peer}|${ev}|${data}`]);
       log(start, 'ADDMEMBER');
-      for (const [after, length, reason] of [[2, 900, 'Break'], [4, 1800, 'Lunch'], [6.5, 600, 'DND']]) {
+      for (const [after, length, reason] of [
+        [2, 900, 'Break'],
+        [4, 1800, 'Lunch'],
+        [6.5, 600, 'DND'],
+      ]) {
         log(start + after * 3600, 'PAUSE', reason);
         log(start + after * 3600 + length, 'UNPAUSE');
       }
@@ -83,13 +95,38 @@ function callEvents(day, lines, rows) {
     const caller = `+1312555${String(int(0, 9999)).padStart(4, '0')}`;
     const log = (t, agent, ev, data) => lines.push([t, `${t}|${callid}|${queues[q].logName}|${agent}|${ev}|${data}`]);
     const trunk = channel('PJSIP/voip-trunk');
-    const cdrQueue = (to, start, answer, end, disp) => rows.push([end, cdrRow(caller, queues[q].logName, 'ext-queues', `"CALLER" <${caller}>`, trunk, to, 'Queue', `${queues[q].logName},t,,,300`, start, answer, end, disp, callid)]);
+    const cdrQueue = (to, start, answer, end, disp) =>
+      rows.push([
+        end,
+        cdrRow(
+          caller,
+          queues[q].logName,
+          'ext-queues',
+          `"CALLER" <${caller}>`,
+          trunk,
+          to,
+          'Queue',
+          `${queues[q].logName},t,,,300`,
+          start,
+          answer,
+          end,
+          disp,
+          callid,
+        ),
+      ]);
     log(t0 + 1, 'NONE', 'ENTERQUEUE', `|${caller}|1`);
     const onShift = membersOf[q].filter((a) => t0 >= day + a.shift * 3600 + 300 && t0 < day + (a.shift + 9) * 3600 - 900);
     const fate = rand();
     if (onShift.length === 0 || fate > 0.85) {
       const wait = int(1, 300);
-      const exit = onShift.length === 0 ? ['EXITEMPTY', `1|1|${wait}`] : fate > 0.97 ? ['EXITWITHKEY', `1|1|1|${wait}`] : fate > 0.94 ? ['EXITWITHTIMEOUT', `1|1|${wait}`] : ['ABANDON', `1|1|${wait}`];
+      const exit =
+        onShift.length === 0
+          ? ['EXITEMPTY', `1|1|${wait}`]
+          : fate > 0.97
+            ? ['EXITWITHKEY', `1|1|1|${wait}`]
+            : fate > 0.94
+              ? ['EXITWITHTIMEOUT', `1|1|${wait}`]
+              : ['ABANDON', `1|1|${wait}`];
       log(t0 + 1 + wait, 'NONE', exit[0], exit[1]);
       cdrQueue('', t0, t0 + 1, t0 + 1 + wait, 'ANSWERED');
       continue;
@@ -119,7 +156,24 @@ function outboundRows(day, rows) {
       const disp = rand() < 0.7 ? 'ANSWERED' : rand() < 0.5 ? 'NO ANSWER' : 'BUSY';
       const answer = disp === 'ANSWERED' ? start + int(3, 20) : null;
       const end = (answer ?? start) + int(10, 400);
-      rows.push([end, cdrRow(String(a.ext), number, 'from-internal', `"Agent ${a.ext}" <${a.ext}>`, channel(a.peer), channel('PJSIP/voip-trunk'), 'Dial', `PJSIP/${number}@voip-trunk,300,T`, start, answer, end, disp, `${start}.${seq++}`)]);
+      rows.push([
+        end,
+        cdrRow(
+          String(a.ext),
+          number,
+          'from-internal',
+          `"Agent ${a.ext}" <${a.ext}>`,
+          channel(a.peer),
+          channel('PJSIP/voip-trunk'),
+          'Dial',
+          `PJSIP/${number}@voip-trunk,300,T`,
+          start,
+          answer,
+          end,
+          disp,
+          `${start}.${seq++}`,
+        ),
+      ]);
     }
   }
 }

@@ -124,7 +124,10 @@ function startNode(wrapper: string[], args: string[], logFile: string, env: Node
 
 /** Imports the sample queue_log and Master.csv (tenant 1's queues 1 and 2, 2026-10-31 … 11-02) with the CLI. */
 export function importSampleLogs(dataDir: string): void {
-  for (const [kind, file] of [['queue-log', 'queue_log.sample'], ['cdr', 'Master.csv.sample']] as const) {
+  for (const [kind, file] of [
+    ['queue-log', 'queue_log.sample'],
+    ['cdr', 'Master.csv.sample'],
+  ] as const) {
     const r = spawnSync(process.execPath, [CLI, 'import', kind, join(FIXTURES, file), '--data-dir', dataDir], { encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`tars import ${kind} failed: ${r.stderr}`);
   }
@@ -143,7 +146,11 @@ export function cpuMs(pid: number): number {
 }
 
 export async function login(url: string, who: { email: string; password: string }): Promise<string> {
-  const res = await fetch(`${url}/v2/authentication/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(who) });
+  const res = await fetch(`${url}/v2/authentication/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(who),
+  });
   if (res.status !== 201) throw new Error(`login of ${who.email}: ${res.status} ${await res.text()}`);
   return ((await res.json()) as { accessToken: string }).accessToken;
 }
@@ -164,5 +171,11 @@ export interface BenchRequest {
 export const MEASURED = {
   webhook: { name: 'GET /v2/webhooks/{id}', method: 'GET', path: '/v2/webhooks/1', status: 200 },
   list: { name: 'GET /v2/admin/phone-numbers/?tenantId=', method: 'GET', path: '/v2/admin/phone-numbers/?tenantId=1', status: 200 },
-  stats: { name: 'POST /v2/reporting/queues/stats', method: 'POST', path: '/v2/reporting/queues/stats', body: JSON.stringify(STATS_BODY), status: 201 },
+  stats: {
+    name: 'POST /v2/reporting/queues/stats',
+    method: 'POST',
+    path: '/v2/reporting/queues/stats',
+    body: JSON.stringify(STATS_BODY),
+    status: 201,
+  },
 } as const satisfies Record<string, BenchRequest>;

@@ -6,7 +6,9 @@ import { SETTINGS } from '../src/config';
 import { ALL_PERMISSIONS, effectivePermissions, PERMISSIONS, ROLES } from '../src/access/permissions';
 
 export function configTable(): string {
-  const rows = SETTINGS.map(([flag, env, def, what]) => `| ${flag ? `\`${flag}\`` : ''} | \`${env}\` | ${def ? `\`${def}\`` : ''} | ${what} |`);
+  const rows = SETTINGS.map(
+    ([flag, env, def, what]) => `| ${flag ? `\`${flag}\`` : ''} | \`${env}\` | ${def ? `\`${def}\`` : ''} | ${what} |`,
+  );
   return ['| flag | variable | default | meaning |', '|---|---|---|---|', ...rows].join('\n');
 }
 

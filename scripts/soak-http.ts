@@ -19,7 +19,9 @@
 import { parseArgs } from 'node:util';
 import { ADMIN, importSampleLogs, login, newDataDir, REPORTS_USER, rssMb, startTars, STATS_BODY } from './http-bench-kit';
 
-const { values: opts } = parseArgs({ options: { minutes: { type: 'string', default: '10' }, connections: { type: 'string', default: '20' } } });
+const { values: opts } = parseArgs({
+  options: { minutes: { type: 'string', default: '10' }, connections: { type: 'string', default: '20' } },
+});
 const MINUTES = Number(opts.minutes);
 const CONNECTIONS = Number(opts.connections);
 const SAMPLE_MS = 10_000;
@@ -47,7 +49,11 @@ async function call(kind: string, c: Call, expected: number): Promise<unknown> {
   if (bearer) headers.authorization = `Bearer ${bearer}`;
   requests++;
   try {
-    const res = await fetch(tars.url + c.path, { method: c.method, headers, body: c.body === undefined ? undefined : JSON.stringify(c.body) });
+    const res = await fetch(tars.url + c.path, {
+      method: c.method,
+      headers,
+      body: c.body === undefined ? undefined : JSON.stringify(c.body),
+    });
     const text = await res.text();
     counts.set(`${kind} ${res.status}`, (counts.get(`${kind} ${res.status}`) ?? 0) + 1);
     if (res.status !== expected) {
@@ -68,11 +74,21 @@ async function step(r: number, n: number): Promise<void> {
   else if (r < 0.55) await call('phone numbers', { method: 'GET', path: '/v2/admin/phone-numbers/?tenantId=1' }, 200);
   else if (r < 0.65) await call('queue stats', { method: 'POST', path: '/v2/reporting/queues/stats', body: STATS_BODY }, 201);
   else if (r < 0.75) {
-    const made = (await call('webhook create', { method: 'POST', path: '/v2/webhooks/', body: { tenantId: 1, type: 'ENDCALL', url: `http://127.0.0.1:9/soak/${n}` } }, 201)) as { id: number } | undefined;
+    const made = (await call(
+      'webhook create',
+      { method: 'POST', path: '/v2/webhooks/', body: { tenantId: 1, type: 'ENDCALL', url: `http://127.0.0.1:9/soak/${n}` } },
+      201,
+    )) as { id: number } | undefined;
     if (made) await call('webhook delete', { method: 'DELETE', path: `/v2/webhooks/${made.id}` }, 200);
-  } else if (r < 0.8) await call('caller id', { method: 'PATCH', path: '/v2/admin/phone-numbers/caller-id-name/2', body: { callerIdName: 'ACME SALES' } }, 200);
+  } else if (r < 0.8)
+    await call(
+      'caller id',
+      { method: 'PATCH', path: '/v2/admin/phone-numbers/caller-id-name/2', body: { callerIdName: 'ACME SALES' } },
+      200,
+    );
   else if (r < 0.88) await call('not found', { method: 'GET', path: '/v2/webhooks/999999' }, 404);
-  else if (r < 0.96) await call('bad body', { method: 'POST', path: '/v2/webhooks/', body: { tenantId: 1, type: 'NO-SUCH-TYPE', url: 'ftp://x' } }, 400);
+  else if (r < 0.96)
+    await call('bad body', { method: 'POST', path: '/v2/webhooks/', body: { tenantId: 1, type: 'NO-SUCH-TYPE', url: 'ftp://x' } }, 400);
   else if (r < 0.98) await call('forged token', { method: 'GET', path: '/v2/webhooks/1', token: forged }, 401);
   else await call('login', { method: 'POST', path: '/v2/authentication/', body: REPORTS_USER, token: null }, 201);
 }
@@ -88,7 +104,11 @@ function random(seed: number): () => number {
   };
 }
 
-const state = async () => JSON.stringify([await call('check', { method: 'GET', path: '/v2/webhooks/?tenantId=1' }, 200), await call('check', { method: 'GET', path: '/v2/admin/phone-numbers/?tenantId=1' }, 200)]);
+const state = async () =>
+  JSON.stringify([
+    await call('check', { method: 'GET', path: '/v2/webhooks/?tenantId=1' }, 200),
+    await call('check', { method: 'GET', path: '/v2/admin/phone-numbers/?tenantId=1' }, 200),
+  ]);
 const before = await state();
 
 const started = Date.now();
@@ -98,7 +118,9 @@ const sample = () => {
   const minutes = (Date.now() - started) / 60_000;
   const rss = rssMb(tars.pid);
   samples.push({ minutes, rss });
-  console.log(`${(minutes * 60).toFixed(0).padStart(5)} s  RSS ${rss.toFixed(1).padStart(6)} MB  ${String(requests).padStart(8)} requests  ${Math.round(requests / (minutes * 60 || 1))} req/s  ${failures.length} failures`);
+  console.log(
+    `${(minutes * 60).toFixed(0).padStart(5)} s  RSS ${rss.toFixed(1).padStart(6)} MB  ${String(requests).padStart(8)} requests  ${Math.round(requests / (minutes * 60 || 1))} req/s  ${failures.length} failures`,
+  );
 };
 console.log(`soak: ${MINUTES} min, ${CONNECTIONS} connections, server pid ${tars.pid}, data ${dataDir}`);
 sample();
@@ -132,8 +154,15 @@ if (warm.length >= 6) {
 }
 
 const rsses = samples.map((s) => s.rss);
-console.log(`\n${requests} requests in ${MINUTES} min (${Math.round(requests / (MINUTES * 60))} req/s); RSS first ${rsses[0]} MB, min ${Math.min(...rsses)} MB, max ${Math.max(...rsses)} MB, last ${rsses.at(-1)} MB; ${verdict}`);
-console.log([...counts].sort().map(([k, v]) => `  ${k}: ${v}`).join('\n'));
+console.log(
+  `\n${requests} requests in ${MINUTES} min (${Math.round(requests / (MINUTES * 60))} req/s); RSS first ${rsses[0]} MB, min ${Math.min(...rsses)} MB, max ${Math.max(...rsses)} MB, last ${rsses.at(-1)} MB; ${verdict}`,
+);
+console.log(
+  [...counts]
+    .sort()
+    .map(([k, v]) => `  ${k}: ${v}`)
+    .join('\n'),
+);
 if (failures.length > 0) {
   console.error(`\nFAILED (${failures.length}):\n  ${failures.slice(0, 20).join('\n  ')}`);
   process.exit(1);

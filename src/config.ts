@@ -75,8 +75,18 @@ export const SETTINGS = [
   ['', 'TARS_REPORT_HOUR', '6', "hour (0–23, the tenant's local time) when scheduled reports of the period that just ended are sent"],
   ['', 'TARS_REPORT_CATCHUP_DAYS', '7', 'reports that fell due while the server was down are sent on start if due within this many days'],
   ['', 'TARS_REPORT_ATTEMPTS', '5', 'attempts to send a scheduled report before it is marked failed (backoff 1 min, 5 min, 15 min, 1 h …)'],
-  ['', 'TARS_WEBHOOK_ALLOW', '', 'webhook destinations allowed (comma-separated host names, addresses, CIDR ranges); empty: any not denied. An entry named here wins over the built-in deny list (e.g. 127.0.0.1 for a receiver on loopback)'],
-  ['', 'TARS_WEBHOOK_DENY', '', `webhook destinations refused in addition to the built-in list (${DEFAULT_DENY.join(',')}: loopback, unspecified, link-local, cloud metadata, multicast); wins over the allow list`],
+  [
+    '',
+    'TARS_WEBHOOK_ALLOW',
+    '',
+    'webhook destinations allowed (comma-separated host names, addresses, CIDR ranges); empty: any not denied. An entry named here wins over the built-in deny list (e.g. 127.0.0.1 for a receiver on loopback)',
+  ],
+  [
+    '',
+    'TARS_WEBHOOK_DENY',
+    '',
+    `webhook destinations refused in addition to the built-in list (${DEFAULT_DENY.join(',')}: loopback, unspecified, link-local, cloud metadata, multicast); wins over the allow list`,
+  ],
   ['', 'TARS_WEBHOOK_TIMEOUT', '10s', 'how long one webhook delivery may take'],
   ['', 'TARS_WEBHOOK_ATTEMPTS', '8', 'attempts per webhook delivery before it is marked failed'],
   ['', 'TARS_WEBHOOK_RETRY_BASE', '10s', 'first retry delay of a failed delivery; doubled each time (with jitter), at most 1 h'],
@@ -106,7 +116,8 @@ export function loadConfig(env: Env, flags: ConfigFlags = {}, cwd = process.cwd(
 
   const portText = pick('port', 'TARS_PORT') ?? defaultOf('TARS_PORT');
   const port = Number(portText);
-  if (!/^\d+$/.test(portText) || port > 65535) problems.push(`${label('port', 'TARS_PORT')} must be a port number from 0 to 65535, got "${portText}"`);
+  if (!/^\d+$/.test(portText) || port > 65535)
+    problems.push(`${label('port', 'TARS_PORT')} must be a port number from 0 to 65535, got "${portText}"`);
 
   const host = pick('host', 'TARS_HOST') ?? defaultOf('TARS_HOST');
   if (/\s/.test(host)) problems.push(`${label('host', 'TARS_HOST')} must be a host name or address, got "${host}"`);
@@ -125,14 +136,16 @@ export function loadConfig(env: Env, flags: ConfigFlags = {}, cwd = process.cwd(
 
   const ttlText = env.TARS_TOKEN_TTL || defaultOf('TARS_TOKEN_TTL');
   const tokenTtlSeconds = parseDuration(ttlText);
-  if (tokenTtlSeconds === undefined || tokenTtlSeconds < 60) problems.push(`TARS_TOKEN_TTL must be a duration of at least 60 s such as 3600, 90m, 12h or 30d, got "${ttlText}"`);
+  if (tokenTtlSeconds === undefined || tokenTtlSeconds < 60)
+    problems.push(`TARS_TOKEN_TTL must be a duration of at least 60 s such as 3600, 90m, 12h or 30d, got "${ttlText}"`);
 
   const smtpUrl = env.TARS_SMTP_URL || undefined;
   if (smtpUrl !== undefined && !/^smtps?:\/\/[^/]+/.test(smtpUrl)) problems.push('TARS_SMTP_URL must be an smtp:// or smtps:// URL');
   const mailFrom = env.TARS_MAIL_FROM || defaultOf('TARS_MAIL_FROM');
 
   const smsGatewayUrl = env.TARS_SMS_GATEWAY_URL || undefined;
-  if (smsGatewayUrl !== undefined && !/^https?:\/\/[^/]+/.test(smsGatewayUrl)) problems.push('TARS_SMS_GATEWAY_URL must be an http:// or https:// URL');
+  if (smsGatewayUrl !== undefined && !/^https?:\/\/[^/]+/.test(smsGatewayUrl))
+    problems.push('TARS_SMS_GATEWAY_URL must be an http:// or https:// URL');
 
   const logLevel = (env.TARS_LOG_LEVEL || defaultOf('TARS_LOG_LEVEL')) as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`TARS_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
@@ -172,7 +185,8 @@ export function loadConfig(env: Env, flags: ConfigFlags = {}, cwd = process.cwd(
   const metricsText = env.TARS_METRICS || defaultOf('TARS_METRICS');
   if (metricsText !== 'on' && metricsText !== 'off') problems.push(`TARS_METRICS must be on or off, got "${metricsText}"`);
   const metricsToken = env.TARS_METRICS_TOKEN || undefined;
-  if (metricsToken !== undefined && (metricsToken.length < 16 || /\s/.test(metricsToken))) problems.push('TARS_METRICS_TOKEN must be at least 16 characters long, without spaces');
+  if (metricsToken !== undefined && (metricsToken.length < 16 || /\s/.test(metricsToken)))
+    problems.push('TARS_METRICS_TOKEN must be at least 16 characters long, without spaces');
 
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze({

@@ -53,7 +53,10 @@ export const tooManyRequests = (message: string, retryAfterSeconds: number): App
   new AppError(429, message, { headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) } });
 export const unavailable = (message: string): AppError => new AppError(503, message);
 export const diskFull = (): AppError =>
-  new AppError(507, 'The disk of the data directory is full: the change was not saved. Free some space there; the server accepts changes again at once.');
+  new AppError(
+    507,
+    'The disk of the data directory is full: the change was not saved. Free some space there; the server accepts changes again at once.',
+  );
 
 /** SQLite error codes we answer deliberately (never by message text). */
 export function sqliteCode(err: unknown): string | undefined {

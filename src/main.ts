@@ -61,10 +61,14 @@ export async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(await versions());
     return EXIT.ok;
   }
-  const command = COMMANDS.find((c) => c.name.length === 2 ? c.name[0] === first && c.name[1] === second : c.name[0] === first);
+  const command = COMMANDS.find((c) => (c.name.length === 2 ? c.name[0] === first && c.name[1] === second : c.name[0] === first));
   if (!command) {
     const group = COMMANDS.filter((c) => c.name[0] === first);
-    process.stderr.write(group.length > 0 ? `tars ${first}: say which: ${group.map((c) => c.name.join(' ')).join(', ')}\n` : `tars: unknown command "${first}"\n\n${overview()}`);
+    process.stderr.write(
+      group.length > 0
+        ? `tars ${first}: say which: ${group.map((c) => c.name.join(' ')).join(', ')}\n`
+        : `tars: unknown command "${first}"\n\n${overview()}`,
+    );
     return EXIT.usage;
   }
   const rest = argv.slice(command.name.length);
@@ -102,7 +106,9 @@ function report(command: Command, err: unknown): number {
     return err instanceof CliError ? err.exitCode : EXIT.failed;
   }
   if (sqliteCode(err) === 'SQLITE_FULL') {
-    process.stderr.write(`${name}: the disk of the data directory is full. What was saved before stays; free some space and run the command again\n`);
+    process.stderr.write(
+      `${name}: the disk of the data directory is full. What was saved before stays; free some space and run the command again\n`,
+    );
     return EXIT.failed;
   }
   process.stderr.write(`${name}: ${err instanceof Error ? err.message : String(err)}\n`);

@@ -26,7 +26,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('error', 'text')
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  await sql`CREATE UNIQUE INDEX report_runs_scheduled_period ON report_runs (filter_id, frequency, period_start) WHERE kind = 'scheduled'`.execute(db);
+  await sql`CREATE UNIQUE INDEX report_runs_scheduled_period ON report_runs (filter_id, frequency, period_start) WHERE kind = 'scheduled'`.execute(
+    db,
+  );
   await db.schema.createIndex('report_runs_due').on('report_runs').columns(['status', 'next_attempt_at']).execute();
   await db.schema.createIndex('report_runs_filter').on('report_runs').columns(['filter_id', 'id']).execute();
 }

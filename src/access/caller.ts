@@ -24,7 +24,10 @@ export interface Caller {
   readonly scope: TenantScope;
 }
 
-/** The token of an `Authorization: Bearer <JWT>` header (the scheme in any case, RFC 9110 §11.1), or null when the header is anything else. */
+/**
+ * The token of an `Authorization: Bearer <JWT>` header (the scheme in any case, RFC 9110 §11.1), or null when
+ * the header is anything else.
+ */
 export function bearerToken(header: string | undefined): string | null {
   const m = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/i.exec(header ?? '');
   return m ? (m[1] as string) : null;

@@ -40,7 +40,8 @@ export function pageWindow(q: PageQuery): PageWindow {
  */
 export function windowed<Q extends { limit(n: Expression<number>): Q; offset(n: Expression<number>): Q }>(query: Q, w: PageWindow): Q {
   if (w.limit === null) return query;
-  if (!Number.isSafeInteger(w.limit) || !Number.isSafeInteger(w.offset)) throw new Error(`page window ${w.limit}, ${w.offset}: integers expected`);
+  if (!Number.isSafeInteger(w.limit) || !Number.isSafeInteger(w.offset))
+    throw new Error(`page window ${w.limit}, ${w.offset}: integers expected`);
   return query.limit(sql.lit(w.limit)).offset(sql.lit(w.offset));
 }
 

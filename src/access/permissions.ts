@@ -83,9 +83,7 @@ export function effectivePermissions(roleValue: number, own: readonly string[]):
   const patterns = [...(roleOf(roleValue)?.grants ?? []), ...own];
   const grants = patterns.filter((p) => !p.startsWith('!'));
   const denials = patterns.filter((p) => p.startsWith('!')).map((p) => p.slice(1));
-  return new Set(
-    ALL_PERMISSIONS.filter((perm) => grants.some((g) => matches(g, perm)) && !denials.some((d) => matches(d, perm))),
-  );
+  return new Set(ALL_PERMISSIONS.filter((perm) => grants.some((g) => matches(g, perm)) && !denials.some((d) => matches(d, perm))));
 }
 
 /** The user's own permission patterns (grants and "!" denials), as stored. */

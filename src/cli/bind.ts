@@ -35,7 +35,10 @@ export async function bindAddress(host: string, port: number): Promise<Server> {
     });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? '';
-    throw new CliError(`cannot listen on ${shownAddress(host, port)}: ${REASONS[code] ?? (err as Error).message}${code ? ` (${code})` : ''}`, EXIT.failed);
+    throw new CliError(
+      `cannot listen on ${shownAddress(host, port)}: ${REASONS[code] ?? (err as Error).message}${code ? ` (${code})` : ''}`,
+      EXIT.failed,
+    );
   }
   return server;
 }

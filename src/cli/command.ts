@@ -34,7 +34,10 @@ export const DATA_DIR_HELP = settingHelp('--data-dir', 'DIR', 'data directory');
 
 /** A failure to report in one line (no stack), with its exit code. */
 export class CliError extends Error {
-  constructor(message: string, readonly exitCode: number = EXIT.failed) {
+  constructor(
+    message: string,
+    readonly exitCode: number = EXIT.failed,
+  ) {
     super(message);
   }
 }

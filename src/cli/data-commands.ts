@@ -7,7 +7,8 @@ import { databasePath, ensureDataDir, openDataDir } from '../runtime';
 import { readFixtureFile, seedFixture } from '../seed/seed';
 import { DATA_DIR_HELP, DATA_DIR_OPTION, EXIT, type Command } from './command';
 
-export const dataDirOf = (values: Record<string, unknown>) => loadConfig(process.env, { 'data-dir': values['data-dir'] as string | undefined }).dataDir;
+export const dataDirOf = (values: Record<string, unknown>) =>
+  loadConfig(process.env, { 'data-dir': values['data-dir'] as string | undefined }).dataDir;
 
 export const seedCommand: Command = {
   name: ['seed'],

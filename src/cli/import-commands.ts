@@ -51,7 +51,10 @@ function importCommand(kind: 'queue-log' | 'cdr', what: string, make: (sqlite: S
       const progress = progressBar(importer);
       try {
         const summary = values.follow
-          ? await followFile(importer, file as string, stopSignal(), { onProgress: progress.update, onCaughtUp: () => (events.live = true) })
+          ? await followFile(importer, file as string, stopSignal(), {
+              onProgress: progress.update,
+              onCaughtUp: () => (events.live = true),
+            })
           : await importFile(importer, file as string, { onProgress: progress.update });
         progress.done();
         process.stdout.write(`${kind} ${basename(file as string)}: ${summary.toLine()}\n`);
@@ -89,7 +92,9 @@ function progressBar(importer: LineImporter) {
       const ratio = size > 0 ? Math.min(1, position / size) : 1;
       const width = 30;
       const filled = Math.round(ratio * width);
-      process.stderr.write(`\r[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${String(Math.floor(ratio * 100)).padStart(3)}%  ${importer.summary.read} lines`);
+      process.stderr.write(
+        `\r[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${String(Math.floor(ratio * 100)).padStart(3)}%  ${importer.summary.read} lines`,
+      );
     },
     done() {
       if (tty && last > 0) process.stderr.write('\r\x1b[K');
@@ -97,5 +102,9 @@ function progressBar(importer: LineImporter) {
   };
 }
 
-export const importQueueLogCommand = importCommand('queue-log', 'an Asterisk queue_log file', (sqlite, opts) => new QueueLogImporter(sqlite, opts));
+export const importQueueLogCommand = importCommand(
+  'queue-log',
+  'an Asterisk queue_log file',
+  (sqlite, opts) => new QueueLogImporter(sqlite, opts),
+);
 export const importCdrCommand = importCommand('cdr', 'an Asterisk CDR file (Master.csv)', (sqlite, opts) => new CdrImporter(sqlite, opts));

@@ -21,7 +21,9 @@ ${DATA_DIR_HELP}`,
   async run(values, [file]) {
     const target = resolve(file as string);
     const summary = await createBackup(dataDirOf(values), target);
-    const secret = summary.withSecret ? 'with the JWT secret' : 'without a JWT secret: the data directory has none (it comes from TARS_JWT_SECRET, or no server has started yet)';
+    const secret = summary.withSecret
+      ? 'with the JWT secret'
+      : 'without a JWT secret: the data directory has none (it comes from TARS_JWT_SECRET, or no server has started yet)';
     process.stdout.write(`backed up to ${target}: ${summary.bytes} bytes, schema ${summary.schema}, ${secret}\n`);
     return EXIT.ok;
   },
@@ -45,7 +47,11 @@ ${DATA_DIR_HELP}`,
     const summary = await restoreBackup(resolve(file as string), dataDir);
     const lines = [`restored ${file} (made ${summary.createdAt ?? 'at an unknown time'}) into ${dataDir}: schema ${summary.schema}`];
     if (summary.pending.length > 0) lines.push(`${summary.pending.length} migration(s) pending: the next start applies them`);
-    lines.push(summary.secretRestored ? 'the JWT secret of the backup is restored' : 'the backup has no JWT secret: the data directory keeps its own');
+    lines.push(
+      summary.secretRestored
+        ? 'the JWT secret of the backup is restored'
+        : 'the backup has no JWT secret: the data directory keeps its own',
+    );
     if (summary.replaced) lines.push(`the database it replaced is in ${summary.replaced}`);
     process.stdout.write(`${lines.join('\n')}\n`);
     return EXIT.ok;

@@ -30,8 +30,11 @@ ${DATA_DIR_HELP}`,
       if (!filter) throw new CliError(`no saved filter with id ${idText}`);
       const run = await runFilterNow(deps, filter, values.for as string | undefined);
       const period = `${run.period_start} to ${run.period_end}`;
-      if (run.status !== 'sent') throw new CliError(`report of filter ${filter.id} "${filter.name}" for ${period} was not sent: ${run.error ?? run.status}`);
-      process.stdout.write(`sent the report of filter ${filter.id} "${filter.name}" for ${period} (${run.rows ?? 0} calls) to ${filter.recipients}\n`);
+      if (run.status !== 'sent')
+        throw new CliError(`report of filter ${filter.id} "${filter.name}" for ${period} was not sent: ${run.error ?? run.status}`);
+      process.stdout.write(
+        `sent the report of filter ${filter.id} "${filter.name}" for ${period} (${run.rows ?? 0} calls) to ${filter.recipients}\n`,
+      );
       return EXIT.ok;
     } finally {
       deps.mailer.close();

@@ -113,7 +113,9 @@ async function prepareData(deps: AppDeps): Promise<void> {
   if (admin) {
     log.info({ email: admin.email }, 'created the first platform administrator');
     if (admin.generatedPassword) {
-      process.stderr.write(`\nFirst platform administrator: ${admin.email}\nGenerated password (shown once, change it with \`tars user password\`): ${admin.generatedPassword}\n\n`);
+      process.stderr.write(
+        `\nFirst platform administrator: ${admin.email}\nGenerated password (shown once, change it with \`tars user password\`): ${admin.generatedPassword}\n\n`,
+      );
     }
   }
 }

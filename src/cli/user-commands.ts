@@ -20,7 +20,8 @@ function positiveInt(text: string | undefined, flag: string): number | undefined
   return Number(text);
 }
 
-const dataDirOf = (values: Record<string, unknown>) => loadConfig(process.env, { 'data-dir': values['data-dir'] as string | undefined }).dataDir;
+const dataDirOf = (values: Record<string, unknown>) =>
+  loadConfig(process.env, { 'data-dir': values['data-dir'] as string | undefined }).dataDir;
 
 export const userAddCommand: Command = {
   name: ['user', 'add'],
@@ -36,7 +37,14 @@ ROLE is a number or a name: ${roleList}.
   --branch ID      branch id of that tenant (optional)
   --password P     password, at least 8 characters (it shows in the process list: prefer the generated one)
 ${DATA_DIR_HELP}`,
-  options: { email: { type: 'string' }, tenant: { type: 'string' }, role: { type: 'string' }, branch: { type: 'string' }, password: { type: 'string' }, 'data-dir': { type: 'string' } },
+  options: {
+    email: { type: 'string' },
+    tenant: { type: 'string' },
+    role: { type: 'string' },
+    branch: { type: 'string' },
+    password: { type: 'string' },
+    'data-dir': { type: 'string' },
+  },
   positionals: { min: 0, max: 0 },
   async run(values) {
     const missing = ['email', 'tenant', 'role'].filter((k) => !values[k]);
@@ -53,8 +61,12 @@ ${DATA_DIR_HELP}`,
     const database = await openDataDir(dataDirOf(values));
     try {
       const { db } = database;
-      if (!(await db.selectFrom('tenants').select('id').where('id', '=', tenantId).executeTakeFirst())) throw new CliError(`no tenant with id ${tenantId}`);
-      if (branchId && !(await db.selectFrom('branches').select('id').where('id', '=', branchId).where('tenant_id', '=', tenantId).executeTakeFirst())) {
+      if (!(await db.selectFrom('tenants').select('id').where('id', '=', tenantId).executeTakeFirst()))
+        throw new CliError(`no tenant with id ${tenantId}`);
+      if (
+        branchId &&
+        !(await db.selectFrom('branches').select('id').where('id', '=', branchId).where('tenant_id', '=', tenantId).executeTakeFirst())
+      ) {
         throw new CliError(`tenant ${tenantId} has no branch with id ${branchId}`);
       }
       if (await findUserByEmail(db, email)) throw new CliError(`a user with e-mail ${email} already exists`);
@@ -98,7 +110,8 @@ ${DATA_DIR_HELP}`,
       const user = await findUserByEmail(database.db, String(values.email));
       if (!user) throw new CliError(`no user with e-mail ${String(values.email)}`);
       // The operator of the installation acts in every tenant.
-      if (!(await setPassword(database.db, ALL_TENANTS, user.id, await hashPassword(password)))) throw new CliError(`no user with e-mail ${user.email}`);
+      if (!(await setPassword(database.db, ALL_TENANTS, user.id, await hashPassword(password))))
+        throw new CliError(`no user with e-mail ${user.email}`);
       process.stdout.write(`password of ${user.email} changed; its earlier access tokens no longer work\n`);
       if (!given) process.stdout.write(`generated password (shown once): ${password}\n`);
       return EXIT.ok;

@@ -1,6 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type SqliteDatabase from 'better-sqlite3';
-import { SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type SqliteDatabase as KyselySqlite, type SqliteStatement } from 'kysely';
+import {
+  SqliteDialect,
+  SqliteDriver,
+  type DatabaseConnection,
+  type Driver,
+  type SqliteDatabase as KyselySqlite,
+  type SqliteStatement,
+} from 'kysely';
 import { sqliteCode } from '../errors';
 
 /** How often a transaction that found the write lock taken tries again. */
@@ -96,7 +103,9 @@ function rowReader(stmt: SqliteDatabase.Statement): (parameters: readonly unknow
     names = stmt.columns().map((c) => c.name);
     // The names are written as JSON strings: whatever a column is called, it is a property name, never code.
     // A column named __proto__ would set the prototype in a literal: that statement keeps better-sqlite3's objects.
-    toObject = names.includes('__proto__') ? undefined : (new Function('r', `return {${names.map((n, i) => `${JSON.stringify(n)}: r[${i}]`).join(', ')}};`) as (row: unknown[]) => unknown);
+    toObject = names.includes('__proto__')
+      ? undefined
+      : (new Function('r', `return {${names.map((n, i) => `${JSON.stringify(n)}: r[${i}]`).join(', ')}};`) as (row: unknown[]) => unknown);
     stmt.raw(toObject !== undefined);
   };
   learn();

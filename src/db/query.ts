@@ -91,14 +91,21 @@ export function defineShapedQuery<S, P extends object, R>(
   const all = async (db: Db, shape: S, values: P): Promise<R[]> => {
     const named = values as Readonly<Record<string, unknown>>;
     const query = shapes.get(`${keyOf(shape)}|${variantsKey(named)}`, () => compiledOf(build(db, placeholders<P>(named), shape)));
-    return readRows(db, query, query.parameters.map((s) => valueOf(query, s, named)));
+    return readRows(
+      db,
+      query,
+      query.parameters.map((s) => valueOf(query, s, named)),
+    );
   };
   return { all, first: async (db, shape, values) => (await all(db, shape, values))[0] };
 }
 
 /** defineShapedQuery for a query of one shape. */
 export function defineQuery<P extends object, R>(build: (db: Db, p: Params<P>) => Compilable<R>): Query<P, R> {
-  const shaped = defineShapedQuery<undefined, P, R>(() => '', (db, p) => build(db, p));
+  const shaped = defineShapedQuery<undefined, P, R>(
+    () => '',
+    (db, p) => build(db, p),
+  );
   return { all: (db, values) => shaped.all(db, undefined, values), first: (db, values) => shaped.first(db, undefined, values) };
 }
 

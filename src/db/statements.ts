@@ -9,7 +9,9 @@ import type { Sqlite } from './database';
  * more than the inserts themselves). Everything that is not a hot loop on the raw connection uses Kysely.
  *
  *   const statementsOf = preparedStatements({
- *     queueById: statement<{ id: number }, { tenantId: number; name: string }>('SELECT tenant_id AS tenantId, name FROM queues WHERE id = @id'),
+ *     queueById: statement<{ id: number }, { tenantId: number; name: string }>(
+ *       'SELECT tenant_id AS tenantId, name FROM queues WHERE id = @id',
+ *     ),
  *   });
  *   const queue = statementsOf(sqlite).queueById.get({ id: 3 });
  */

@@ -18,7 +18,10 @@ export interface UpgradeResult {
  * transaction (migrateToLatest): one that fails leaves the file as it was. A database made by a newer TARS
  * is refused before anything is written: migrations only move forward.
  */
-export async function upgradeDatabase(handle: OpenDatabase, list: Readonly<Record<string, Migration>> = migrations): Promise<UpgradeResult> {
+export async function upgradeDatabase(
+  handle: OpenDatabase,
+  list: Readonly<Record<string, Migration>> = migrations,
+): Promise<UpgradeResult> {
   const done = await appliedMigrations(handle);
   const { pending, unknown } = schemaStatus(done, Object.keys(list).sort());
   if (unknown.length > 0) throw new Error(newerSchemaMessage(unknown));

@@ -26,7 +26,10 @@ export async function readJsonBody(req: Request): Promise<unknown> {
   }
   const encoding = (req.headers['content-encoding'] ?? 'identity').toLowerCase();
   if (encoding !== 'identity') throw new AppError(415, `Content-Encoding ${encoding} is not supported`);
-  const charset = /charset=([^;]+)/i.exec(req.headers['content-type'] ?? '')?.[1]?.trim().toLowerCase();
+  const charset = /charset=([^;]+)/i
+    .exec(req.headers['content-type'] ?? '')?.[1]
+    ?.trim()
+    .toLowerCase();
   if (charset && charset !== 'utf-8' && charset !== 'utf8') throw new AppError(415, `Charset ${charset} is not supported; send UTF-8`);
   if (length !== undefined && Number(length) > BODY_LIMIT_BYTES) throw tooLarge();
 

@@ -24,7 +24,14 @@ export function requestLog(log: Logger, metrics?: Metrics): RequestHandler {
     res.on('finish', () => {
       const durationMs = performance.now() - start;
       access.info(
-        { reqId: requestId, method: req.method, path: req.path, status: res.statusCode, durationMs: Math.round(durationMs * 100) / 100, userId: res.locals.userId },
+        {
+          reqId: requestId,
+          method: req.method,
+          path: req.path,
+          status: res.statusCode,
+          durationMs: Math.round(durationMs * 100) / 100,
+          userId: res.locals.userId,
+        },
         'request',
       );
       metrics?.record(req, res.statusCode, durationMs / 1000);

@@ -36,13 +36,15 @@ function component(name: string): Json {
   const [id, def] = name.split('.') as [string, string | undefined];
   const file = RAW.get(id);
   const source = def === undefined ? file : (file?.$defs as Json | undefined)?.[def];
-  if (!source || typeof source !== 'object') throw new Error(`no schema ${def === undefined ? `with $id "${id}"` : `${id}#/$defs/${def}`} in schemas/`);
+  if (!source || typeof source !== 'object')
+    throw new Error(`no schema ${def === undefined ? `with $id "${id}"` : `${id}#/$defs/${def}`} in schemas/`);
   const schema = rewrite(source, id) as Json;
   if (def === undefined) delete schema.$defs;
   return schema;
 }
 
-const referencedBy = (value: unknown) => [...JSON.stringify(value).matchAll(/"#\/components\/schemas\/([^/"]+)/g)].map((m) => m[1] as string);
+const referencedBy = (value: unknown) =>
+  [...JSON.stringify(value).matchAll(/"#\/components\/schemas\/([^/"]+)/g)].map((m) => m[1] as string);
 
 /** The components that `referrer` (paths, responses) uses, directly or through other components, by name. */
 export function componentSchemas(referrer: unknown): Record<string, Json> {
@@ -53,7 +55,11 @@ export function componentSchemas(referrer: unknown): Record<string, Json> {
     referencedBy(out[name]).forEach(visit);
   };
   referencedBy(referrer).forEach(visit);
-  return Object.fromEntries(Object.keys(out).sort().map((k) => [k, out[k] as Json]));
+  return Object.fromEntries(
+    Object.keys(out)
+      .sort()
+      .map((k) => [k, out[k] as Json]),
+  );
 }
 
 export interface Shape {
@@ -70,7 +76,10 @@ export function objectShape(ref: string, owner: string): Shape {
 function shapeOf(schema: Json, owner: string): Shape {
   const properties = Object.entries((schema.properties as Json | undefined) ?? {}).map(([k, v]) => [k, { schema: v, owner }] as const);
   const shape: Shape = { properties: Object.fromEntries(properties), required: [...((schema.required as string[] | undefined) ?? [])] };
-  const inner = [...(typeof schema.$ref === 'string' ? [objectShape(schema.$ref, owner)] : []), ...((schema.allOf as Json[] | undefined) ?? []).map((part) => shapeOf(part, owner))];
+  const inner = [
+    ...(typeof schema.$ref === 'string' ? [objectShape(schema.$ref, owner)] : []),
+    ...((schema.allOf as Json[] | undefined) ?? []).map((part) => shapeOf(part, owner)),
+  ];
   for (const part of inner) {
     Object.assign(shape.properties, part.properties);
     shape.required.push(...part.required);

@@ -16,12 +16,20 @@ export const ADDITION_TAG = 'Addition to the hosted API';
 const ERRORS = {
   400: ['BadRequest', 'The path, query or body breaks its schema; validationErrors names every problem', 'tenantId must be greater than 0'],
   401: ['NotAuthenticated', 'No valid bearer token', 'Not authenticated'],
-  403: ['Forbidden', "The caller's role or permissions do not allow this, or it names a tenant it may not act in", 'You are not allowed to do this'],
+  403: [
+    'Forbidden',
+    "The caller's role or permissions do not allow this, or it names a tenant it may not act in",
+    'You are not allowed to do this',
+  ],
   404: ['NotFound', 'No such record, or one of a tenant the caller may not see', 'Record not found'],
   413: ['PayloadTooLarge', 'The body is larger than 1 MiB', 'The request body is too large'],
   415: ['UnsupportedMediaType', 'The body is not application/json', 'The request body must be JSON (Content-Type: application/json)'],
   500: ['GeneralError', 'Something went wrong on the server (details only in its log)', 'Something went wrong on the server'],
-  507: ['InsufficientStorage', 'The disk of the data directory is full: nothing was saved; reads go on', 'The disk of the data directory is full: the change was not saved'],
+  507: [
+    'InsufficientStorage',
+    'The disk of the data directory is full: nothing was saved; reads go on',
+    'The disk of the data directory is full: the change was not saved',
+  ],
 } as const;
 
 function errorResponse(code: keyof typeof ERRORS): Json {
@@ -38,15 +46,21 @@ export function buildOpenApi(routes: readonly RouteDef[]): SchemaTypes['openapi'
     paths[path] = { ...paths[path], [route.method]: operation(route, path) };
     for (const tag of operationTags(route)) if (!tags.includes(tag)) tags.push(tag);
   }
-  const responses = Object.fromEntries(Object.entries(ERRORS).map(([code, [name]]) => [name, errorResponse(Number(code) as keyof typeof ERRORS)]));
+  const responses = Object.fromEntries(
+    Object.entries(ERRORS).map(([code, [name]]) => [name, errorResponse(Number(code) as keyof typeof ERRORS)]),
+  );
   return {
     openapi: '3.1.0',
     info: {
       title: 'TARS API',
       version: VERSION,
-      description: 'The v2 admin and reporting API of TARS, the Telephony Administration and Reporting Server. Send the accessToken of POST /v2/authentication as `Authorization: Bearer <token>`.',
+      description:
+        'The v2 admin and reporting API of TARS, the Telephony Administration and Reporting Server. Send the accessToken of POST /v2/authentication as `Authorization: Bearer <token>`.',
     },
-    tags: [...tags.filter((t) => t !== ADDITION_TAG).map((name) => ({ name })), { name: ADDITION_TAG, description: 'Operations TARS has and the hosted API does not.' }],
+    tags: [
+      ...tags.filter((t) => t !== ADDITION_TAG).map((name) => ({ name })),
+      { name: ADDITION_TAG, description: 'Operations TARS has and the hosted API does not.' },
+    ],
     paths,
     components: {
       schemas: componentSchemas({ paths, responses }),
@@ -76,7 +90,11 @@ function operation(route: RouteDef, path: string): Json {
   if (route.params) errors.push(404);
   if (route.body) errors.push(413, 415);
   if (route.method !== 'get') errors.push(507);
-  const access = isPublic ? 'Public: no token needed.' : route.permission === 'authenticated' ? 'Any signed-in user.' : `Permission: \`${route.permission}\`.`;
+  const access = isPublic
+    ? 'Public: no token needed.'
+    : route.permission === 'authenticated'
+      ? 'Any signed-in user.'
+      : `Permission: \`${route.permission}\`.`;
   return {
     operationId: operationId(route.method, path),
     tags: operationTags(route),
@@ -94,7 +112,10 @@ function operation(route: RouteDef, path: string): Json {
 }
 
 function operationId(method: string, path: string): string {
-  const words = path.split('/').filter(Boolean).map((p) => (p.startsWith('{') ? `by-${p.slice(1, -1)}` : p));
+  const words = path
+    .split('/')
+    .filter(Boolean)
+    .map((p) => (p.startsWith('{') ? `by-${p.slice(1, -1)}` : p));
   return [method, ...words].join('-').replace(/[-_.]+([a-zA-Z0-9])/g, (_, c: string) => c.toUpperCase());
 }
 
@@ -117,4 +138,3 @@ function parameters(route: RouteDef, where: 'path' | 'query'): Json[] {
     return { name, in: where, required: where === 'path' || required.includes(name), ...description, schema };
   });
 }
-

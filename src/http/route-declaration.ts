@@ -63,8 +63,13 @@ interface RouteBase<B extends SchemaId, Q extends SchemaId, P extends SchemaId, 
 }
 
 /** A route as declared: its handler's input and output are the types of its schemas (src/validation/schema-types.ts). */
-export interface TypedRoute<C extends Permission | 'authenticated' | 'public', B extends SchemaId, Q extends SchemaId, P extends SchemaId, R extends SchemaId>
-  extends RouteBase<B, Q, P, R> {
+export interface TypedRoute<
+  C extends Permission | 'authenticated' | 'public',
+  B extends SchemaId,
+  Q extends SchemaId,
+  P extends SchemaId,
+  R extends SchemaId,
+> extends RouteBase<B, Q, P, R> {
   /** The permission the caller needs; 'authenticated' when any signed-in user may call it, 'public' without a token. */
   readonly permission: C;
   readonly handler: (ctx: Ctx<C, B, Q, P>) => Loose<SchemaTypes[NoInfer<R>]> | Promise<Loose<SchemaTypes[NoInfer<R>]>>;
@@ -87,8 +92,11 @@ export function route<B extends SchemaId = never, Q extends SchemaId = never, P 
   return def as unknown as RouteDef;
 }
 
-export function publicRoute<B extends SchemaId = never, Q extends SchemaId = never, P extends SchemaId = never, R extends SchemaId = SchemaId>(
-  def: TypedRoute<'public', B, Q, P, R>,
-): RouteDef {
+export function publicRoute<
+  B extends SchemaId = never,
+  Q extends SchemaId = never,
+  P extends SchemaId = never,
+  R extends SchemaId = SchemaId,
+>(def: TypedRoute<'public', B, Q, P, R>): RouteDef {
   return def as unknown as RouteDef;
 }

@@ -3,7 +3,7 @@ import { match, type MatchFunction } from 'path-to-regexp';
 import { AppError, forbidden } from '../errors';
 import type { AppDeps } from '../deps';
 import { readJsonBody } from './body';
-import { bearerToken, resolveCaller, type Caller } from '../access/caller';
+import { bearerToken, resolveCaller } from '../access/caller';
 import type { RouteDef } from './route-declaration';
 import type { SchemaId } from '../validation/schema-types';
 import type { Validator } from '../validation/validation';
@@ -50,12 +50,19 @@ export function mountRoutes(router: Router, routes: readonly RouteDef[], deps: A
   const groups = new Map<string, MountedRoute[]>();
   for (const def of routes) {
     const key = groupKey(def.path);
-    if (key.includes(':') || key.includes('*')) throw new Error(`route ${def.path}: a parameter in its first two segments cannot be grouped`);
+    if (key.includes(':') || key.includes('*'))
+      throw new Error(`route ${def.path}: a parameter in its first two segments cannot be grouped`);
     let group = groups.get(key);
     if (!group) groups.set(key, (group = []));
     const method = def.method.toUpperCase();
     const path = def.path.replace(/\/+$/, '');
-    group.push({ def, method, match: match(path, { sensitive: true, end: true, trailing: true, decode: decodeParam }), route: Object.freeze({ path: def.path, method }), run: runner(def, deps, opts) });
+    group.push({
+      def,
+      method,
+      match: match(path, { sensitive: true, end: true, trailing: true, decode: decodeParam }),
+      route: Object.freeze({ path: def.path, method }),
+      run: runner(def, deps, opts),
+    });
   }
   const dispatch = (req: Request, res: Response, next: NextFunction): void => {
     const group = groups.get(groupKey(req.path));
@@ -114,7 +121,10 @@ function sendAllow(res: Response, methods: string[]): void {
 
 function runner(route: RouteDef, deps: AppDeps, opts: MountOptions): (req: Request, res: Response) => Promise<void> {
   return async (req, res) => {
-    const caller = route.permission === 'public' ? undefined : await resolveCaller(deps.database.db, deps.tokens, bearerToken(req.headers.authorization));
+    const caller =
+      route.permission === 'public'
+        ? undefined
+        : await resolveCaller(deps.database.db, deps.tokens, bearerToken(req.headers.authorization));
     if (caller) res.locals.userId = caller.user.id;
     const input = checkInput(route, req, deps.validator, route.body ? await readJsonBody(req) : undefined);
     if (caller && route.permission !== 'authenticated' && route.permission !== 'public' && !caller.permissions.has(route.permission)) {
@@ -130,7 +140,8 @@ function runner(route: RouteDef, deps: AppDeps, opts: MountOptions): (req: Reque
     });
     if (opts.checkResponses) {
       const wrong = deps.validator.problems(route.response, result);
-      if (wrong.length > 0) throw new Error(`response of ${route.method.toUpperCase()} ${route.path} breaks schema ${route.response}: ${wrong.join('; ')}`);
+      if (wrong.length > 0)
+        throw new Error(`response of ${route.method.toUpperCase()} ${route.path} breaks schema ${route.response}: ${wrong.join('; ')}`);
     }
     res.status(route.status ?? (route.method === 'post' ? 201 : 200)).json(result);
   };
@@ -147,7 +158,9 @@ function checkInput(route: RouteDef, req: Request, validator: Validator, read: u
   const problems: string[] = [];
   const params = route.params ? checked(problems, validator, 'text', route.params, req.params) : {};
   const query = route.query ? checked(problems, validator, 'text', route.query, req.query) : {};
-  const body = route.body ? checked(problems, validator, 'body', route.body, read === undefined && route.bodyOptional ? {} : read) : undefined;
+  const body = route.body
+    ? checked(problems, validator, 'body', route.body, read === undefined && route.bodyOptional ? {} : read)
+    : undefined;
   if (problems.length > 0) throw new AppError(400, problems[0] as string, { validationErrors: [...new Set(problems)] });
   return { body, query, params };
 }

@@ -64,7 +64,10 @@ const webhookAttempts: ScrapedGauge = {
   async read({ database }) {
     const row = await database.db
       .selectFrom('webhook_attempts')
-      .select((eb) => [eb.fn.countAll<number>().as('all'), eb.fn.sum<number>(eb.case().when('attempt', '>', 1).then(1).else(0).end()).as('retries')])
+      .select((eb) => [
+        eb.fn.countAll<number>().as('all'),
+        eb.fn.sum<number>(eb.case().when('attempt', '>', 1).then(1).else(0).end()).as('retries'),
+      ])
       .executeTakeFirstOrThrow();
     const retries = Number(row.retries ?? 0);
     return [

@@ -57,7 +57,8 @@ export function mountMetricsPage(router: Router, metrics: Metrics, config: Confi
   router.get('/metrics', async (req, res) => {
     if (expected) {
       const given = /^Bearer (\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
-      if (!given || !timingSafeEqual(digest(given), expected)) throw notAuthenticated('GET /metrics needs the metrics token (TARS_METRICS_TOKEN) as a bearer token');
+      if (!given || !timingSafeEqual(digest(given), expected))
+        throw notAuthenticated('GET /metrics needs the metrics token (TARS_METRICS_TOKEN) as a bearer token');
     }
     res.setHeader('Content-Type', metrics.registry.contentType);
     res.setHeader('Cache-Control', 'no-store');

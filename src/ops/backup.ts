@@ -39,7 +39,9 @@ export async function createBackup(dataDir: string, file: string): Promise<Backu
   const sqlite = openSqlite(source, { readonly: true });
   try {
     const applied = await appliedMigrations({ sqlite });
-    await backupDatabase(sqlite, file, (copy) => writeFacts(copy, { createdAt: new Date().toISOString(), tarsVersion: VERSION, jwtSecret }));
+    await backupDatabase(sqlite, file, (copy) =>
+      writeFacts(copy, { createdAt: new Date().toISOString(), tarsVersion: VERSION, jwtSecret }),
+    );
     return { bytes: statSync(file).size, schema: applied[applied.length - 1] ?? 'none', withSecret: jwtSecret !== undefined };
   } finally {
     sqlite.close();
@@ -68,7 +70,7 @@ export async function inspectBackup(sqlite: Sqlite, file: string): Promise<Inspe
   try {
     problems = integrityProblems(sqlite);
   } catch (err) {
-    throw new Error(`${file} is not a usable SQLite database: ${(err as Error).message}`);
+    throw new Error(`${file} is not a usable SQLite database: ${(err as Error).message}`, { cause: err });
   }
   if (problems.length > 0) throw new Error(`${file} is damaged (integrity check: ${problems.slice(0, 3).join('; ')})`);
   const applied = await appliedMigrations({ sqlite });

@@ -63,8 +63,10 @@ async function checkDatabase(dataDir: string): Promise<Finding[]> {
 function schemaFinding(applied: string[]): Finding {
   const { pending, unknown } = schemaStatus(applied);
   const version = applied[applied.length - 1] ?? 'none';
-  if (unknown.length > 0) return problem('schema version', `${version}: newer than this program (unknown migrations: ${unknown.join(', ')})`);
-  if (pending.length > 0) return ok('schema version', `${version}: ${pending.length} migration(s) pending; the next start applies them after writing a backup`);
+  if (unknown.length > 0)
+    return problem('schema version', `${version}: newer than this program (unknown migrations: ${unknown.join(', ')})`);
+  if (pending.length > 0)
+    return ok('schema version', `${version}: ${pending.length} migration(s) pending; the next start applies them after writing a backup`);
   return ok('schema version', `${version}: up to date (${MIGRATION_NAMES.length} migrations)`);
 }
 

@@ -33,7 +33,8 @@ export function lockDataDir(dataDir: string): ServerLock {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw err;
       const other = runningServer(dataDir);
-      if (other) throw new DataDirBusyError(`a TARS server (pid ${other.pid}, started ${other.startedAt}) is already running on ${dataDir}`);
+      if (other)
+        throw new DataDirBusyError(`a TARS server (pid ${other.pid}, started ${other.startedAt}) is already running on ${dataDir}`);
       rmSync(file, { force: true }); // stale
     }
   }

@@ -29,7 +29,8 @@ export async function fixtureProblems(db: Db, validator: Validator, fx: Fixture)
     const seen = new Set<number>();
     (fx[key] ?? []).forEach((rec, i) => {
       if (seen.has(rec.id)) problems.push(`${key}[${i}].id: id ${rec.id} is given twice`);
-      else if ((existing[tables[key]] as { has(id: number): boolean }).has(rec.id)) problems.push(`${key}[${i}].id: a record with id ${rec.id} already exists in the database`);
+      else if ((existing[tables[key]] as { has(id: number): boolean }).has(rec.id))
+        problems.push(`${key}[${i}].id: a record with id ${rec.id} already exists in the database`);
       seen.add(rec.id);
     });
   }
@@ -48,7 +49,8 @@ export async function fixtureProblems(db: Db, validator: Validator, fx: Fixture)
   const refer = (where: string, what: string, id: number, map: Map<number, number>, tenantId?: number) => {
     const owner = map.get(id);
     if (owner === undefined) problems.push(`${where}: no ${what} with id ${id}`);
-    else if (tenantId !== undefined && owner !== tenantId) problems.push(`${where}: ${what} ${id} belongs to tenant ${owner}, not to tenant ${tenantId}`);
+    else if (tenantId !== undefined && owner !== tenantId)
+      problems.push(`${where}: ${what} ${id} belongs to tenant ${owner}, not to tenant ${tenantId}`);
   };
   for (const key of FIXTURE_KEYS) {
     if (key === 'tenants') continue;
@@ -64,11 +66,19 @@ export async function fixtureProblems(db: Db, validator: Validator, fx: Fixture)
   (fx.savedFilters ?? []).forEach((f, i) => refer(`savedFilters[${i}].userId`, 'user', f.userId, users));
 
   // Unique keys other than ids.
-  const unique = <T>(key: string, field: string, list: readonly T[] | undefined, value: (r: T) => string, taken: Set<string>, what: string) => {
+  const unique = <T>(
+    key: string,
+    field: string,
+    list: readonly T[] | undefined,
+    value: (r: T) => string,
+    taken: Set<string>,
+    what: string,
+  ) => {
     const seen = new Set<string>();
     (list ?? []).forEach((r, i) => {
       const v = value(r);
-      if (seen.has(v) || taken.has(v)) problems.push(`${key}[${i}].${field}: ${what} ${JSON.stringify(v.split('\u0000').pop())} is already used`);
+      if (seen.has(v) || taken.has(v))
+        problems.push(`${key}[${i}].${field}: ${what} ${JSON.stringify(v.split('\u0000').pop())} is already used`);
       seen.add(v);
     });
   };
@@ -82,12 +92,15 @@ export async function fixtureProblems(db: Db, validator: Validator, fx: Fixture)
   (fx.emergencyLocations ?? []).forEach((l, i) =>
     (l.notificationGroups ?? []).forEach((g, j) => {
       if (g.id === undefined) return;
-      if (groupIds.has(g.id) || existing.groupIds.has(g.id)) problems.push(`emergencyLocations[${i}].notificationGroups[${j}].id: id ${g.id} is already used`);
+      if (groupIds.has(g.id) || existing.groupIds.has(g.id))
+        problems.push(`emergencyLocations[${i}].notificationGroups[${j}].id: id ${g.id} is already used`);
       groupIds.add(g.id);
     }),
   );
   // The rules of the API's saved filters hold for seeded ones too.
-  (fx.savedFilters ?? []).forEach((f, i) => problems.push(...savedFilterProblems(validator, f).map((p) => `savedFilters[${i}].${colonAfterField(p)}`)));
+  (fx.savedFilters ?? []).forEach((f, i) =>
+    problems.push(...savedFilterProblems(validator, f).map((p) => `savedFilters[${i}].${colonAfterField(p)}`)),
+  );
   return problems;
 }
 
@@ -99,8 +112,9 @@ export function colonAfterField(problem: string): string {
 async function existingRecords(db: Db) {
   const pairs = async (table: 'branches' | 'users' | 'extensions') =>
     new Map((await db.selectFrom(table).select(['id', 'tenant_id']).execute()).map((r) => [r.id, r.tenant_id] as [number, number]));
-  const ids = async (table: 'queues' | 'phone_numbers' | 'emergency_locations' | 'call_campaigns' | 'webhooks' | 'saved_filters' | 'notification_groups') =>
-    new Set((await db.selectFrom(table).select('id').execute()).map((r) => r.id));
+  const ids = async (
+    table: 'queues' | 'phone_numbers' | 'emergency_locations' | 'call_campaigns' | 'webhooks' | 'saved_filters' | 'notification_groups',
+  ) => new Set((await db.selectFrom(table).select('id').execute()).map((r) => r.id));
   const tenants = new Map((await db.selectFrom('tenants').select('id').execute()).map((r) => [r.id, r.id] as [number, number]));
   const extensionRows = await db.selectFrom('extensions').select(['tenant_id', 'ext_num', 'peer_name']).execute();
   return {

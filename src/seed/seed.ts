@@ -70,7 +70,9 @@ export async function seedFixture(database: OpenDatabase, validator: Validator, 
       }
     };
     await step('tenants', fx.tenants, (t) => insertTenant(trx, t));
-    await step('branches', fx.branches, (b) => insertBranch(trx, { id: b.id, tenant_id: b.tenantId, name: b.name, timezone: b.timezone ?? 'UTC', is_default: b.default ?? 0 }));
+    await step('branches', fx.branches, (b) =>
+      insertBranch(trx, { id: b.id, tenant_id: b.tenantId, name: b.name, timezone: b.timezone ?? 'UTC', is_default: b.default ?? 0 }),
+    );
     await step('users', fx.users, (u, i) => insertUser(trx, userRow(u, hashes[i] as string, createdAt)));
     await step('extensions', fx.extensions, (e) => insertExtension(trx, e));
     await step('queues', fx.queues, (q) => insertQueue(trx, q));

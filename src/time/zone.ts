@@ -90,7 +90,10 @@ export function localDay(tz: string, t: number): number {
 
 const dayStarts = new Map<string, number>();
 
-/** The instant at which local day `dayNum` begins (its midnight, or the first moment after a gap). Memoised: reports ask for the same days again and again. */
+/**
+ * The instant at which local day `dayNum` begins (its midnight, or the first moment after a gap). Memoised:
+ * reports ask for the same days again and again.
+ */
 export function startOfDay(tz: string, dayNum: number): number {
   const key = `${tz}|${dayNum}`;
   let t = dayStarts.get(key);

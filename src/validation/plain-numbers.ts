@@ -23,7 +23,10 @@ export function numbersNotPlain(raw: Readonly<Record<string, unknown>>, coerced:
     const texts = Array.isArray(given) ? given : [given];
     const numbers = Array.isArray(value) ? value : [value];
     const loose = numbers.some((n, i) => typeof n === 'number' && typeof texts[i] === 'string' && !isPlain(texts[i] as string, n));
-    if (loose) problems.push(`${field} must be written in plain decimal digits (no plus sign, exponent, leading zero or spaces; at most 9007199254740991)`);
+    if (loose)
+      problems.push(
+        `${field} must be written in plain decimal digits (no plus sign, exponent, leading zero or spaces; at most 9007199254740991)`,
+      );
   }
   return problems;
 }

@@ -47,7 +47,10 @@ function validatorOf(set: Readonly<Record<string, ValidateFunction>>, id: Schema
 
 /** "/address/streetNum" → "address.streetNum"; "/queueId/1" → "queueId[1]". */
 function fieldOf(instancePath: string, child?: string): string {
-  const parts = instancePath.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const parts = instancePath
+    .split('/')
+    .slice(1)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (child !== undefined) parts.push(child);
   let out = '';
   for (const p of parts) out += /^\d+$/.test(p) ? `[${p}]` : out ? `.${p}` : p;
@@ -81,7 +84,9 @@ export function describeErrors(errors: readonly ErrorObject[]): string[] {
         out.push(`${fieldOf(e.instancePath, String(p.unevaluatedProperty))} is not an allowed property`);
         break;
       case 'type': {
-        const types = String(p.type).split(',').map((t) => TYPE_NAMES[t] ?? t);
+        const types = String(p.type)
+          .split(',')
+          .map((t) => TYPE_NAMES[t] ?? t);
         out.push(`${field} must be ${types.join(' or ')}`);
         break;
       }

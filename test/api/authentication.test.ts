@@ -28,11 +28,26 @@ describe('authentication', () => {
       const db = app.deps.database.db;
       const t = await buildTenant(db, { partnerId: 4 });
       const b = await buildBranch(db, t.id, { name: 'Head office' });
-      const u = await buildUser(db, t.id, ROLE.account, { branch_id: b.id, peer_secret: 'sip-secret', mfa_app_secret: 'JBSWY3DPEHPK3PXP', title: 'Boss' });
+      const u = await buildUser(db, t.id, ROLE.account, {
+        branch_id: b.id,
+        peer_secret: 'sip-secret',
+        mfa_app_secret: 'JBSWY3DPEHPK3PXP',
+        title: 'Boss',
+      });
       const res = await login(u.email, DEFAULT_PASSWORD);
       expect(res.status).to.equal(201);
       expect(Object.keys(res.body.user)).to.have.length(USER_FIELDS);
-      expect(res.body.user).to.include({ id: u.id, email: u.email, userRole: 3, tenantId: t.id, branchId: b.id, branchName: 'Head office', title: 'Boss', otp: '', mfaAppSecret: '' });
+      expect(res.body.user).to.include({
+        id: u.id,
+        email: u.email,
+        userRole: 3,
+        tenantId: t.id,
+        branchId: b.id,
+        branchName: 'Head office',
+        title: 'Boss',
+        otp: '',
+        mfaAppSecret: '',
+      });
       expect(res.body.user.peerSecret, 'the caller gets its own SIP password').to.equal('sip-secret');
       expect(res.body.user.permissions).to.include.members(['admin.branches.create', 'webhooks.read']);
       const header = JSON.parse(Buffer.from(String(res.body.accessToken).split('.')[0] as string, 'base64url').toString());
@@ -41,7 +56,9 @@ describe('authentication', () => {
     });
 
     it('when the e-mail differs only in case, then the login still works', async () => {
-      const u = await buildUser(app.deps.database.db, (await buildTenant(app.deps.database.db)).id, ROLE.basic, { email: 'Mixed.Case@Example.test' });
+      const u = await buildUser(app.deps.database.db, (await buildTenant(app.deps.database.db)).id, ROLE.basic, {
+        email: 'Mixed.Case@Example.test',
+      });
       expect((await login('mixed.case@EXAMPLE.test', u.password)).status).to.equal(201);
     });
 
@@ -59,7 +76,11 @@ describe('authentication', () => {
     });
 
     it('when MFA is enabled, then /v2/authentication/ refuses with 401 pointing to /v2/authentication/mfa', async () => {
-      const u = await buildUser(app.deps.database.db, (await buildTenant(app.deps.database.db)).id, ROLE.account, { mfa_enabled: 1, mfa_mode: 'app', mfa_app_secret: 'JBSWY3DPEHPK3PXP' });
+      const u = await buildUser(app.deps.database.db, (await buildTenant(app.deps.database.db)).id, ROLE.account, {
+        mfa_enabled: 1,
+        mfa_mode: 'app',
+        mfa_app_secret: 'JBSWY3DPEHPK3PXP',
+      });
       const res = await login(u.email, u.password);
       expectError(res, 401);
       expect(res.body.message).to.include('/v2/authentication/mfa');
@@ -105,7 +126,10 @@ describe('authentication', () => {
       const old = await tokenFor(app, u);
       expect((await probe(old)).status).to.equal(400);
       const other = await buildTenant(db);
-      expect(await setPassword(db, tenantsScope([other.id]), u.id, await hashPassword('not in that tenant')), 'another tenant\'s scope').to.equal(false);
+      expect(
+        await setPassword(db, tenantsScope([other.id]), u.id, await hashPassword('not in that tenant')),
+        "another tenant's scope",
+      ).to.equal(false);
       expect((await probe(old)).status, 'the token outlives a change refused by its scope').to.equal(400);
       expect(await setPassword(db, tenantsScope([u.tenantId]), u.id, await hashPassword('a brand new password'))).to.equal(true);
       expectError(await probe(old), 401);

@@ -17,7 +17,12 @@ describe('POST /v2/admin/branches/', () => {
   it('when an account admin creates a branch, then it gets 201 with the Branch object', async () => {
     const res = await create(cast.tokenA, { tenantId: cast.a.id, name: 'Main office', timezone: 'Europe/Paris', default: 0 });
     expect(res.status).to.equal(201);
-    expect(res.body).to.deep.include({ name: 'Main office', timezone: 'Europe/Paris', default: 0, tenant: { id: cast.a.id, name: cast.a.name } });
+    expect(res.body).to.deep.include({
+      name: 'Main office',
+      timezone: 'Europe/Paris',
+      default: 0,
+      tenant: { id: cast.a.id, name: cast.a.name },
+    });
     expect(res.body.id).to.be.a('number').greaterThan(0);
   });
 
@@ -53,7 +58,9 @@ describe('POST /v2/admin/branches/', () => {
 
   it('when the timezone is not an IANA name, then 400 naming timezone; an alias the runtime knows is accepted', async () => {
     expectError(await create(cast.tokenA, { tenantId: cast.a.id, name: 'Mars base', timezone: 'Mars/Olympus' }), 400, ['timezone']);
-    expect((await create(cast.tokenA, { tenantId: cast.a.id, name: 'BA office', timezone: 'America/Argentina/Buenos_Aires' })).status).to.equal(201);
+    expect(
+      (await create(cast.tokenA, { tenantId: cast.a.id, name: 'BA office', timezone: 'America/Argentina/Buenos_Aires' })).status,
+    ).to.equal(201);
   });
 
   it('when tenantId is 0, default is 2 and a property is unknown, then one 400 lists all three', async () => {
@@ -90,7 +97,10 @@ describe('POST /v2/admin/branches/', () => {
     const sibling = await buildTenant(db, { partnerId: cast.a.partnerId });
     const partner = await buildUser(db, cast.a.id, ROLE.partner, { partner_id: cast.a.partnerId });
     const token = await tokenFor(app, partner);
-    expect((await create(token, { tenantId: sibling.id, name: 'Sibling office' })).body.tenant).to.deep.equal({ id: sibling.id, name: sibling.name });
+    expect((await create(token, { tenantId: sibling.id, name: 'Sibling office' })).body.tenant).to.deep.equal({
+      id: sibling.id,
+      name: sibling.name,
+    });
     expectError(await create(token, { tenantId: cast.b.id, name: 'Foreign office' }), 403);
   });
 
@@ -99,7 +109,7 @@ describe('POST /v2/admin/branches/', () => {
   });
 
   describe('GET /v2/admin/branches/ and /{id} (additions)', () => {
-    it('when an account admin lists branches, then only its own tenant\'s come, paged and ordered by id, in the Branch shape', async () => {
+    it("when an account admin lists branches, then only its own tenant's come, paged and ordered by id, in the Branch shape", async () => {
       const res = await app.request('GET', '/v2/admin/branches', { token: cast.tokenA, query: { recordsPerPage: 2 } });
       expect(res.status).to.equal(200);
       expect(res.body.records.every((b: { tenant: { id: number } }) => b.tenant.id === cast.a.id)).to.equal(true);

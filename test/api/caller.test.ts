@@ -19,10 +19,18 @@ describe('permissions of the caller', () => {
     const list = () => app.request('GET', '/v2/webhooks/', { token, query: { tenantId: tenant.id } });
     expect((await list()).status).to.equal(403);
 
-    await db.updateTable('users').set({ permissions: JSON.stringify(['webhooks.read']) }).where('id', '=', user.id).execute();
+    await db
+      .updateTable('users')
+      .set({ permissions: JSON.stringify(['webhooks.read']) })
+      .where('id', '=', user.id)
+      .execute();
     expect((await list()).status).to.equal(200);
 
-    await db.updateTable('users').set({ permissions: JSON.stringify(['webhooks.read', '!webhooks.#']) }).where('id', '=', user.id).execute();
+    await db
+      .updateTable('users')
+      .set({ permissions: JSON.stringify(['webhooks.read', '!webhooks.#']) })
+      .where('id', '=', user.id)
+      .execute();
     expect((await list()).status).to.equal(403);
 
     await db.updateTable('users').set({ permissions: '[]', user_role: ROLE.account }).where('id', '=', user.id).execute();
@@ -36,7 +44,10 @@ describe('permissions of the caller', () => {
     const db = app.deps.database.db;
     const [t1, t2] = [await buildTenant(db), await buildTenant(db)];
     const [u1, u2] = [await buildUser(db, t1.id, ROLE.account), await buildUser(db, t2.id, ROLE.account)];
-    const list = async (u: { id: number }, tenantId: number) => (await app.request('GET', '/v2/webhooks/', { token: await tokenFor(app, u), query: { tenantId } })).status;
-    expect([await list(u1, t1.id), await list(u1, t2.id), await list(u2, t2.id), await list(u2, t1.id)]).to.deep.equal([200, 403, 200, 403]);
+    const list = async (u: { id: number }, tenantId: number) =>
+      (await app.request('GET', '/v2/webhooks/', { token: await tokenFor(app, u), query: { tenantId } })).status;
+    expect([await list(u1, t1.id), await list(u1, t2.id), await list(u2, t2.id), await list(u2, t1.id)]).to.deep.equal([
+      200, 403, 200, 403,
+    ]);
   });
 });

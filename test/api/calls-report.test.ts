@@ -7,14 +7,26 @@ import { CDR_SAMPLE, sampleLines, seedAcmeWithSampleLogs } from '../helpers/pbx-
 
 const CALLS = '/v2/reporting/calls';
 const USERS = { root: 1, admin: 2, reports: 3, basic: 4, globex: 6, queues: 8 } as const;
-type Rec = { id: number; uniqueId: string; start: string; direction: string; extension: number | null; queueId: number | null; source: string; destination: string; disposition: string };
+type Rec = {
+  id: number;
+  uniqueId: string;
+  start: string;
+  direction: string;
+  extension: number | null;
+  queueId: number | null;
+  source: string;
+  destination: string;
+  disposition: string;
+};
 
 describe('GET and POST /v2/reporting/calls', () => {
   let app: TestApp;
   const token: Partial<Record<keyof typeof USERS, string>> = {};
   const get = (who: keyof typeof USERS, query: Record<string, string | number>) => app.request('GET', CALLS, { token: token[who], query });
   // The sample rows that have a tenant: all but the ten IVR hang-ups (trunk to "s") and the two broken lines.
-  const rows = sampleLines(CDR_SAMPLE).map(parseCdrLine).filter((r): r is CdrRecord => typeof r !== 'string' && r.dst !== 's');
+  const rows = sampleLines(CDR_SAMPLE)
+    .map(parseCdrLine)
+    .filter((r): r is CdrRecord => typeof r !== 'string' && r.dst !== 's');
 
   before(async () => {
     app = await startTestApp();
@@ -35,11 +47,22 @@ describe('GET and POST /v2/reporting/calls', () => {
   it('when a call is shown, then direction, extension and queue follow the README rules', async () => {
     const all = (await get('admin', { paginated: 0 })).body.records as Rec[];
     const byId = (uniqueId: string) => all.filter((r) => r.uniqueId === uniqueId);
-    expect(byId('1793455922.101')[0]).to.include({ direction: 'outbound', extension: 102, source: '102', destination: '18725551242', queueId: null, disposition: 'ANSWERED' });
+    expect(byId('1793455922.101')[0]).to.include({
+      direction: 'outbound',
+      extension: 102,
+      source: '102',
+      destination: '18725551242',
+      queueId: null,
+      disposition: 'ANSWERED',
+    });
     expect(byId('1793466196.122')[0]).to.include({ direction: 'inbound', extension: 102, queueId: null }); // a DID dialled straight to 102
     expect(byId('1793566106.217')[0]).to.include({ direction: 'internal', extension: 103, destination: '102' });
     expect(byId('1793456889.102')[0]).to.include({ direction: 'inbound', extension: 102, queueId: 1 });
-    expect(byId('1793458044.104').map((r) => r.extension).sort()).to.deep.equal([102, 103]); // one row per agent rung
+    expect(
+      byId('1793458044.104')
+        .map((r) => r.extension)
+        .sort(),
+    ).to.deep.equal([102, 103]); // one row per agent rung
   });
 
   it('when filters are given, then only matching calls are listed', async () => {
@@ -49,10 +72,16 @@ describe('GET and POST /v2/reporting/calls', () => {
     expect(await count({ disposition: 'BUSY' })).to.equal(rows.filter((r) => r.disposition === 'BUSY').length);
     expect(await count({ queueId: 2 })).to.equal(rows.filter((r) => r.lastApp === 'Queue' && r.dst === '401').length);
     expect(await count({ number: '(847) 555' })).to.equal(rows.filter((r) => `${r.src} ${r.dst}`.includes('847555')).length);
-    expect(await count({ extension: 101 })).to.equal(rows.filter((r) => r.channel.startsWith('PJSIP/101-') || r.dstChannel.startsWith('PJSIP/101-') || r.dst === '101').length);
-    const nov1 = rows.filter((r) => r.start >= Date.parse('2026-11-01T05:00:00Z') / 1000 && r.start < Date.parse('2026-11-02T06:00:00Z') / 1000);
+    expect(await count({ extension: 101 })).to.equal(
+      rows.filter((r) => r.channel.startsWith('PJSIP/101-') || r.dstChannel.startsWith('PJSIP/101-') || r.dst === '101').length,
+    );
+    const nov1 = rows.filter(
+      (r) => r.start >= Date.parse('2026-11-01T05:00:00Z') / 1000 && r.start < Date.parse('2026-11-02T06:00:00Z') / 1000,
+    );
     expect(await count({ startDate: '2026-11-01', endDate: '2026-11-01' })).to.equal(nov1.length);
-    expect(await count({ startDate: '2026-11-01', endDate: '2026-11-01', direction: 'internal' })).to.equal(nov1.filter((r) => r.dst.length === 3 && r.lastApp === 'Dial' && /^PJSIP\/10\d-/.test(r.channel)).length);
+    expect(await count({ startDate: '2026-11-01', endDate: '2026-11-01', direction: 'internal' })).to.equal(
+      nov1.filter((r) => r.dst.length === 3 && r.lastApp === 'Dial' && /^PJSIP\/10\d-/.test(r.channel)).length,
+    );
   });
 
   it('when pages are asked for, then §5b paging applies; paginated=0 gives every record', async () => {

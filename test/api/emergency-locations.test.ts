@@ -37,8 +37,14 @@ describe('emergency locations: POST and GET {id}', () => {
 
   it('when required fields are missing or empty, then one 400 names each; a group may not bring its own id', async () => {
     const { streetNum: _s, ...address } = ADDRESS;
-    expectError(await create({ tenantId: cast.a.id, name: '', address: { ...address, city: '' } }), 400, ['name', 'address.streetNum', 'address.city']);
-    expectError(await create({ tenantId: cast.a.id, name: 'X', address: ADDRESS, notificationGroups: [{ ...GROUP, id: 5 }] }), 400, ['notificationGroups[0].id']);
+    expectError(await create({ tenantId: cast.a.id, name: '', address: { ...address, city: '' } }), 400, [
+      'name',
+      'address.streetNum',
+      'address.city',
+    ]);
+    expectError(await create({ tenantId: cast.a.id, name: 'X', address: ADDRESS, notificationGroups: [{ ...GROUP, id: 5 }] }), 400, [
+      'notificationGroups[0].id',
+    ]);
     expectError(await create({ name: 'X', address: ADDRESS }), 400, ['tenantId']);
   });
 
@@ -85,17 +91,24 @@ describe('emergency locations: GET list, PATCH and DELETE (additions)', () => {
   it('when the groups are patched, then a group sent with its id keeps it, one without is new, one left out is gone', async () => {
     const loc = await buildLocation(app.deps.database.db, cast.a.id, { notificationGroups: [GROUP, { ...GROUP, name: 'Reception' }] });
     const [kept, dropped] = (await req('GET', `/${loc.id}`)).body.notificationGroups;
-    const res = await req('PATCH', `/${loc.id}`, { notificationGroups: [{ ...GROUP, name: 'New group' }, { ...kept, email: 'new@example.test' }] });
+    const res = await req('PATCH', `/${loc.id}`, {
+      notificationGroups: [
+        { ...GROUP, name: 'New group' },
+        { ...kept, email: 'new@example.test' },
+      ],
+    });
     expect(res.body.notificationGroups.map((g: { name: string }) => g.name)).to.deep.equal(['New group', 'Security desk']);
     expect(res.body.notificationGroups[1]).to.deep.equal({ ...kept, email: 'new@example.test' });
     expect(res.body.notificationGroups.map((g: { id: number }) => g.id)).not.to.include(dropped.id);
   });
 
-  it("when a group id of another location is sent, then 400 and nothing changes", async () => {
+  it('when a group id of another location is sent, then 400 and nothing changes', async () => {
     const db = app.deps.database.db;
     const other = (await req('GET', `/${(await buildLocation(db, cast.a.id, { notificationGroups: [GROUP] })).id}`)).body;
     const loc = await buildLocation(db, cast.a.id, { name: 'Unchanged' });
-    expectError(await req('PATCH', `/${loc.id}`, { name: 'Changed', notificationGroups: [other.notificationGroups[0]] }), 400, ['notificationGroups[0].id']);
+    expectError(await req('PATCH', `/${loc.id}`, { name: 'Changed', notificationGroups: [other.notificationGroups[0]] }), 400, [
+      'notificationGroups[0].id',
+    ]);
     expect((await req('GET', `/${loc.id}`)).body.name).to.equal('Unchanged');
   });
 

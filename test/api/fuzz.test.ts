@@ -17,18 +17,48 @@ import { ACME } from '../helpers/fixtures';
 const RUNS_PER_ROUTE = Number(process.env.TARS_FUZZ_RUNS ?? 25);
 /** Tables that a refused request may legitimately write to: the login throttle and MFA challenges. */
 const AUTH_STATE = new Set(['login_failures', 'mfa_challenges']);
-const ERROR_NAMES: Record<number, string> = { 400: 'BadRequest', 401: 'NotAuthenticated', 403: 'Forbidden', 404: 'NotFound', 409: 'Conflict', 413: 'PayloadTooLarge', 415: 'UnsupportedMediaType', 429: 'TooManyRequests' };
+const ERROR_NAMES: Record<number, string> = {
+  400: 'BadRequest',
+  401: 'NotAuthenticated',
+  403: 'Forbidden',
+  404: 'NotFound',
+  409: 'Conflict',
+  413: 'PayloadTooLarge',
+  415: 'UnsupportedMediaType',
+  429: 'TooManyRequests',
+};
 
 describe('fuzzing every route (property-based, from schemas/)', function () {
   this.timeout(300_000);
   let app: TestApp;
   const tokens: Array<string | undefined> = [undefined];
   const tenants = [1, 2, 3, 987654];
-  const ids = ['1', '2', '3', '4', '987654', '0', '-1', 'abc', '1.5', '1e3', '%20', '99999999999999999999', '0x10', '+1', '01', '1.0', '9007199254740993', '1%20'];
+  const ids = [
+    '1',
+    '2',
+    '3',
+    '4',
+    '987654',
+    '0',
+    '-1',
+    'abc',
+    '1.5',
+    '1e3',
+    '%20',
+    '99999999999999999999',
+    '0x10',
+    '+1',
+    '01',
+    '1.0',
+    '9007199254740993',
+    '1%20',
+  ];
 
   const checksum = (): string => {
     const { sqlite } = app.deps.database;
-    const tables = sqlite.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").all() as { name: string; sql: string }[];
+    const tables = sqlite
+      .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+      .all() as { name: string; sql: string }[];
     const h = createHash('sha256');
     // A WITHOUT ROWID table has no rowid to order by (the query threw, and every property with it, unnoticed): its key orders a scan.
     for (const { name, sql } of tables) {
@@ -49,7 +79,9 @@ describe('fuzzing every route (property-based, from schemas/)', function () {
   const bodyArb = (route: RouteDef): fc.Arbitrary<unknown> => {
     if (!route.body) return fc.constant(undefined);
     const valid = validOf(schemaById(route.body)).map((b) =>
-      typeof b === 'object' && b !== null && 'tenantId' in b ? { ...b, tenantId: tenants[Number((b as { tenantId: number }).tenantId) % tenants.length] } : b,
+      typeof b === 'object' && b !== null && 'tenantId' in b
+        ? { ...b, tenantId: tenants[Number((b as { tenantId: number }).tenantId) % tenants.length] }
+        : b,
     );
     return fc.oneof(
       { weight: 3, arbitrary: valid },
@@ -61,10 +93,26 @@ describe('fuzzing every route (property-based, from schemas/)', function () {
   const queryArb = (route: RouteDef): fc.Arbitrary<Record<string, string> | undefined> => {
     if (!route.query) return fc.constant(undefined);
     const valid = validOf(schemaById(route.query)).map((q) =>
-      Object.fromEntries(Object.entries(q as Record<string, unknown>).map(([k, v]) => [k, k === 'tenantId' ? String(tenants[Number(v) % tenants.length]) : String(v)])),
+      Object.fromEntries(
+        Object.entries(q as Record<string, unknown>).map(([k, v]) => [
+          k,
+          k === 'tenantId' ? String(tenants[Number(v) % tenants.length]) : String(v),
+        ]),
+      ),
     );
-    const extreme = valid.chain((q) => fc.tuple(fc.constantFrom(...Object.keys(q as object), 'page'), extremeNumberText).map(([k, n]) => ({ ...(q as Record<string, string>), [k]: n })));
-    return fc.oneof(valid, extreme, fc.dictionary(fc.constantFrom('tenantId', 'page', 'recordsPerPage', 'paginated', 'number', 'x'), fc.oneof(fc.string({ maxLength: 6 }), extremeNumberText)));
+    const extreme = valid.chain((q) =>
+      fc
+        .tuple(fc.constantFrom(...Object.keys(q as object), 'page'), extremeNumberText)
+        .map(([k, n]) => ({ ...(q as Record<string, string>), [k]: n })),
+    );
+    return fc.oneof(
+      valid,
+      extreme,
+      fc.dictionary(
+        fc.constantFrom('tenantId', 'page', 'recordsPerPage', 'paginated', 'number', 'x'),
+        fc.oneof(fc.string({ maxLength: 6 }), extremeNumberText),
+      ),
+    );
   };
 
   const problemsOf = (route: RouteDef, res: TestResponse, before: string): string[] => {
@@ -72,8 +120,10 @@ describe('fuzzing every route (property-based, from schemas/)', function () {
     if (res.status >= 500) out.push(`status ${res.status}: ${res.text.slice(0, 200)}`);
     if (res.status >= 400) {
       const b = res.body as Record<string, unknown> | undefined;
-      if (!b || b.code !== res.status || b.name !== ERROR_NAMES[res.status] || typeof b.message !== 'string') out.push(`error body not in the §2 shape: ${res.text.slice(0, 200)}`);
-      if (res.status === 400 && !(Array.isArray(b?.validationErrors) && (b.validationErrors as unknown[]).length > 0)) out.push('400 without validationErrors');
+      if (!b || b.code !== res.status || b.name !== ERROR_NAMES[res.status] || typeof b.message !== 'string')
+        out.push(`error body not in the §2 shape: ${res.text.slice(0, 200)}`);
+      if (res.status === 400 && !(Array.isArray(b?.validationErrors) && (b.validationErrors as unknown[]).length > 0))
+        out.push('400 without validationErrors');
       if (route.method !== 'get' && checksum() !== before) out.push(`a refused ${route.method.toUpperCase()} changed the database`);
     }
     return out;
@@ -84,48 +134,72 @@ describe('fuzzing every route (property-based, from schemas/)', function () {
     const failures: string[] = [];
     for (const route of routes) {
       const recorded = failures.length;
-      await fc.assert(
-        fc.asyncProperty(fc.nat(tokens.length - 1), fc.constantFrom(...ids), bodyArb(route), queryArb(route), async (who, id, body, query) => {
-          const before = checksum();
-          const path = route.path.replace(/:\w+/g, encodeURIComponent(id)).replace('%25', '%');
-          const payload = body instanceof RawJson ? { raw: body.text } : { body };
-          const res = await app.request(route.method.toUpperCase(), path, { token: tokens[who], ...payload, query });
-          const problems = problemsOf(route, res, before);
-          if (problems.length > 0) failures.push(`${route.method.toUpperCase()} ${path} as token ${who} ${JSON.stringify(body)?.slice(0, 120)}: ${problems.join('; ')}`);
-          return problems.length === 0;
-        }),
-        { numRuns: RUNS_PER_ROUTE, seed: Number(process.env.TARS_FUZZ_SEED ?? 42) },
-      ).catch((err: unknown) => {
-        // A property that threw (rather than returned false) has recorded nothing: record it, so the test cannot pass vacuously.
-        if (failures.length === recorded) failures.push(`${route.method.toUpperCase()} ${route.path}: ${String(err).split('\n')[0]}`);
-      });
+      await fc
+        .assert(
+          fc.asyncProperty(
+            fc.nat(tokens.length - 1),
+            fc.constantFrom(...ids),
+            bodyArb(route),
+            queryArb(route),
+            async (who, id, body, query) => {
+              const before = checksum();
+              const path = route.path.replace(/:\w+/g, encodeURIComponent(id)).replace('%25', '%');
+              const payload = body instanceof RawJson ? { raw: body.text } : { body };
+              const res = await app.request(route.method.toUpperCase(), path, { token: tokens[who], ...payload, query });
+              const problems = problemsOf(route, res, before);
+              if (problems.length > 0)
+                failures.push(
+                  `${route.method.toUpperCase()} ${path} as token ${who} ${JSON.stringify(body)?.slice(0, 120)}: ${problems.join('; ')}`,
+                );
+              return problems.length === 0;
+            },
+          ),
+          { numRuns: RUNS_PER_ROUTE, seed: Number(process.env.TARS_FUZZ_SEED ?? 42) },
+        )
+        .catch((err: unknown) => {
+          // A property that threw (rather than returned false) has recorded nothing: record it, so the test cannot pass vacuously.
+          if (failures.length === recorded) failures.push(`${route.method.toUpperCase()} ${route.path}: ${String(err).split('\n')[0]}`);
+        });
     }
     expect(failures.slice(0, 10)).to.deep.equal([]);
   });
 
   it('when a body nests thousands of levels deep or a number is far past every limit, as the platform admin in tenant 1, then no 5xx (issue 16)', async () => {
-    const routes = allRoutes(app.deps).filter((r) => (r.body || r.query) && r.path !== '/v2/authentication' && r.path !== '/v2/authentication/mfa');
+    const routes = allRoutes(app.deps).filter(
+      (r) => (r.body || r.query) && r.path !== '/v2/authentication' && r.path !== '/v2/authentication/mfa',
+    );
     const failures: string[] = [];
     const inTenant1 = (v: unknown) => (typeof v === 'object' && v !== null && 'tenantId' in v ? { ...v, tenantId: 1 } : v);
     for (const route of routes) {
       const valid = route.body ? validOf(schemaById(route.body)).map(inTenant1) : fc.constant(undefined);
       const body = route.body ? fc.oneof(deeplyNested(valid, schemaById(route.body)), extremeNumbers(valid)) : fc.constant(undefined);
       const query = route.query
-        ? validOf(schemaById(route.query)).chain((q) => extremeNumberText.map((n) => ({ ...Object.fromEntries(Object.entries(q as object).map(([k, v]) => [k, String(v)])), tenantId: '1', page: n })))
+        ? validOf(schemaById(route.query)).chain((q) =>
+            extremeNumberText.map((n) => ({
+              ...Object.fromEntries(Object.entries(q as object).map(([k, v]) => [k, String(v)])),
+              tenantId: '1',
+              page: n,
+            })),
+          )
         : fc.constant(undefined);
       const recorded = failures.length;
-      await fc.assert(
-        fc.asyncProperty(body, query, async (b, q) => {
-          const path = route.path.replace(/:\w+/g, '1');
-          const payload = b instanceof RawJson ? { raw: b.text } : { body: b };
-          const res = await app.request(route.method.toUpperCase(), path, { token: tokens[1], ...payload, query: q });
-          if (res.status >= 500) failures.push(`${route.method.toUpperCase()} ${path} ${b instanceof RawJson ? `(${b.text.length} characters of nesting)` : JSON.stringify(b)?.slice(0, 100)} ${JSON.stringify(q)}: ${res.status}`);
-          return res.status < 500;
-        }),
-        { numRuns: 10, seed: Number(process.env.TARS_FUZZ_SEED ?? 42) },
-      ).catch((err: unknown) => {
-        if (failures.length === recorded) failures.push(`${route.method.toUpperCase()} ${route.path}: ${String(err).split('\n')[0]}`);
-      });
+      await fc
+        .assert(
+          fc.asyncProperty(body, query, async (b, q) => {
+            const path = route.path.replace(/:\w+/g, '1');
+            const payload = b instanceof RawJson ? { raw: b.text } : { body: b };
+            const res = await app.request(route.method.toUpperCase(), path, { token: tokens[1], ...payload, query: q });
+            if (res.status >= 500)
+              failures.push(
+                `${route.method.toUpperCase()} ${path} ${b instanceof RawJson ? `(${b.text.length} characters of nesting)` : JSON.stringify(b)?.slice(0, 100)} ${JSON.stringify(q)}: ${res.status}`,
+              );
+            return res.status < 500;
+          }),
+          { numRuns: 10, seed: Number(process.env.TARS_FUZZ_SEED ?? 42) },
+        )
+        .catch((err: unknown) => {
+          if (failures.length === recorded) failures.push(`${route.method.toUpperCase()} ${route.path}: ${String(err).split('\n')[0]}`);
+        });
     }
     expect(failures.slice(0, 10)).to.deep.equal([]);
   });

@@ -26,16 +26,32 @@ describe('GET /metrics', () => {
         ['GET', undefined, 404, 20], // above every bound, and no route: "unmatched"
       ];
       const ours = new Metrics();
-      for (const [method, path, status, seconds] of observed) ours.record({ method, route: path ? { path } : undefined } as never, status, seconds);
+      for (const [method, path, status, seconds] of observed)
+        ours.record({ method, route: path ? { path } : undefined } as never, status, seconds);
 
       const theirs = new Registry();
-      const counter = new Counter({ name: 'tars_http_requests_total', help: 'x', labelNames: ['method', 'route', 'status'], registers: [theirs] });
-      const histogram = new Histogram({ name: 'tars_http_request_duration_seconds', help: 'x', labelNames: ['method', 'route'], buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10], registers: [theirs] });
+      const counter = new Counter({
+        name: 'tars_http_requests_total',
+        help: 'x',
+        labelNames: ['method', 'route', 'status'],
+        registers: [theirs],
+      });
+      const histogram = new Histogram({
+        name: 'tars_http_request_duration_seconds',
+        help: 'x',
+        labelNames: ['method', 'route'],
+        buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+        registers: [theirs],
+      });
       for (const [method, path, status, seconds] of observed) {
         counter.inc({ method, route: path ?? 'unmatched', status: String(status) });
         histogram.observe({ method, route: path ?? 'unmatched' }, seconds);
       }
-      const samples = (text: string) => text.split('\n').filter((l) => l.startsWith('tars_http_')).sort();
+      const samples = (text: string) =>
+        text
+          .split('\n')
+          .filter((l) => l.startsWith('tars_http_'))
+          .sort();
       const mine = samples(await ours.registry.metrics());
       expect(mine).to.have.length(4 + 3 * 14); // 4 counter series; 3 histogram series (method, route) of 12 buckets, _sum and _count
       expect(mine).to.deep.equal(samples(await theirs.metrics()));
@@ -56,8 +72,14 @@ describe('GET /metrics', () => {
       const tenant = await buildTenant(db);
       const admin = await buildUser(db, tenant.id, ROLE.account);
       const token = await tokenFor(app, admin);
-      expect((await app.request('POST', '/v2/admin/branches', { token, body: { tenantId: tenant.id, name: 'Metered', timezone: 'UTC' } })).status).to.equal(201);
-      expect((await app.request('POST', '/v2/admin/branches/', { token, body: { tenantId: tenant.id, name: 'Slashed', timezone: 'UTC' } })).status).to.equal(201);
+      expect(
+        (await app.request('POST', '/v2/admin/branches', { token, body: { tenantId: tenant.id, name: 'Metered', timezone: 'UTC' } }))
+          .status,
+      ).to.equal(201);
+      expect(
+        (await app.request('POST', '/v2/admin/branches/', { token, body: { tenantId: tenant.id, name: 'Slashed', timezone: 'UTC' } }))
+          .status,
+      ).to.equal(201);
       expect((await app.request('POST', '/v2/admin/branches', { token, body: { tenantId: tenant.id } })).status).to.equal(400);
       expect((await app.request('GET', '/v2/no/such/thing/12345')).status).to.equal(404);
 
@@ -116,7 +138,12 @@ describe('GET /metrics', () => {
     });
 
     it('when a module registers a counter or a scrape-time gauge of its own, then it is served too', async () => {
-      const deliveries = new Counter({ name: 'tars_test_deliveries_total', help: 'test', labelNames: ['outcome'], registers: [app.deps.metrics.registry] });
+      const deliveries = new Counter({
+        name: 'tars_test_deliveries_total',
+        help: 'test',
+        labelNames: ['outcome'],
+        registers: [app.deps.metrics.registry],
+      });
       deliveries.inc({ outcome: 'retried' }, 3);
       let reads = 0;
       registerGauges(app.deps, [{ name: 'tars_test_rows', help: 'test', read: () => [{ value: ++reads * 10 }] }]);
@@ -155,10 +182,13 @@ describe('GET /metrics', () => {
   });
 
   it('when TARS_METRICS or TARS_METRICS_TOKEN is wrong, then the configuration is refused', () => {
-    expect(() => loadConfig({ TARS_METRICS: 'yes', TARS_METRICS_TOKEN: 'short' })).to.throw(ConfigError).with.property('problems').that.deep.equals([
-      'TARS_METRICS must be on or off, got "yes"',
-      'TARS_METRICS_TOKEN must be at least 16 characters long, without spaces',
-    ]);
+    expect(() => loadConfig({ TARS_METRICS: 'yes', TARS_METRICS_TOKEN: 'short' }))
+      .to.throw(ConfigError)
+      .with.property('problems')
+      .that.deep.equals([
+        'TARS_METRICS must be on or off, got "yes"',
+        'TARS_METRICS_TOKEN must be at least 16 characters long, without spaces',
+      ]);
     expect(loadConfig({})).to.include({ metrics: true, metricsToken: undefined });
   });
 });

@@ -16,15 +16,24 @@ describe('MFA', () => {
   let smtp: TestSmtp;
   let sms: HttpReceiver;
 
-  const challenge = (u: { email: string; password: string }) => app.request('POST', '/v2/authentication/mfa', { body: { email: u.email, password: u.password } });
+  const challenge = (u: { email: string; password: string }) =>
+    app.request('POST', '/v2/authentication/mfa', { body: { email: u.email, password: u.password } });
   const validate = (token: string, otp: string) => app.request('POST', '/v2/mfa/validate', { body: { token, otp } });
   const appUser = async () =>
-    buildUser(app.deps.database.db, (await buildTenant(app.deps.database.db)).id, ROLE.account, { mfa_enabled: 1, mfa_mode: 'app', mfa_app_secret: SECRET, mfa_app_verified: 1 });
+    buildUser(app.deps.database.db, (await buildTenant(app.deps.database.db)).id, ROLE.account, {
+      mfa_enabled: 1,
+      mfa_mode: 'app',
+      mfa_app_secret: SECRET,
+      mfa_app_verified: 1,
+    });
 
   before(async () => {
     smtp = await startSmtp();
     sms = await startReceiver();
-    app = await startTestApp({ clock, env: { TARS_SMTP_URL: smtp.url, TARS_SMS_GATEWAY_URL: `${sms.url}/send`, TARS_MAIL_FROM: 'TARS <tars@example.test>' } });
+    app = await startTestApp({
+      clock,
+      env: { TARS_SMTP_URL: smtp.url, TARS_SMS_GATEWAY_URL: `${sms.url}/send`, TARS_MAIL_FROM: 'TARS <tars@example.test>' },
+    });
   });
   after(async () => {
     await app.close();
@@ -69,7 +78,8 @@ describe('MFA', () => {
     const u = await appUser();
     clock.advance(60_000);
     const ch = await challenge(u);
-    for (let i = 0; i < 5; i++) expectError(await validate(ch.body.mfaVerifyToken, '000000' === code(clock.now()) ? '111111' : '000000'), 401);
+    for (let i = 0; i < 5; i++)
+      expectError(await validate(ch.body.mfaVerifyToken, '000000' === code(clock.now()) ? '111111' : '000000'), 401);
     expectError(await validate(ch.body.mfaVerifyToken, code(clock.now())), 401);
   });
 
@@ -98,7 +108,11 @@ describe('MFA', () => {
   });
 
   it('when the user has e-mail MFA, then the code arrives through the SMTP server and completes the login', async () => {
-    const u = await buildUser(app.deps.database.db, (await buildTenant(app.deps.database.db)).id, ROLE.account, { mfa_enabled: 1, mfa_mode: 'email', mfa_email_verified: 1 });
+    const u = await buildUser(app.deps.database.db, (await buildTenant(app.deps.database.db)).id, ROLE.account, {
+      mfa_enabled: 1,
+      mfa_mode: 'email',
+      mfa_email_verified: 1,
+    });
     const ch = await challenge(u);
     expect(ch.status).to.equal(201);
     expect(ch.body.mode).to.equal('email');
@@ -154,7 +168,10 @@ describe('MFA without a mail server', () => {
   after(() => app.close());
 
   it('when e-mail MFA is needed and no SMTP server is configured, then 503 saying so', async () => {
-    const u = await buildUser(app.deps.database.db, (await buildTenant(app.deps.database.db)).id, ROLE.account, { mfa_enabled: 1, mfa_mode: 'email' });
+    const u = await buildUser(app.deps.database.db, (await buildTenant(app.deps.database.db)).id, ROLE.account, {
+      mfa_enabled: 1,
+      mfa_mode: 'email',
+    });
     const res = await app.request('POST', '/v2/authentication/mfa', { body: { email: u.email, password: u.password } });
     expectError(res, 503);
     expect(res.body.message).to.include('TARS_SMTP_URL');
@@ -174,7 +191,10 @@ describe('MFA with a refusing mail server', () => {
   });
 
   it('when the SMTP server refuses the recipient, then 503 and the user can try again later', async () => {
-    const u = await buildUser(app.deps.database.db, (await buildTenant(app.deps.database.db)).id, ROLE.account, { mfa_enabled: 1, mfa_mode: 'email' });
+    const u = await buildUser(app.deps.database.db, (await buildTenant(app.deps.database.db)).id, ROLE.account, {
+      mfa_enabled: 1,
+      mfa_mode: 'email',
+    });
     const res = await app.request('POST', '/v2/authentication/mfa', { body: { email: u.email, password: u.password } });
     expectError(res, 503);
     expect(res.body.message).to.include('e-mail');

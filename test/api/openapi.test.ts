@@ -18,7 +18,8 @@ function servedRoutes(app: Express): string[] {
   const walk = (stack: any[]) => {
     for (const layer of stack) {
       if (layer.route) for (const m of Object.keys(layer.route.methods)) out.push(`${m.toUpperCase()} ${layer.route.path}`);
-      else if (layer.handle?.routes) for (const r of layer.handle.routes) out.push(`${r.method.toUpperCase()} ${r.path}`); // src/http/route.ts's table
+      else if (layer.handle?.routes)
+        for (const r of layer.handle.routes) out.push(`${r.method.toUpperCase()} ${r.path}`); // src/http/route.ts's table
       else if (layer.handle?.stack) walk(layer.handle.stack);
     }
   };
@@ -26,7 +27,10 @@ function servedRoutes(app: Express): string[] {
   return out;
 }
 
-const operationsOf = (doc: Json) => Object.entries(doc.paths as Json).flatMap(([path, item]) => METHODS.filter((m) => item[m]).map((m) => ({ method: m, path, op: item[m] as Json })));
+const operationsOf = (doc: Json) =>
+  Object.entries(doc.paths as Json).flatMap(([path, item]) =>
+    METHODS.filter((m) => item[m]).map((m) => ({ method: m, path, op: item[m] as Json })),
+  );
 
 async function validate(doc: Json): Promise<void> {
   const validator = new OpenApiValidator();
@@ -66,7 +70,9 @@ describe('GET /v2/openapi.json', () => {
       if (r.body) expect(op.requestBody.content['application/json'].schema).to.deep.equal({ $ref: `#/components/schemas/${r.body}` });
       if (r.permission !== 'public') expect(op.responses['401']).to.deep.equal({ $ref: '#/components/responses/NotAuthenticated' });
     }
-    expect(doc.components.responses.NotAuthenticated.content['application/json'].schema).to.deep.equal({ $ref: '#/components/schemas/error' });
+    expect(doc.components.responses.NotAuthenticated.content['application/json'].schema).to.deep.equal({
+      $ref: '#/components/schemas/error',
+    });
   });
 
   it('when the schema files become components, then $id is gone, each $defs entry is a component, and references point into the document', () => {
@@ -76,7 +82,11 @@ describe('GET /v2/openapi.json', () => {
     expect(refs.length).to.be.greaterThan(10);
     for (const ref of refs) expect(ref).to.match(/^#\/components\/(schemas|responses)\//);
     expect(doc.components.schemas.user.properties.darkMode).to.deep.equal({ $ref: '#/components/schemas/common.flag' });
-    expect(doc.components.schemas['common.flag'], 'each $defs entry is a component of its own').to.deep.equal({ type: 'integer', enum: [0, 1], description: '1 = yes, 0 = no.' });
+    expect(doc.components.schemas['common.flag'], 'each $defs entry is a component of its own').to.deep.equal({
+      type: 'integer',
+      enum: [0, 1],
+      description: '1 = yes, 0 = no.',
+    });
     expect(text).not.to.include('"$defs"');
     expect(doc.components.schemas.fixture, 'schemas no route uses are left out').to.equal(undefined);
   });
@@ -91,14 +101,27 @@ describe('GET /v2/openapi.json', () => {
   it('when the routes of the Express app are listed, then each is an operation of the document or one of the pages', () => {
     const documented = operationsOf(doc).map((o) => `${o.method.toUpperCase()} ${o.path}`);
     const served = servedRoutes(createApp(app.deps));
-    expect(served.filter((r) => !PAGES.includes(r)).map((r) => r.replace(/:([A-Za-z0-9_]+)/g, '{$1}')).sort()).to.deep.equal(documented.sort());
+    expect(
+      served
+        .filter((r) => !PAGES.includes(r))
+        .map((r) => r.replace(/:([A-Za-z0-9_]+)/g, '{$1}'))
+        .sort(),
+    ).to.deep.equal(documented.sort());
     expect(served).to.include.members(PAGES);
   });
 });
 
 describe('the OpenAPI generator', () => {
   const reads = (def: Partial<RouteDef>): RouteDef =>
-    route({ method: 'get', tag: 'Test', summary: 'test', permission: 'admin.branches.read', response: 'branch', handler: () => ({}), ...def } as any);
+    route({
+      method: 'get',
+      tag: 'Test',
+      summary: 'test',
+      permission: 'admin.branches.read',
+      response: 'branch',
+      handler: () => ({}),
+      ...def,
+    } as any);
 
   it('when a route has path parameters and a composed query schema, then each becomes a parameter with its schema', async () => {
     const doc = buildOpenApi([reads({ path: '/v2/things/:id', params: 'id-params', query: 'calls-query' })]) as Json;
@@ -108,14 +131,21 @@ describe('the OpenAPI generator', () => {
     const names = op.parameters.slice(1).map((p: Json) => p.name);
     expect(names).to.include.members(['tenantId', 'startDate', 'page', 'recordsPerPage']);
     const page = op.parameters.find((p: Json) => p.name === 'page');
-    expect(page).to.deep.equal({ name: 'page', in: 'query', required: false, schema: { $ref: '#/components/schemas/common.paging/properties/page' } });
+    expect(page).to.deep.equal({
+      name: 'page',
+      in: 'query',
+      required: false,
+      schema: { $ref: '#/components/schemas/common.paging/properties/page' },
+    });
     expect(op.responses['404']).to.deep.equal({ $ref: '#/components/responses/NotFound' });
     expect(op['x-permission']).to.equal('admin.branches.read');
   });
 
   it('when a path parameter has no schema, or the path uses syntax OpenAPI cannot say, then the build fails loudly', () => {
     expect(() => buildOpenApi([reads({ path: '/v2/things/:id' })])).to.throw(/has path parameters but no params schema/);
-    expect(() => buildOpenApi([reads({ path: '/v2/things/:thingId', params: 'id-params' })])).to.throw(/schema id-params has no property "thingId"/);
+    expect(() => buildOpenApi([reads({ path: '/v2/things/:thingId', params: 'id-params' })])).to.throw(
+      /schema id-params has no property "thingId"/,
+    );
     expect(() => buildOpenApi([reads({ path: '/v2/things/*rest' })])).to.throw(/only :name parameters/);
   });
 });

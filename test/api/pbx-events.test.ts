@@ -9,16 +9,22 @@ import { FIXTURES } from '../helpers/pbx-logs';
 /* Webhook events from PBX data that arrives live over HTTP (POST /v2/reporting/ingest/…), tenant 1 of acme.json. */
 const ENTER = '1793700000|1793700000.900|400|NONE|ENTERQUEUE||+13125559999|1';
 const ABANDON = '1793700040|1793700000.900|400|NONE|ABANDON|1|1|40';
-const DIAL = '"","+18155552363","102","from-did-direct","""WIRELESS CALLER"" <+18155552363>","PJSIP/voip-trunk-00000901","PJSIP/102-00000902","Dial","PJSIP/102,30,tr","2026-11-03 17:03:16","2026-11-03 17:03:22","2026-11-03 17:06:20",184,178,"ANSWERED","DOCUMENTATION","1793800000.901",""';
-const VOICEMAIL = '"","+18155550000","101","from-did-direct","""CALLER"" <+18155550000>","PJSIP/voip-trunk-00000903","","VoiceMail","101@default,u","2026-11-03 18:00:00","2026-11-03 18:00:05","2026-11-03 18:01:05",65,60,"ANSWERED","DOCUMENTATION","1793800000.902",""';
+const DIAL =
+  '"","+18155552363","102","from-did-direct","""WIRELESS CALLER"" <+18155552363>","PJSIP/voip-trunk-00000901","PJSIP/102-00000902","Dial","PJSIP/102,30,tr","2026-11-03 17:03:16","2026-11-03 17:03:22","2026-11-03 17:06:20",184,178,"ANSWERED","DOCUMENTATION","1793800000.901",""';
+const VOICEMAIL =
+  '"","+18155550000","101","from-did-direct","""CALLER"" <+18155550000>","PJSIP/voip-trunk-00000903","","VoiceMail","101@default,u","2026-11-03 18:00:00","2026-11-03 18:00:05","2026-11-03 18:01:05",65,60,"ANSWERED","DOCUMENTATION","1793800000.902",""';
 
 describe('webhook events from live PBX data (HTTP ingest)', () => {
   let app: TestApp;
   let receiver: HttpReceiver;
   let admin: string;
 
-  const events = () => receiver.requests.map((r) => JSON.parse(r.body) as { type: string; tenantId: number; occurredAt: string; data: Record<string, unknown> });
-  const ingest = (kind: 'queue-log' | 'cdr', lines: string[], token = admin) => app.request('POST', `/v2/reporting/ingest/${kind}`, { token, body: { lines } });
+  const events = () =>
+    receiver.requests.map(
+      (r) => JSON.parse(r.body) as { type: string; tenantId: number; occurredAt: string; data: Record<string, unknown> },
+    );
+  const ingest = (kind: 'queue-log' | 'cdr', lines: string[], token = admin) =>
+    app.request('POST', `/v2/reporting/ingest/${kind}`, { token, body: { lines } });
 
   before(async () => {
     receiver = await startReceiver();
@@ -39,7 +45,12 @@ describe('webhook events from live PBX data (HTTP ingest)', () => {
     expect((await ingest('queue-log', [ENTER, ABANDON])).status).to.equal(201);
     await new Dispatcher(app.deps).drain();
     expect(events().map((e) => [e.type, e.tenantId, e.occurredAt, e.data])).to.deep.equal([
-      ['STARTCALL', 1, '2026-11-03T10:00:00.000Z', { callId: '1793700000.900', queueId: 1, queueName: 'Support', callerIdNum: '+13125559999', source: 'queue_log' }],
+      [
+        'STARTCALL',
+        1,
+        '2026-11-03T10:00:00.000Z',
+        { callId: '1793700000.900', queueId: 1, queueName: 'Support', callerIdNum: '+13125559999', source: 'queue_log' },
+      ],
       ['QUEUECALLABANDONED', 1, '2026-11-03T10:00:40.000Z', { callId: '1793700000.900', queueId: 1, queueName: 'Support', waitTime: 40 }],
     ]);
   });
@@ -65,14 +76,21 @@ describe('webhook events from live PBX data (HTTP ingest)', () => {
       'STARTCALL 1793800000.902',
     ]);
     const end = got.find((e) => e.type === 'ENDCALL' && e.data.uniqueId === '1793800000.901');
-    const calls = await app.request('GET', '/v2/reporting/calls', { token: admin, query: { tenantId: 1, startDate: '2026-11-03', endDate: '2026-11-03' } });
+    const calls = await app.request('GET', '/v2/reporting/calls', {
+      token: admin,
+      query: { tenantId: 1, startDate: '2026-11-03', endDate: '2026-11-03' },
+    });
     expect(end?.data).to.deep.equal(calls.body.records.find((r: { uniqueId: string }) => r.uniqueId === '1793800000.901'));
     expect(got.find((e) => e.type === 'NEWVOICEMAIL')?.data.mailbox).to.equal('101@default');
   });
 
   it("when another tenant's admin sends lines of tenant 1's queues, then they are skipped and fire nothing", async () => {
     receiver.requests.length = 0;
-    const res = await ingest('queue-log', ['1793700100|1793700100.901|400|NONE|ENTERQUEUE||+13125550000|1'], await tokenFor(app, { id: 6 }));
+    const res = await ingest(
+      'queue-log',
+      ['1793700100|1793700100.901|400|NONE|ENTERQUEUE||+13125550000|1'],
+      await tokenFor(app, { id: 6 }),
+    );
     expect(res.body.imported).to.equal(0);
     await new Dispatcher(app.deps).drain();
     expect(receiver.requests).to.deep.equal([]);

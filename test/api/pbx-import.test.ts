@@ -101,14 +101,26 @@ describe('importing PBX logs: idempotency, resumption, late lines', () => {
     const sqlite = await fresh();
     await importFile(new QueueLogImporter(sqlite), QUEUE_LOG_SAMPLE);
     const kept = dumpReporting(sqlite);
-    const hours = sqlite.prepare('SELECT DISTINCT queue_id, anchor / 3600 AS hour FROM queue_events').all() as { queue_id: number; hour: number }[];
-    for (const q of new Set(hours.map((h) => h.queue_id))) recomputeHours(sqlite, q, hours.filter((h) => h.queue_id === q).map((h) => h.hour));
+    const hours = sqlite.prepare('SELECT DISTINCT queue_id, anchor / 3600 AS hour FROM queue_events').all() as {
+      queue_id: number;
+      hour: number;
+    }[];
+    for (const q of new Set(hours.map((h) => h.queue_id)))
+      recomputeHours(
+        sqlite,
+        q,
+        hours.filter((h) => h.queue_id === q).map((h) => h.hour),
+      );
     expect(dumpReporting(sqlite)).to.deep.equal(kept);
   });
 
   it('when one file holds the same line twice, then both count, and importing it again adds nothing (R1)', async () => {
     const sqlite = await fresh();
-    const lines = ['1793637540|9.1|400|NONE|ENTERQUEUE||+1|1', '1793637551|9.1|400|NONE|ABANDON|1|1|5', '1793637551|9.1|400|NONE|ABANDON|1|1|5'];
+    const lines = [
+      '1793637540|9.1|400|NONE|ENTERQUEUE||+1|1',
+      '1793637551|9.1|400|NONE|ABANDON|1|1|5',
+      '1793637551|9.1|400|NONE|ABANDON|1|1|5',
+    ];
     for (let i = 0; i < 2; i++) {
       const importer = new QueueLogImporter(sqlite);
       importer.importLines(lines);
@@ -121,7 +133,12 @@ describe('importing PBX logs: idempotency, resumption, late lines', () => {
     const sqlite = await fresh();
     const importer = new QueueLogImporter(sqlite);
     importer.importLines(['1|NONE|999|PJSIP/101|ADDMEMBER|', '2|NONE|999|PJSIP/101|REMOVEMEMBER|', '3|NONE|400|PJSIP/999|ADDMEMBER|']);
-    expect(importer.finish().toJSON()).to.deep.include({ imported: 1, skipped: 2, unknownQueues: { 999: 2 }, unknownAgents: { 'PJSIP/999': 1 } });
+    expect(importer.finish().toJSON()).to.deep.include({
+      imported: 1,
+      skipped: 2,
+      unknownQueues: { 999: 2 },
+      unknownAgents: { 'PJSIP/999': 1 },
+    });
     expect(sqlite.prepare('SELECT count(*) FROM queues').pluck().get()).to.equal(3);
   });
 

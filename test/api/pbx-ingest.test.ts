@@ -7,7 +7,11 @@ import { FIXTURES } from '../helpers/pbx-logs';
 
 const QLOG = '/v2/reporting/ingest/queue-log';
 const CDR = '/v2/reporting/ingest/cdr';
-const LINES = ['1793456897|1793456889.102|400|NONE|ENTERQUEUE||+17085555908|1', '1793456906|1793456889.102|400|PJSIP/102|CONNECT|9|1793456898.103|8', '1793456997|1793456889.102|400|PJSIP/102|COMPLETECALLER|9|91|1'];
+const LINES = [
+  '1793456897|1793456889.102|400|NONE|ENTERQUEUE||+17085555908|1',
+  '1793456906|1793456889.102|400|PJSIP/102|CONNECT|9|1793456898.103|8',
+  '1793456997|1793456889.102|400|PJSIP/102|COMPLETECALLER|9|91|1',
+];
 const GLOBEX = ['1793456897|77.1|500|NONE|ENTERQUEUE||+1|1'];
 
 describe('POST /v2/reporting/ingest/queue-log and /cdr', () => {
@@ -28,8 +32,19 @@ describe('POST /v2/reporting/ingest/queue-log and /cdr', () => {
   it('when an account admin sends lines of its queue, then 201 with the summary, and the report counts them', async () => {
     const res = await app.request('POST', QLOG, { token: admin, body: { lines: [...LINES, '', 'garbage'] } });
     expect(res.status).to.equal(201);
-    expect(res.body).to.deep.equal({ read: 5, imported: 3, duplicates: 0, skipped: 2, skippedBy: { 'blank line': 1, 'not a queue_log record': 1 }, unknownQueues: {}, unknownAgents: {} });
-    const stats = await app.request('POST', '/v2/reporting/queues/stats', { token: admin, body: { queueId: [1], startDate: '2026-10-31', endDate: '2026-10-31' } });
+    expect(res.body).to.deep.equal({
+      read: 5,
+      imported: 3,
+      duplicates: 0,
+      skipped: 2,
+      skippedBy: { 'blank line': 1, 'not a queue_log record': 1 },
+      unknownQueues: {},
+      unknownAgents: {},
+    });
+    const stats = await app.request('POST', '/v2/reporting/queues/stats', {
+      token: admin,
+      body: { queueId: [1], startDate: '2026-10-31', endDate: '2026-10-31' },
+    });
     expect(stats.body.results[0]).to.include({ totalInbound: 1, inboundAnswered: 1, talkTime: 91, ringTime: 8 });
   });
 
@@ -47,10 +62,13 @@ describe('POST /v2/reporting/ingest/queue-log and /cdr', () => {
   });
 
   it('when CDR lines are sent, then the calls report lists them', async () => {
-    const row = '"","102","18725551242","from-internal","""Bob Jones"" <102>","PJSIP/102-0000001b","PJSIP/voip-trunk-0000001c","Dial","PJSIP/1@t","2026-10-31 14:12:02","2026-10-31 14:12:24","2026-10-31 14:14:47",165,143,"ANSWERED","DOCUMENTATION","1793455922.101",""';
+    const row =
+      '"","102","18725551242","from-internal","""Bob Jones"" <102>","PJSIP/102-0000001b","PJSIP/voip-trunk-0000001c","Dial","PJSIP/1@t","2026-10-31 14:12:02","2026-10-31 14:12:24","2026-10-31 14:14:47",165,143,"ANSWERED","DOCUMENTATION","1793455922.101",""';
     expect((await app.request('POST', CDR, { token: admin, body: { lines: [row] } })).body).to.include({ imported: 1 });
     const calls = await app.request('GET', '/v2/reporting/calls', { token: admin });
-    expect(calls.body.records.map((r: { uniqueId: string; direction: string }) => [r.uniqueId, r.direction])).to.deep.equal([['1793455922.101', 'outbound']]);
+    expect(calls.body.records.map((r: { uniqueId: string; direction: string }) => [r.uniqueId, r.direction])).to.deep.equal([
+      ['1793455922.101', 'outbound'],
+    ]);
   });
 
   it('when the role lacks reporting.logs.ingest, or the body is not {lines}, then 403 or 400', async () => {
@@ -62,7 +80,14 @@ describe('POST /v2/reporting/ingest/queue-log and /cdr', () => {
 
   it('when lines were ingested, refused or not, then /metrics counts them by log kind, outcome and skip reason', async () => {
     const text = (await app.request('GET', '/metrics')).text;
-    const lines = (labels: string) => Number(text.split('\n').find((l) => l.startsWith(`tars_import_lines{${labels}} `))?.split(' ').pop());
+    const lines = (labels: string) =>
+      Number(
+        text
+          .split('\n')
+          .find((l) => l.startsWith(`tars_import_lines{${labels}} `))
+          ?.split(' ')
+          .pop(),
+      );
     expect(lines('kind="queue-log",outcome="imported",reason=""')).to.equal(4);
     expect(lines('kind="queue-log",outcome="duplicate",reason=""')).to.equal(3);
     expect(lines('kind="queue-log",outcome="skipped",reason="blank line"')).to.equal(1);

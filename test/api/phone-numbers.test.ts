@@ -39,7 +39,16 @@ describe('phone numbers: GET /v2/admin/phone-numbers/', () => {
     expect(res.status).to.equal(200);
     expect(res.body).to.include({ page: 1, maxPage: 1, total: 5 });
     const rec = res.body.records.find((r: { id: number }) => r.id === ids[1]);
-    expect(rec).to.deep.include({ number: '+13125550101', fax: 'email', faxStore: '1', unconditionalStatus: '1', registeredCNAM: '', diCommentName: '', tenantId, branchId: branchX });
+    expect(rec).to.deep.include({
+      number: '+13125550101',
+      fax: 'email',
+      faxStore: '1',
+      unconditionalStatus: '1',
+      registeredCNAM: '',
+      diCommentName: '',
+      tenantId,
+      branchId: branchX,
+    });
     expect(res.body.records.find((r: { id: number }) => r.id === ids[3])).to.include({ fax: '', faxStore: '0', unconditionalStatus: '0' });
   });
 
@@ -51,7 +60,12 @@ describe('phone numbers: GET /v2/admin/phone-numbers/', () => {
   it('when paging by 2, then pages hold 2, 2 and 1 records in id order and maxPage is 3; page 4 is empty', async () => {
     const pages = [];
     for (const page of [1, 2, 3, 4]) pages.push((await list({ tenantId, page, recordsPerPage: 2 })).body);
-    expect(pages.map((p) => p.records.map((r: { id: number }) => r.id))).to.deep.equal([ids.slice(0, 2), ids.slice(2, 4), ids.slice(4), []]);
+    expect(pages.map((p) => p.records.map((r: { id: number }) => r.id))).to.deep.equal([
+      ids.slice(0, 2),
+      ids.slice(2, 4),
+      ids.slice(4),
+      [],
+    ]);
     for (const [i, p] of pages.entries()) expect(p).to.include({ page: i + 1, maxPage: 3, total: 5 });
   });
 
@@ -74,7 +88,9 @@ describe('phone numbers: GET /v2/admin/phone-numbers/', () => {
 
   it('when branchId and number are combined, then both apply', async () => {
     expect((await list({ tenantId, branchId: branchX })).body.total).to.equal(2);
-    expect((await list({ tenantId, branchId: branchX, number: '0101' })).body.records.map((r: { id: number }) => r.id)).to.deep.equal([ids[1]]);
+    expect((await list({ tenantId, branchId: branchX, number: '0101' })).body.records.map((r: { id: number }) => r.id)).to.deep.equal([
+      ids[1],
+    ]);
   });
 
   it('when paging or filters are out of range, then one 400 names each', async () => {
@@ -95,7 +111,8 @@ describe('phone numbers: GET /v2/admin/phone-numbers/', () => {
 describe('phone numbers: GET /v2/admin/phone-numbers/{id} and PATCH caller-id-name/{id}', () => {
   let app: TestApp;
   let cast: Awaited<ReturnType<typeof twoTenants>>;
-  const patch = (id: number | string, body: unknown, token = cast.tokenA) => app.request('PATCH', `/v2/admin/phone-numbers/caller-id-name/${id}`, { token, body });
+  const patch = (id: number | string, body: unknown, token = cast.tokenA) =>
+    app.request('PATCH', `/v2/admin/phone-numbers/caller-id-name/${id}`, { token, body });
   const get = (id: number | string, token = cast.tokenA) => app.request('GET', `/v2/admin/phone-numbers/${id}`, { token });
 
   before(async () => {
@@ -108,15 +125,32 @@ describe('phone numbers: GET /v2/admin/phone-numbers/{id} and PATCH caller-id-na
     const db = app.deps.database.db;
     const branch = await buildBranch(db, cast.a.id, { name: 'Front office' });
     const ext = await buildExtension(db, cast.a.id);
-    const routing = [{ typeSrc: 'did', destType: 'queue', id: 4, order: 1 }, { typeSrc: 'did', destType: 'extension', id: 9, order: 2 }];
+    const routing = [
+      { typeSrc: 'did', destType: 'queue', id: 4, order: 1 },
+      { typeSrc: 'did', destType: 'extension', id: 9, order: 2 },
+    ];
     const p = await buildPhoneNumber(db, cast.a.id, { branchId: branch.id, smsExtId: ext.id, faxStore: 1, routingDestinations: routing });
     const res = await get(p.id);
     expect(res.status).to.equal(200);
     expect(res.body).to.deep.equal({
-      id: p.id, number: p.number, registeredCNAM: null, tenant: { id: cast.a.id, name: cast.a.name }, branch: { id: branch.id, name: 'Front office' },
-      diCommentName: null, recording: null, fax: null, faxEmail: null, faxStore: 1, namePrefix: null, unconditionalStatus: null,
-      emailRecording: null, storeAndForwardNumber: null, smsExt: { id: ext.id, name: ext.extName },
-      routingDestinations: routing, forwardingDestinations: [], smsDestinations: [],
+      id: p.id,
+      number: p.number,
+      registeredCNAM: null,
+      tenant: { id: cast.a.id, name: cast.a.name },
+      branch: { id: branch.id, name: 'Front office' },
+      diCommentName: null,
+      recording: null,
+      fax: null,
+      faxEmail: null,
+      faxStore: 1,
+      namePrefix: null,
+      unconditionalStatus: null,
+      emailRecording: null,
+      storeAndForwardNumber: null,
+      smsExt: { id: ext.id, name: ext.extName },
+      routingDestinations: routing,
+      forwardingDestinations: [],
+      smsDestinations: [],
     });
   });
 

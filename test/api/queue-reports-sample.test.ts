@@ -7,7 +7,9 @@ import { expectedReports, seedAcmeWithSampleLogs } from '../helpers/pbx-logs';
 function roundRingTimes(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(roundRingTimes);
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k === 'noAnswerRingTime' ? Math.round((v as number) * 1000) / 1000 : roundRingTimes(v)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, k === 'noAnswerRingTime' ? Math.round((v as number) * 1000) / 1000 : roundRingTimes(v)]),
+    );
   }
   return value;
 }

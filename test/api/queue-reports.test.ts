@@ -11,7 +11,8 @@ import { oracleStats } from '../helpers/queue-oracle';
 const STATS = '/v2/reporting/queues/stats';
 const AVAIL = '/v2/reporting/queues/agent-availability';
 const at = (iso: string) => Date.parse(iso) / 1000;
-// acme.json: 1 platform admin, 2 account admin (tenant 1), 3 reports admin, 4 basic user, 6 account admin of tenant 2, 7 partner admin (partner 1), 8 queue manager
+// acme.json: 1 platform admin, 2 account admin (tenant 1), 3 reports admin, 4 basic user, 6 account admin of tenant 2,
+// 7 partner admin (partner 1), 8 queue manager
 const USERS = { root: 1, admin: 2, reports: 3, basic: 4, globex: 6, partner: 7, queues: 8 } as const;
 
 describe('POST /v2/reporting/queues/stats and /agent-availability', () => {
@@ -68,14 +69,23 @@ describe('POST /v2/reporting/queues/stats and /agent-availability', () => {
 
   it('when daily rows cover the DST day, then each local day holds exactly the calls that entered in it', async () => {
     const res = await post('admin', STATS, body([2], { distribution: 'daily' }));
-    const days = [['2026-10-31T05:00:00Z', '2026-11-01T05:00:00Z'], ['2026-11-01T05:00:00Z', '2026-11-02T06:00:00Z'], ['2026-11-02T06:00:00Z', '2026-11-03T06:00:00Z']];
-    expect(res.body.results.map((r: { totalInbound: number }) => r.totalInbound)).to.deep.equal(days.map(([f, t]) => oracleStats(sample, '401', at(f as string), at(t as string)).totalInbound));
+    const days = [
+      ['2026-10-31T05:00:00Z', '2026-11-01T05:00:00Z'],
+      ['2026-11-01T05:00:00Z', '2026-11-02T06:00:00Z'],
+      ['2026-11-02T06:00:00Z', '2026-11-03T06:00:00Z'],
+    ];
+    expect(res.body.results.map((r: { totalInbound: number }) => r.totalInbound)).to.deep.equal(
+      days.map(([f, t]) => oracleStats(sample, '401', at(f as string), at(t as string)).totalInbound),
+    );
   });
 
   it('when the range is empty (equal times), then totals is one zero row and daily has no rows', async () => {
     const empty = { queueId: [1, 2], startDate: '2026-11-01 12:00:00', endDate: '2026-11-01 12:00:00' };
     const totals = await post('admin', STATS, empty);
-    expect(totals.body.results.map((r: { date: string; totalInbound: number }) => [r.date, r.totalInbound])).to.deep.equal([['2026-11-01', 0], ['2026-11-01', 0]]);
+    expect(totals.body.results.map((r: { date: string; totalInbound: number }) => [r.date, r.totalInbound])).to.deep.equal([
+      ['2026-11-01', 0],
+      ['2026-11-01', 0],
+    ]);
     expect((await post('admin', STATS, { ...empty, distribution: 'daily' })).body.results).to.deep.equal([]);
   });
 
@@ -105,7 +115,10 @@ describe('POST /v2/reporting/queues/stats and /agent-availability', () => {
       talk: (await nonQueueTalk(db, scope, 1, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], from, to)).length,
     });
     const all = await read(ALL_TENANTS);
-    expect(Object.values(all).every((n) => (n ?? 0) > 0), JSON.stringify(all)).to.equal(true);
+    expect(
+      Object.values(all).every((n) => (n ?? 0) > 0),
+      JSON.stringify(all),
+    ).to.equal(true);
     expect(await read(tenantsScope([2]))).to.deep.equal({ hours: 0, edges: 0, outbound: 0, days: 0, members: 0, pauses: 0, talk: 0 });
   });
 });

@@ -9,17 +9,27 @@ import { buildTenant, buildUser, ROLE, tokenFor } from '../helpers/factories';
 describe('the request log line', () => {
   it('when a request is answered, then one line names it, and a line of any other kind is still redacted', async () => {
     const lines: string[] = [];
-    const sink = new Writable({ write: (chunk: Buffer, _enc, done) => (lines.push(...chunk.toString().split('\n').filter(Boolean)), done()) });
+    const sink = new Writable({
+      write: (chunk: Buffer, _enc, done) => {
+        lines.push(...chunk.toString().split('\n').filter(Boolean));
+        done();
+      },
+    });
     const app = await startTestApp({ log: createLogger('info', sink) });
     try {
       const db = app.deps.database.db;
       const user = await buildUser(db, (await buildTenant(db)).id, ROLE.account);
-      const res = await app.request('GET', '/v2/webhooks/list-types', { token: await tokenFor(app, user), headers: { 'x-request-id': 'speed-1' } });
+      const res = await app.request('GET', '/v2/webhooks/list-types', {
+        token: await tokenFor(app, user),
+        headers: { 'x-request-id': 'speed-1' },
+      });
       expect(res.status).to.equal(200);
       app.deps.log.info({ user: { password: 'hunter2' }, accessToken: 'abc' }, 'other');
       const entries = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
       const request = entries.filter((e) => e.msg === 'request');
-      expect(request.map(({ reqId, method, path, status, userId, service }) => ({ reqId, method, path, status, userId, service }))).to.deep.equal([
+      expect(
+        request.map(({ reqId, method, path, status, userId, service }) => ({ reqId, method, path, status, userId, service })),
+      ).to.deep.equal([
         { reqId: 'speed-1', method: 'GET', path: '/v2/webhooks/list-types', status: 200, userId: user.id, service: 'tars' },
       ]);
       expect(request[0]?.durationMs).to.be.a('number');
@@ -37,7 +47,10 @@ describe('the request log line', () => {
       const log = createLogger('info', serverLogOutput());
       for (let i = 0; i < 20000; i++) log.info({ i, name: i % 3 === 0 ? 'Zoë Ångström 東京 ☎' : 'plain' }, 'line');
       process.exit(0);`;
-    const out = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', maxBuffer: 64 << 20 });
+    const out = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      maxBuffer: 64 << 20,
+    });
     expect(out.status, out.stderr).to.equal(0);
     const lines = out.stdout.split('\n');
     expect(lines.pop()).to.equal(''); // ends with a whole line

@@ -58,7 +58,9 @@ const SAMPLES: Record<string, Sample> = {
   'post /v2/reporting/saved/:id/run': { record: filter },
   'get /v2/reporting/saved/:id/runs': { record: filter },
   'post /v2/reporting/queues/stats': { body: (t) => ({ queueId: [queueOf(t)], startDate: '2026-01-01', endDate: '2026-01-31' }) },
-  'post /v2/reporting/queues/agent-availability': { body: (t) => ({ queueId: queueOf(t), startDate: '2026-01-01', endDate: '2026-01-31' }) },
+  'post /v2/reporting/queues/agent-availability': {
+    body: (t) => ({ queueId: queueOf(t), startDate: '2026-01-01', endDate: '2026-01-31' }),
+  },
   'get /v2/reporting/calls': { query: byTenant },
   'post /v2/reporting/calls': { body: byTenant },
   'post /v2/reporting/ingest/queue-log': { body: () => ({ lines: ['1793427706|1.1|no-such-queue|NONE|ENTERQUEUE||+13125555161|1'] }) },
@@ -104,7 +106,10 @@ describe('every route: roles (decisions.md §5) and tenant isolation', () => {
   after(() => app.close());
 
   it('when the routes are listed, then every signed-in route has a sample request here', () => {
-    expect(routes.map(keyOf).filter((k) => !(k in SAMPLES)), 'routes without a sample').to.deep.equal([]);
+    expect(
+      routes.map(keyOf).filter((k) => !(k in SAMPLES)),
+      'routes without a sample',
+    ).to.deep.equal([]);
   });
 
   it('when each role calls each route, then the roles that may not get 403 and the others get past the permission check', async () => {
@@ -114,7 +119,8 @@ describe('every route: roles (decisions.md §5) and tenant isolation', () => {
       for (const [name, role] of Object.entries(ROLE)) {
         const res = await send(route, tokens.get(role) as string, cast.a.id, MISSING_ID);
         const expected = roleMayCall(role, route) ? allowed : 403;
-        if (res.status !== expected) wrong.push(`${keyOf(route)} as ${name}: ${res.status}, expected ${expected} (${res.text.slice(0, 120)})`);
+        if (res.status !== expected)
+          wrong.push(`${keyOf(route)} as ${name}: ${res.status}, expected ${expected} (${res.text.slice(0, 120)})`);
       }
     }
     expect(wrong).to.deep.equal([]);
@@ -123,17 +129,22 @@ describe('every route: roles (decisions.md §5) and tenant isolation', () => {
   it("when a route addresses another tenant's record by id, then 404; its own tenant's admin reaches it", async () => {
     const wrong: string[] = [];
     for (const route of routes.filter((r) => SAMPLES[keyOf(r)]?.record)) {
-      const record = await (SAMPLES[keyOf(route)]?.record as NonNullable<Sample['record']>)(app.deps.database.db, cast.b.id, cast.adminB.id);
+      const record = await (SAMPLES[keyOf(route)]?.record as NonNullable<Sample['record']>)(
+        app.deps.database.db,
+        cast.b.id,
+        cast.adminB.id,
+      );
       const foreign = await send(route, cast.tokenA, cast.a.id, record.id);
       const own = await send(route, cast.tokenB, cast.b.id, record.id);
       const ok = route.method === 'post' ? 201 : 200;
-      if (foreign.status !== 404 || own.status !== ok) wrong.push(`${keyOf(route)}: another tenant ${foreign.status}, its own ${own.status}`);
+      if (foreign.status !== 404 || own.status !== ok)
+        wrong.push(`${keyOf(route)}: another tenant ${foreign.status}, its own ${own.status}`);
     }
     expect(wrong).to.deep.equal([]);
   });
 
   it("when a route names another tenant's tenantId in its body or query, then 403", async () => {
-    const naming = routes.filter((r) => SAMPLES[keyOf(r)]?.body?.(1)?.hasOwnProperty('tenantId') || SAMPLES[keyOf(r)]?.query);
+    const naming = routes.filter((r) => Object.hasOwn(SAMPLES[keyOf(r)]?.body?.(1) ?? {}, 'tenantId') || SAMPLES[keyOf(r)]?.query);
     expect(naming.length).to.be.greaterThan(8);
     const wrong: string[] = [];
     for (const route of naming) {

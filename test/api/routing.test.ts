@@ -16,9 +16,9 @@ describe('the route table', () => {
   after(() => app.close());
 
   it('when paths are grouped, then by their first two segments, with or without a trailing slash', () => {
-    expect(['/v2/webhooks/:id', '/v2/webhooks', '/v2/webhooks/', '/healthz', '/healthz/', '/v2', '//v2/webhooks'].map(groupKey)).to.deep.equal([
-      'v2/webhooks', 'v2/webhooks', 'v2/webhooks', 'healthz/', 'healthz/', 'v2/', '/v2',
-    ]);
+    expect(
+      ['/v2/webhooks/:id', '/v2/webhooks', '/v2/webhooks/', '/healthz', '/healthz/', '/v2', '//v2/webhooks'].map(groupKey),
+    ).to.deep.equal(['v2/webhooks', 'v2/webhooks', 'v2/webhooks', 'healthz/', 'healthz/', 'v2/', '/v2']);
   });
 
   it('when a fixed path is declared before a parameterised one of its group, then the fixed one still answers', async () => {
@@ -30,7 +30,11 @@ describe('the route table', () => {
 
   it('when asked with OPTIONS, HEAD or a method the path has no route for, then it answers as Express did', async () => {
     const options = await app.request('OPTIONS', '/v2/webhooks/1');
-    expect([options.status, options.headers.get('allow'), options.text]).to.deep.equal([200, 'DELETE, GET, HEAD, PATCH', 'DELETE, GET, HEAD, PATCH']);
+    expect([options.status, options.headers.get('allow'), options.text]).to.deep.equal([
+      200,
+      'DELETE, GET, HEAD, PATCH',
+      'DELETE, GET, HEAD, PATCH',
+    ]);
     expect((await app.request('OPTIONS', '/v2/nothing/here')).status).to.equal(404);
     const head = await app.request('HEAD', '/v2/webhooks/list-types', { token });
     expect([head.status, head.headers.get('content-type'), head.text]).to.deep.equal([200, 'application/json; charset=utf-8', '']);
@@ -51,7 +55,9 @@ describe('the route table', () => {
     const res = await app.request('GET', `/v2/admin/branches/${branch.id}`, { token: admin });
     expect([res.status, res.body.name]).to.deep.equal([200, 'Zürich Ünïcode']);
     expect(res.headers.get('content-type')).to.equal('application/json; charset=utf-8');
-    expect(Number(res.headers.get('content-length'))).to.equal(Buffer.byteLength(res.text)).and.be.greaterThan(res.text.length);
+    expect(Number(res.headers.get('content-length')))
+      .to.equal(Buffer.byteLength(res.text))
+      .and.be.greaterThan(res.text.length);
   });
 
   it('when a path has a trailing slash, another case, a doubled slash or no route in its group, then it is answered as before', async () => {

@@ -11,8 +11,15 @@ describe('saved filters', () => {
   let app: TestApp;
   let cast: Awaited<ReturnType<typeof twoTenants>>;
   let reports: { id: number; token: string };
-  const req = (method: string, path: string, body?: unknown, token = reports.token) => app.request(method, `${PATH}${path}`, { token, body });
-  const filter = (extra: Record<string, unknown> = {}) => ({ tenantId: cast.a.id, url: '/v2/reporting/calls', module: 'calls', name: 'Missed calls', ...extra });
+  const req = (method: string, path: string, body?: unknown, token = reports.token) =>
+    app.request(method, `${PATH}${path}`, { token, body });
+  const filter = (extra: Record<string, unknown> = {}) => ({
+    tenantId: cast.a.id,
+    url: '/v2/reporting/calls',
+    module: 'calls',
+    name: 'Missed calls',
+    ...extra,
+  });
 
   before(async () => {
     app = await startTestApp({ clock: { now: () => Date.parse(NOW) } });
@@ -25,16 +32,37 @@ describe('saved filters', () => {
   it('when a reports admin creates a filter, then 201 with an array holding it: owner the caller, error 0, no deletedAt', async () => {
     const res = await req('POST', '/', filter());
     expect(res.status).to.equal(201);
-    expect(res.body).to.deep.equal([{
-      id: res.body[0].id, userId: reports.id, tenantId: cast.a.id, apiUrl: '/v2/reporting/calls', module: 'calls', createdAt: NOW, deletedAt: null,
-      name: 'Missed calls', description: null, scheduled: 0, recipients: null, frequency: null, error: 0, errorDescription: null, queryParams: null, postParams: null,
-    }]);
+    expect(res.body).to.deep.equal([
+      {
+        id: res.body[0].id,
+        userId: reports.id,
+        tenantId: cast.a.id,
+        apiUrl: '/v2/reporting/calls',
+        module: 'calls',
+        createdAt: NOW,
+        deletedAt: null,
+        name: 'Missed calls',
+        description: null,
+        scheduled: 0,
+        recipients: null,
+        frequency: null,
+        error: 0,
+        errorDescription: null,
+        queryParams: null,
+        postParams: null,
+      },
+    ]);
   });
 
   it('when every field is given, then each is stored as given (no filter defaults are added to the params)', async () => {
     const extra = {
-      description: 'Weekly', scheduled: 1, frequency: 'weekly', recipients: 'one@example.test, two@example.test', url: '/v2/reporting/calls?direction=inbound',
-      queryParams: { disposition: 'NO ANSWER', extension: '101' }, postParams: { startDate: '2026-01-01', queueId: 2 },
+      description: 'Weekly',
+      scheduled: 1,
+      frequency: 'weekly',
+      recipients: 'one@example.test, two@example.test',
+      url: '/v2/reporting/calls?direction=inbound',
+      queryParams: { disposition: 'NO ANSWER', extension: '101' },
+      postParams: { startDate: '2026-01-01', queueId: 2 },
     };
     const [f] = (await req('POST', '/', filter(extra))).body;
     const { url, ...rest } = extra;
@@ -44,8 +72,14 @@ describe('saved filters', () => {
 
   it('when scheduled is 1 without frequency and recipients, then 400 naming both; bad e-mails → 400 naming recipients', async () => {
     expectError(await req('POST', '/', filter({ scheduled: 1 })), 400, ['frequency', 'recipients']);
-    expectError(await req('POST', '/', filter({ scheduled: 1, frequency: 'daily', recipients: 'boss@example.test,not-an-address' })), 400, ['recipients']);
-    expectError(await req('POST', '/', filter({ scheduled: 2, frequency: 'hourly', module: 'queues' })), 400, ['scheduled', 'frequency', 'module']);
+    expectError(await req('POST', '/', filter({ scheduled: 1, frequency: 'daily', recipients: 'boss@example.test,not-an-address' })), 400, [
+      'recipients',
+    ]);
+    expectError(await req('POST', '/', filter({ scheduled: 2, frequency: 'hourly', module: 'queues' })), 400, [
+      'scheduled',
+      'frequency',
+      'module',
+    ]);
   });
 
   it('when the url is not the calls report or its query string has a bad filter, then 400 naming url', async () => {
@@ -55,17 +89,35 @@ describe('saved filters', () => {
   });
 
   it('when queryParams or postParams break the calls-report filters, then 400 naming the parameter', async () => {
-    expectError(await req('POST', '/', filter({ queryParams: { direction: 'up', bogus: 1 } })), 400, ['queryParams.direction', 'queryParams.bogus']);
+    expectError(await req('POST', '/', filter({ queryParams: { direction: 'up', bogus: 1 } })), 400, [
+      'queryParams.direction',
+      'queryParams.bogus',
+    ]);
     // postParams are a JSON body (no coercion): a number given as text is refused there, accepted in queryParams.
-    expectError(await req('POST', '/', filter({ postParams: { extension: '101', startDate: 'yesterday' } })), 400, ['postParams.extension', 'postParams.startDate']);
+    expectError(await req('POST', '/', filter({ postParams: { extension: '101', startDate: 'yesterday' } })), 400, [
+      'postParams.extension',
+      'postParams.startDate',
+    ]);
     expectError(await req('POST', '/', filter({ queryParams: { tenantId: cast.b.id } })), 400, ['queryParams.tenantId']);
   });
 
   it('when a PATCH makes the filter scheduled, then the rules are judged on the result', async () => {
     const f = await buildSavedFilter(app.deps.database.db, cast.a.id, reports.id);
     expectError(await req('PATCH', `/${f.id}`, { scheduled: 1 }), 400, ['frequency', 'recipients']);
-    const ok = await req('PATCH', `/${f.id}`, { scheduled: 1, frequency: 'monthly', recipients: 'boss@example.test', description: 'Monthly' });
-    expect(ok.body).to.deep.include({ scheduled: 1, frequency: 'monthly', recipients: 'boss@example.test', description: 'Monthly', name: f.name, userId: reports.id });
+    const ok = await req('PATCH', `/${f.id}`, {
+      scheduled: 1,
+      frequency: 'monthly',
+      recipients: 'boss@example.test',
+      description: 'Monthly',
+    });
+    expect(ok.body).to.deep.include({
+      scheduled: 1,
+      frequency: 'monthly',
+      recipients: 'boss@example.test',
+      description: 'Monthly',
+      name: f.name,
+      userId: reports.id,
+    });
     expectError(await req('PATCH', `/${f.id}`, { recipients: null }), 400, ['recipients']);
     expectError(await req('PATCH', `/${f.id}`, { tenantId: cast.b.id, userId: 1 }), 400, ['tenantId', 'userId']);
   });
@@ -77,7 +129,8 @@ describe('saved filters', () => {
     expect(res.body).to.include({ id: f.id, deletedAt: NOW, name: f.name });
     const row = await app.deps.database.db.selectFrom('saved_filters').selectAll().where('id', '=', f.id).executeTakeFirstOrThrow();
     expect(row).to.include({ deleted_at: NOW, name: f.name, description: 'Kept' });
-    for (const [method, body] of [['GET'], ['PATCH', { name: 'Back' }], ['DELETE']] as const) expectError(await req(method, `/${f.id}`, body), 404);
+    for (const [method, body] of [['GET'], ['PATCH', { name: 'Back' }], ['DELETE']] as const)
+      expectError(await req(method, `/${f.id}`, body), 404);
     const listed = await app.request('GET', PATH, { token: reports.token, query: { paginated: 0 } });
     expect(listed.body.records.map((r: { id: number }) => r.id)).not.to.include(f.id);
   });
@@ -96,7 +149,8 @@ describe('saved filters', () => {
 
   it("when another tenant's filter is read, changed or deleted, then 404; naming its tenant → 403", async () => {
     const f = await buildSavedFilter(app.deps.database.db, cast.b.id, cast.adminB.id, { name: 'Globex only' });
-    for (const [method, body] of [['GET'], ['PATCH', { name: 'Mine now' }], ['DELETE']] as const) expectError(await req(method, `/${f.id}`, body), 404);
+    for (const [method, body] of [['GET'], ['PATCH', { name: 'Mine now' }], ['DELETE']] as const)
+      expectError(await req(method, `/${f.id}`, body), 404);
     expectError(await req('POST', '/', filter({ tenantId: cast.b.id })), 403);
     expect((await req('GET', `/${f.id}`, undefined, cast.tokenB)).body).to.include({ name: 'Globex only', deletedAt: null });
   });

@@ -25,18 +25,34 @@ describe('scheduled filter reports', function () {
   let reportsToken: string;
 
   const createFilter = async (body: Record<string, unknown>) => {
-    const res = await app.request('POST', '/v2/reporting/saved/', { token: reportsToken, body: { tenantId: 1, url: '/v2/reporting/calls', module: 'calls', scheduled: 1, recipients: 'ops@acme.example,boss@acme.example', ...body } });
+    const res = await app.request('POST', '/v2/reporting/saved/', {
+      token: reportsToken,
+      body: {
+        tenantId: 1,
+        url: '/v2/reporting/calls',
+        module: 'calls',
+        scheduled: 1,
+        recipients: 'ops@acme.example,boss@acme.example',
+        ...body,
+      },
+    });
     expect(res.status, res.text).to.equal(201);
     return res.body[0] as { id: number; name: string };
   };
   const tick = (a: TestApp = app) => new ReportScheduler(a.deps).tick();
   const filterRow = (id: number) => app.request('GET', `/v2/reporting/saved/${id}`, { token: reportsToken });
-  const runsOf = async (id: number) => (await app.request('GET', `/v2/reporting/saved/${id}/runs`, { token: reportsToken, query: { paginated: 0 } })).body.records as Array<Record<string, unknown>>;
+  const runsOf = async (id: number) =>
+    (await app.request('GET', `/v2/reporting/saved/${id}/runs`, { token: reportsToken, query: { paginated: 0 } })).body.records as Array<
+      Record<string, unknown>
+    >;
   const drainMail = () => smtp.received.splice(0);
 
   before(async () => {
     smtp = await startSmtp();
-    app = await startTestApp({ clock, env: { TARS_SMTP_URL: smtp.url, TARS_REPORT_HOUR: '6', TARS_REPORT_CATCHUP_DAYS: '7', TARS_REPORT_ATTEMPTS: '3' } });
+    app = await startTestApp({
+      clock,
+      env: { TARS_SMTP_URL: smtp.url, TARS_REPORT_HOUR: '6', TARS_REPORT_CATCHUP_DAYS: '7', TARS_REPORT_ATTEMPTS: '3' },
+    });
     await seedAcmeWithSampleLogs(app);
     reportsToken = await tokenFor(app, { id: 3 });
   });
@@ -55,7 +71,10 @@ describe('scheduled filter reports', function () {
     it('when the hour has not come, then nothing is sent; at 06:00 local the day that ended goes out, once', async () => {
       clock.ms = at('2026-11-01T11:59:00Z'); // 05:59 CST, after the end of DST
       await tick();
-      expect(drainMail().map((m) => m.parsed.subject), 'only Oct 30 (due Oct 31 06:00 CDT)').to.deep.equal([`TARS report "${filter.name}": 2026-10-30`]);
+      expect(
+        drainMail().map((m) => m.parsed.subject),
+        'only Oct 30 (due Oct 31 06:00 CDT)',
+      ).to.deep.equal([`TARS report "${filter.name}": 2026-10-30`]);
       clock.ms = at('2026-11-01T12:00:00Z'); // 06:00 CST
       await tick();
       await tick();
@@ -65,9 +84,15 @@ describe('scheduled filter reports', function () {
       expect(mail.to).to.deep.equal(['ops@acme.example', 'boss@acme.example']);
       expect(mail.parsed.html).to.include('Inbound calls daily').and.include('2026-10-31 to 2026-10-31 (America/Chicago)');
       expect(mail.parsed.attachments[0]?.filename).to.equal('inbound-calls-daily-2026-10-31.csv');
-      const api = await app.request('GET', '/v2/reporting/calls', { token: reportsToken, query: { tenantId: 1, startDate: '2026-10-31', endDate: '2026-10-31', direction: 'inbound', paginated: 0 } });
+      const api = await app.request('GET', '/v2/reporting/calls', {
+        token: reportsToken,
+        query: { tenantId: 1, startDate: '2026-10-31', endDate: '2026-10-31', direction: 'inbound', paginated: 0 },
+      });
       expect(api.body.total).to.be.greaterThan(5);
-      expect(csvRows(mail).map((r) => Number(r.split(',')[0])), 'the CSV holds exactly the calls report of that day').to.deep.equal(api.body.records.map((r: { id: number }) => r.id));
+      expect(
+        csvRows(mail).map((r) => Number(r.split(',')[0])),
+        'the CSV holds exactly the calls report of that day',
+      ).to.deep.equal(api.body.records.map((r: { id: number }) => r.id));
       expect((await runsOf(filter.id)).map((r) => [r.periodStart, r.status, r.rows])).to.deep.equal([
         ['2026-10-31', 'sent', api.body.total],
         ['2026-10-30', 'sent', 0],
@@ -84,7 +109,12 @@ describe('scheduled filter reports', function () {
         await restarted.close();
       }
       await tick(app);
-      expect(drainMail().map((m) => (m.parsed.subject ?? '').split(': ')[1])).to.deep.equal(['2026-11-01', '2026-11-02', '2026-11-03', '2026-11-04']);
+      expect(drainMail().map((m) => (m.parsed.subject ?? '').split(': ')[1])).to.deep.equal([
+        '2026-11-01',
+        '2026-11-02',
+        '2026-11-03',
+        '2026-11-04',
+      ]);
     });
 
     it('when two server processes share the data directory, then each period is still sent once', async () => {
@@ -95,7 +125,11 @@ describe('scheduled filter reports', function () {
       } finally {
         await second.close();
       }
-      expect(drainMail().map((m) => (m.parsed.subject ?? '').split(': ')[1]).sort()).to.deep.equal(['2026-11-05', '2026-11-06', '2026-11-07']);
+      expect(
+        drainMail()
+          .map((m) => (m.parsed.subject ?? '').split(': ')[1])
+          .sort(),
+      ).to.deep.equal(['2026-11-05', '2026-11-06', '2026-11-07']);
     });
 
     it('when the SMTP server refuses, then the filter shows the error, the run is retried with backoff, and a later success clears it', async () => {
@@ -104,7 +138,9 @@ describe('scheduled filter reports', function () {
       await tick();
       let row = (await filterRow(filter.id)).body;
       expect(row.error).to.equal(1);
-      expect(row.errorDescription).to.match(/^SMTP server refused recipient ops@acme\.example, boss@acme\.example \(550 mailbox \S+ unavailable\)$/);
+      expect(row.errorDescription).to.match(
+        /^SMTP server refused recipient ops@acme\.example, boss@acme\.example \(550 mailbox \S+ unavailable\)$/,
+      );
       const [run] = await runsOf(filter.id);
       expect(run).to.include({ periodStart: '2026-11-08', status: 'retry', attempts: 1 });
       clock.advance(30_000);
@@ -129,7 +165,12 @@ describe('scheduled filter reports', function () {
       await tick();
       const subjects = drainMail().map((m) => m.parsed.subject);
       expect(subjects).to.include(`TARS report "Weekly": week of 2026-10-26 to 2026-11-01`);
-      expect((await runsOf(filter.id))[0]).to.include({ frequency: 'weekly', periodStart: '2026-10-26', periodEnd: '2026-11-01', status: 'sent' });
+      expect((await runsOf(filter.id))[0]).to.include({
+        frequency: 'weekly',
+        periodStart: '2026-10-26',
+        periodEnd: '2026-11-01',
+        status: 'sent',
+      });
     });
 
     it('when a monthly filter reaches the 1st, then last month goes out', async () => {
@@ -143,7 +184,10 @@ describe('scheduled filter reports', function () {
     });
 
     it('when every attempt fails, then the run is given up and a REPORTFAILED webhook event is written with it', async () => {
-      const hook = await app.request('POST', '/v2/webhooks', { token: await tokenFor(app, { id: 2 }), body: { tenantId: 1, type: 'REPORTFAILED', url: 'https://hooks.example.test/failed' } });
+      const hook = await app.request('POST', '/v2/webhooks', {
+        token: await tokenFor(app, { id: 2 }),
+        body: { tenantId: 1, type: 'REPORTFAILED', url: 'https://hooks.example.test/failed' },
+      });
       clock.ms = at('2026-12-01T12:00:00Z');
       const filter = await createFilter({ name: 'Doomed', frequency: 'daily' });
       clock.ms = at('2026-12-02T12:00:00Z');
@@ -158,19 +202,34 @@ describe('scheduled filter reports', function () {
       }
       const [run] = await runsOf(filter.id);
       expect(run).to.include({ status: 'failed', attempts: 3 });
-      const events = await app.deps.database.db.selectFrom('webhook_deliveries').select(['event_type', 'payload']).where('webhook_id', '=', hook.body.id).execute();
+      const events = await app.deps.database.db
+        .selectFrom('webhook_deliveries')
+        .select(['event_type', 'payload'])
+        .where('webhook_id', '=', hook.body.id)
+        .execute();
       const mine = events.map((e) => JSON.parse(e.payload)).filter((p) => p.data.filterId === filter.id);
       expect(mine).to.have.length(1);
       expect(mine[0]).to.deep.include({ type: 'REPORTFAILED', tenantId: 1 });
       expect(mine[0].data).to.include({ filterId: filter.id, periodStart: '2026-12-01', attempts: 3 });
     });
 
-    it("when the owner may no longer read the calls report, then the run fails saying so (a filter reaches no more than its owner)", async () => {
+    it('when the owner may no longer read the calls report, then the run fails saying so (a filter reaches no more than its owner)', async () => {
       const db = app.deps.database.db;
       const owner = await buildUser(db, 1, ROLE.reports);
       const ownerToken = await tokenFor(app, owner);
       clock.ms = at('2026-12-01T12:00:00Z');
-      const res = await app.request('POST', '/v2/reporting/saved/', { token: ownerToken, body: { tenantId: 1, url: '/v2/reporting/calls', module: 'calls', name: 'Demoted', scheduled: 1, frequency: 'daily', recipients: 'x@acme.example' } });
+      const res = await app.request('POST', '/v2/reporting/saved/', {
+        token: ownerToken,
+        body: {
+          tenantId: 1,
+          url: '/v2/reporting/calls',
+          module: 'calls',
+          name: 'Demoted',
+          scheduled: 1,
+          frequency: 'daily',
+          recipients: 'x@acme.example',
+        },
+      });
       await db.updateTable('users').set({ user_role: ROLE.basic }).where('id', '=', owner.id).execute();
       clock.ms = at('2026-12-02T12:00:00Z');
       await tick();
@@ -181,7 +240,13 @@ describe('scheduled filter reports', function () {
 
   describe('run now (POST /v2/reporting/saved/{id}/run)', () => {
     it('when asked for a day, then that day of the filter is e-mailed and recorded as a manual run', async () => {
-      const filter = await createFilter({ name: 'On demand', frequency: 'daily', scheduled: 0, recipients: 'me@acme.example', queryParams: { disposition: 'ANSWERED' } });
+      const filter = await createFilter({
+        name: 'On demand',
+        frequency: 'daily',
+        scheduled: 0,
+        recipients: 'me@acme.example',
+        queryParams: { disposition: 'ANSWERED' },
+      });
       drainMail();
       const res = await app.request('POST', `/v2/reporting/saved/${filter.id}/run`, { token: reportsToken, body: { for: '2026-11-01' } });
       expect(res.status).to.equal(201);
@@ -216,7 +281,11 @@ describe('scheduled filter reports', function () {
       const basic = await buildUser(app.deps.database.db, 1, ROLE.basic);
       expectError(await app.request('POST', `/v2/reporting/saved/${filter.id}/run`, { token: await tokenFor(app, basic) }), 403);
       expectError(await app.request('POST', `/v2/reporting/saved/${filter.id}/run`, { token: await tokenFor(app, { id: 6 }) }), 404);
-      expectError(await app.request('POST', `/v2/reporting/saved/${filter.id}/run`, { token: reportsToken, body: { for: 'tomorrow' } }), 400, ['for']);
+      expectError(
+        await app.request('POST', `/v2/reporting/saved/${filter.id}/run`, { token: reportsToken, body: { for: 'tomorrow' } }),
+        400,
+        ['for'],
+      );
     });
   });
 });

@@ -15,13 +15,19 @@ describe('security: MFA codes cannot be brute-forced (issue 16, point 1)', funct
   this.timeout(60_000);
   const clock = new TestClock();
   let app: TestApp;
-  const login = (u: { email: string; password: string }) => app.request('POST', '/v2/authentication/mfa', { body: { email: u.email, password: u.password } });
+  const login = (u: { email: string; password: string }) =>
+    app.request('POST', '/v2/authentication/mfa', { body: { email: u.email, password: u.password } });
   const validate = (token: string, otp: string) => app.request('POST', '/v2/mfa/validate', { body: { token, otp } });
   const resend = (token: string) => app.request('POST', '/v2/mfa/resend-otp', { body: { token, mode: 'app' } });
   const right = () => totp.generate({ timestamp: clock.now() });
   const wrong = () => (right() === '000000' ? '111111' : '000000');
   const appUser = async () =>
-    buildUser(app.deps.database.db, (await buildTenant(app.deps.database.db)).id, ROLE.account, { mfa_enabled: 1, mfa_mode: 'app', mfa_app_secret: SECRET, mfa_app_verified: 1 });
+    buildUser(app.deps.database.db, (await buildTenant(app.deps.database.db)).id, ROLE.account, {
+      mfa_enabled: 1,
+      mfa_mode: 'app',
+      mfa_app_secret: SECRET,
+      mfa_app_verified: 1,
+    });
 
   before(async () => {
     app = await startTestApp({ clock });
@@ -115,7 +121,9 @@ describe('security: parallel right passwords are all served', function () {
 
   it('when 20 logins with the right password for one e-mail arrive at once, then all 20 get 201 (they wait for a place, they are not refused)', async () => {
     const u = await buildUser(app.deps.database.db, (await buildTenant(app.deps.database.db)).id, ROLE.account);
-    const burst = await Promise.all(Array.from({ length: 20 }, () => app.request('POST', '/v2/authentication/', { body: { email: u.email, password: u.password } })));
+    const burst = await Promise.all(
+      Array.from({ length: 20 }, () => app.request('POST', '/v2/authentication/', { body: { email: u.email, password: u.password } })),
+    );
     expect(statuses(burst)).to.deep.equal({ 201: 20 });
   });
 });
@@ -131,7 +139,8 @@ describe('security: access tokens (issue 16, point 3)', () => {
   });
   after(() => app.close());
 
-  const probe = (authorization: string) => app.request('GET', '/v2/webhooks', { query: { tenantId: user.tenantId }, headers: { authorization } });
+  const probe = (authorization: string) =>
+    app.request('GET', '/v2/webhooks', { query: { tenantId: user.tenantId }, headers: { authorization } });
 
   it('when a token signed with the real secret has no exp, then 401; the same claims with exp pass', async () => {
     const forever = jwt.sign({ uid: user.id, ver: 0 }, JWT_SECRET, { algorithm: 'HS256' });

@@ -7,7 +7,16 @@ import { expectError } from '../helpers/errors';
 import { startReceiver, type HttpReceiver } from '../helpers/http-receiver';
 import { twoTenants } from '../helpers/factories';
 
-const LOOPBACK_URLS = ['http://127.0.0.1:9/x', 'http://127.8.9.10/', 'http://[::1]:80/', 'http://[::]:8080/', 'http://0.0.0.0:22/', 'http://[::ffff:127.0.0.1]:80/', 'http://[::ffff:7f00:1]/', 'http://[::127.0.0.1]/'];
+const LOOPBACK_URLS = [
+  'http://127.0.0.1:9/x',
+  'http://127.8.9.10/',
+  'http://[::1]:80/',
+  'http://[::]:8080/',
+  'http://0.0.0.0:22/',
+  'http://[::ffff:127.0.0.1]:80/',
+  'http://[::ffff:7f00:1]/',
+  'http://[::127.0.0.1]/',
+];
 
 async function appWith(env: Record<string, string>, clock = new TestClock()) {
   const app = await startTestApp({ clock, env: { TARS_WEBHOOK_TIMEOUT: '1s', TARS_WEBHOOK_ATTEMPTS: '3', ...env } });
@@ -43,7 +52,8 @@ describe('security: webhooks cannot reach loopback by default (issue 16, point 5
     const { app, cast } = await appWith({});
     open = app;
     for (const url of LOOPBACK_URLS) expectError(await create(app, cast.tokenA, cast.a.id, { url }), 400, ['url']);
-    for (const url of ['http://10.1.2.3/hook', 'http://192.168.1.20:8080/crm', 'http://172.16.0.5/']) expect((await create(app, cast.tokenA, cast.a.id, { url })).status, url).to.equal(201);
+    for (const url of ['http://10.1.2.3/hook', 'http://192.168.1.20:8080/crm', 'http://172.16.0.5/'])
+      expect((await create(app, cast.tokenA, cast.a.id, { url })).status, url).to.equal(201);
   });
 
   it('when a webhook names localhost, then the delivery is refused at connect time for the loopback address it resolves to, and the receiver gets nothing', async () => {
@@ -109,8 +119,13 @@ describe('security: a webhook credential cannot jam its deliveries (issue 16, po
     }
     const hook = await create(app, cast.tokenA, cast.a.id, { authtoken: 'Latin-1 is fine: café' });
     expect(hook.status).to.equal(201);
-    for (const value of BAD) expectError(await app.request('PATCH', `/v2/webhooks/${hook.body.id}`, { token: cast.tokenA, body: { authtoken: value } }), 400, ['authtoken']);
-    expect((await app.request('GET', `/v2/webhooks/${hook.body.id}`, { token: cast.tokenA })).body.authtoken).to.equal('Latin-1 is fine: café');
+    for (const value of BAD)
+      expectError(await app.request('PATCH', `/v2/webhooks/${hook.body.id}`, { token: cast.tokenA, body: { authtoken: value } }), 400, [
+        'authtoken',
+      ]);
+    expect((await app.request('GET', `/v2/webhooks/${hook.body.id}`, { token: cast.tokenA })).body.authtoken).to.equal(
+      'Latin-1 is fine: café',
+    );
   });
 
   it('when a stored credential makes every delivery throw, then each attempt ends with lastError set and the attempts stop at the maximum', async () => {
@@ -125,7 +140,12 @@ describe('security: a webhook credential cannot jam its deliveries (issue 16, po
     const d = await deliveryOf(app, hook.body.id);
     expect(d).to.include({ status: 'failed', attempts: 3 });
     expect(d.last_error).to.match(/Invalid character|ERR_INVALID_CHAR|the delivery failed/i);
-    const attempts = await app.deps.database.db.selectFrom('webhook_attempts').select(['attempt', 'error']).where('delivery_id', '=', d.id).orderBy('attempt').execute();
+    const attempts = await app.deps.database.db
+      .selectFrom('webhook_attempts')
+      .select(['attempt', 'error'])
+      .where('delivery_id', '=', d.id)
+      .orderBy('attempt')
+      .execute();
     expect(attempts.map((a) => a.attempt)).to.deep.equal([1, 2, 3]);
     expect(attempts.every((a) => typeof a.error === 'string' && a.error.length > 0)).to.equal(true);
     expect(receiver.requests).to.deep.equal([]);
@@ -135,7 +155,11 @@ describe('security: a webhook credential cannot jam its deliveries (issue 16, po
     const hook = await create(app, cast.tokenA, cast.a.id, { url: `${receiver.url}/hook` });
     emit(app.deps, cast.a.id, clock.now());
     const { db } = app.deps.database;
-    await db.updateTable('webhook_deliveries').set({ status: 'delivering', attempts: 3, lease_until: clock.now() - 1 }).where('webhook_id', '=', hook.body.id).execute();
+    await db
+      .updateTable('webhook_deliveries')
+      .set({ status: 'delivering', attempts: 3, lease_until: clock.now() - 1 })
+      .where('webhook_id', '=', hook.body.id)
+      .execute();
     await new Dispatcher(app.deps).drain();
     const d = await deliveryOf(app, hook.body.id);
     expect(d).to.include({ status: 'failed', attempts: 3 });

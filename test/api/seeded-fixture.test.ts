@@ -17,21 +17,66 @@ const extensions = byId(ACME.extensions);
 const ref = (map: Map<number, Rec>, id: number, name = 'name') => ({ id, name: map.get(id)?.[name] });
 
 // The fixture records as the API shows them (api.md §2); what the fixture leaves out is null, [] or 0.
-const PHONE_TEXT = ['registeredCNAM', 'diCommentName', 'recording', 'fax', 'faxEmail', 'namePrefix', 'emailRecording', 'storeAndForwardNumber'];
+const PHONE_TEXT = [
+  'registeredCNAM',
+  'diCommentName',
+  'recording',
+  'fax',
+  'faxEmail',
+  'namePrefix',
+  'emailRecording',
+  'storeAndForwardNumber',
+];
 const phoneDetail = (p: Rec) => ({
-  id: p.id, number: p.number, tenant: ref(tenants, p.tenantId), branch: ref(branches, p.branchId), smsExt: ref(extensions, p.smsExtId, 'extName'),
-  ...Object.fromEntries(PHONE_TEXT.map((k) => [k, p[k] ?? null])), faxStore: p.faxStore ?? null, unconditionalStatus: p.unconditionalStatus ?? null,
-  routingDestinations: p.routingDestinations ?? [], forwardingDestinations: p.forwardingDestinations ?? [], smsDestinations: p.smsDestinations ?? [],
+  id: p.id,
+  number: p.number,
+  tenant: ref(tenants, p.tenantId),
+  branch: ref(branches, p.branchId),
+  smsExt: ref(extensions, p.smsExtId, 'extName'),
+  ...Object.fromEntries(PHONE_TEXT.map((k) => [k, p[k] ?? null])),
+  faxStore: p.faxStore ?? null,
+  unconditionalStatus: p.unconditionalStatus ?? null,
+  routingDestinations: p.routingDestinations ?? [],
+  forwardingDestinations: p.forwardingDestinations ?? [],
+  smsDestinations: p.smsDestinations ?? [],
 });
 const phoneRecord = (p: Rec) => ({
-  id: p.id, number: p.number, tenantId: p.tenantId, branchId: p.branchId, smsExtId: p.smsExtId,
-  ...Object.fromEntries(PHONE_TEXT.map((k) => [k, p[k] ?? ''])), faxStore: String(p.faxStore ?? 0), unconditionalStatus: String(p.unconditionalStatus ?? 0),
+  id: p.id,
+  number: p.number,
+  tenantId: p.tenantId,
+  branchId: p.branchId,
+  smsExtId: p.smsExtId,
+  ...Object.fromEntries(PHONE_TEXT.map((k) => [k, p[k] ?? ''])),
+  faxStore: String(p.faxStore ?? 0),
+  unconditionalStatus: String(p.unconditionalStatus ?? 0),
 });
-const location = ({ tenantId, notificationGroups, ...l }: Rec) => ({ ...l, tenant: ref(tenants, tenantId), notificationGroups: notificationGroups ?? [] });
-const webhook = (h: Rec) => ({ id: h.id, tenantId: h.tenantId, type: h.type, url: h.url, username: h.username ?? null, password: h.password ?? null, authtoken: h.authtoken ?? null });
+const location = ({ tenantId, notificationGroups, ...l }: Rec) => ({
+  ...l,
+  tenant: ref(tenants, tenantId),
+  notificationGroups: notificationGroups ?? [],
+});
+const webhook = (h: Rec) => ({
+  id: h.id,
+  tenantId: h.tenantId,
+  type: h.type,
+  url: h.url,
+  username: h.username ?? null,
+  password: h.password ?? null,
+  authtoken: h.authtoken ?? null,
+});
 const savedFilter = ({ url, ...f }: Rec) => ({
-  description: null, queryParams: null, postParams: null, scheduled: 0, recipients: null, frequency: null, ...f,
-  apiUrl: url, createdAt: SEEDED_AT.toISOString(), deletedAt: null, error: 0, errorDescription: null,
+  description: null,
+  queryParams: null,
+  postParams: null,
+  scheduled: 0,
+  recipients: null,
+  frequency: null,
+  ...f,
+  apiUrl: url,
+  createdAt: SEEDED_AT.toISOString(),
+  deletedAt: null,
+  error: 0,
+  errorDescription: null,
 });
 
 describe('tars seed of acme.json: every GET returns the fixture', () => {
@@ -46,7 +91,10 @@ describe('tars seed of acme.json: every GET returns the fixture', () => {
   before(async () => {
     app = await startTestApp();
     await seedFixture(app.deps.database, app.deps.validator, ACME, SEEDED_AT);
-    token = await tokenFor(app, ACME.users.find((u: Rec) => u.userRole === 1));
+    token = await tokenFor(
+      app,
+      ACME.users.find((u: Rec) => u.userRole === 1),
+    );
   });
   after(() => app.close());
 
@@ -68,7 +116,9 @@ describe('tars seed of acme.json: every GET returns the fixture', () => {
   it('when webhooks are read, then each tenant list (four fields) and each webhook (seven) hold the seeded values', async () => {
     for (const t of ACME.tenants) {
       const own = ACME.webhooks.filter((h: Rec) => h.tenantId === t.id);
-      expect(await get('/v2/webhooks', { tenantId: t.id })).to.deep.equal(own.map(({ id, tenantId, type, url }: Rec) => ({ id, tenantId, type, url })));
+      expect(await get('/v2/webhooks', { tenantId: t.id })).to.deep.equal(
+        own.map(({ id, tenantId, type, url }: Rec) => ({ id, tenantId, type, url })),
+      );
     }
     for (const h of ACME.webhooks) expect(await get(`/v2/webhooks/${h.id}`)).to.deep.equal(webhook(h));
   });
@@ -99,7 +149,13 @@ describe('tars seed: the rules of the API hold for seeded records', () => {
   const filter = { id: 1, userId: 2, tenantId: 1, url: '/v2/reporting/calls', module: 'calls', name: 'F' };
 
   it('when a seeded filter is scheduled without frequency and recipients or runs another report, then each problem is named and nothing is written', async () => {
-    const problems = await seedProblems({ ...base, savedFilters: [{ ...filter, scheduled: 1 }, { ...filter, id: 2, url: '/v2/reporting/calls?direction=up', queryParams: { colour: 'red' } }] });
+    const problems = await seedProblems({
+      ...base,
+      savedFilters: [
+        { ...filter, scheduled: 1 },
+        { ...filter, id: 2, url: '/v2/reporting/calls?direction=up', queryParams: { colour: 'red' } },
+      ],
+    });
     expect(problems).to.deep.equal([
       'savedFilters[0].frequency: is required when scheduled is 1',
       'savedFilters[0].recipients: is required when scheduled is 1',

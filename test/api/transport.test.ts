@@ -24,7 +24,14 @@ describe('transport and errors (decisions.md §1, §2)', () => {
 
   it('when the body is not valid JSON, then 400; sent as text/plain, then 415', async () => {
     expectError(await app.request('POST', '/v2/admin/branches', { token: cast.tokenA, raw: '{"tenantId": 1,' }), 400);
-    expectError(await app.request('POST', '/v2/admin/branches', { token: cast.tokenA, raw: JSON.stringify({ tenantId: cast.a.id, name: 'Text plain' }), contentType: 'text/plain' }), 415);
+    expectError(
+      await app.request('POST', '/v2/admin/branches', {
+        token: cast.tokenA,
+        raw: JSON.stringify({ tenantId: cast.a.id, name: 'Text plain' }),
+        contentType: 'text/plain',
+      }),
+      415,
+    );
   });
 
   it('when the body is over 1 MiB, then 413 and the server keeps serving', async () => {
@@ -34,8 +41,12 @@ describe('transport and errors (decisions.md §1, §2)', () => {
   });
 
   it('when a path has a trailing slash or not, then it is the same route', async () => {
-    expect((await app.request('POST', '/v2/admin/branches', { token: cast.tokenA, body: { tenantId: cast.a.id, name: 'No slash' } })).status).to.equal(201);
-    expect((await app.request('POST', '/v2/admin/branches/', { token: cast.tokenA, body: { tenantId: cast.a.id, name: 'With slash' } })).status).to.equal(201);
+    expect(
+      (await app.request('POST', '/v2/admin/branches', { token: cast.tokenA, body: { tenantId: cast.a.id, name: 'No slash' } })).status,
+    ).to.equal(201);
+    expect(
+      (await app.request('POST', '/v2/admin/branches/', { token: cast.tokenA, body: { tenantId: cast.a.id, name: 'With slash' } })).status,
+    ).to.equal(201);
   });
 
   it('when there is no token and the body is malformed, then 401 (authentication first)', async () => {
@@ -44,7 +55,11 @@ describe('transport and errors (decisions.md §1, §2)', () => {
 
   it('when a basic user sends an invalid body, then 400 (the body is checked before the role)', async () => {
     const basic = await buildUser(app.deps.database.db, cast.a.id, ROLE.basic);
-    expectError(await app.request('POST', '/v2/admin/branches', { token: await tokenFor(app, basic), body: { tenantId: cast.a.id, name: 'Bx' } }), 400, ['name']);
+    expectError(
+      await app.request('POST', '/v2/admin/branches', { token: await tokenFor(app, basic), body: { tenantId: cast.a.id, name: 'Bx' } }),
+      400,
+      ['name'],
+    );
   });
 
   it('when a request carries X-Request-Id, then the response echoes it; otherwise one is made', async () => {

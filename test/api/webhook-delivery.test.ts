@@ -19,7 +19,11 @@ describe('webhook delivery (outbox and dispatcher)', function () {
   let tenantId: number;
 
   const hook = async (over: Partial<WebhookInput> = {}) => {
-    const id = await insertWebhook(app.deps.database.db, { tenantId, type: 'ENDCALL', url: `${receiver.url}/hook`, ...over }, new Date().toISOString());
+    const id = await insertWebhook(
+      app.deps.database.db,
+      { tenantId, type: 'ENDCALL', url: `${receiver.url}/hook`, ...over },
+      new Date().toISOString(),
+    );
     const row = await app.deps.database.db.selectFrom('webhooks').select('secret').where('id', '=', id).executeTakeFirstOrThrow();
     return { id, secret: row.secret };
   };
@@ -81,8 +85,16 @@ describe('webhook delivery (outbox and dispatcher)', function () {
     clock.advance((first?.next_attempt_at ?? 0) - clock.now());
     expect(await drain()).to.equal(1);
     expect(receiver.requests.map((r) => r.headers['webhook-id'])).to.deep.equal([first?.message_id, first?.message_id]);
-    const attempts = await app.deps.database.db.selectFrom('webhook_attempts').select(['attempt', 'status_code']).where('delivery_id', '=', first?.id as number).orderBy('attempt').execute();
-    expect(attempts).to.deep.equal([{ attempt: 1, status_code: 500 }, { attempt: 2, status_code: 204 }]);
+    const attempts = await app.deps.database.db
+      .selectFrom('webhook_attempts')
+      .select(['attempt', 'status_code'])
+      .where('delivery_id', '=', first?.id as number)
+      .orderBy('attempt')
+      .execute();
+    expect(attempts).to.deep.equal([
+      { attempt: 1, status_code: 500 },
+      { attempt: 2, status_code: 204 },
+    ]);
   });
 
   it('when the receiver is down, then deliveries wait and, once it is back, arrive in order', async () => {
@@ -90,7 +102,10 @@ describe('webhook delivery (outbox and dispatcher)', function () {
     await receiver.stop();
     for (let n = 1; n <= 3; n++) emit(app.deps, { n });
     expect(await drain()).to.equal(1);
-    expect((await deliveries(id)).map((d) => d.status), 'only the head was tried').to.deep.equal(['retry', 'pending', 'pending']);
+    expect(
+      (await deliveries(id)).map((d) => d.status),
+      'only the head was tried',
+    ).to.deep.equal(['retry', 'pending', 'pending']);
     await receiver.start();
     clock.advance(10 * 60 * 1000);
     expect(await drain()).to.equal(3);
@@ -104,7 +119,11 @@ describe('webhook delivery (outbox and dispatcher)', function () {
     emit(app.deps, { n: 2 });
     await drain();
     expect((await deliveries(id)).map((d) => d.status)).to.deep.equal(['gone', 'failed']);
-    const row = await app.deps.database.db.selectFrom('webhooks').select(['disabled_at', 'disabled_reason']).where('id', '=', id).executeTakeFirstOrThrow();
+    const row = await app.deps.database.db
+      .selectFrom('webhooks')
+      .select(['disabled_at', 'disabled_reason'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
     expect(row.disabled_reason).to.include('410');
     expect(emit(app.deps, { n: 3 })).to.equal(0);
     expect(receiver.requests).to.have.length(1);
@@ -169,7 +188,12 @@ describe('webhook delivery (outbox and dispatcher)', function () {
   it('when 1,000 events flood one webhook, then all arrive in order while the API keeps answering', async () => {
     await hook();
     app.deps.database.sqlite.transaction(() => {
-      for (let n = 0; n < 1000; n++) enqueueEvent(app.deps.database.sqlite, { tenantId, type: 'ENDCALL', occurredAt: new Date().toISOString(), data: { n } }, clock.now());
+      for (let n = 0; n < 1000; n++)
+        enqueueEvent(
+          app.deps.database.sqlite,
+          { tenantId, type: 'ENDCALL', occurredAt: new Date().toISOString(), data: { n } },
+          clock.now(),
+        );
     })();
     let answered = 0;
     let draining = true;

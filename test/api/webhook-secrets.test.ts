@@ -18,7 +18,10 @@ describe('webhook secrets, deliveries list and destination policy (additions)', 
     receiver = await startReceiver();
     app = await startTestApp({ clock, env: { TARS_WEBHOOK_ALLOW: '127.0.0.1' } }); // the receiver is on loopback (issue 16)
     cast = await twoTenants(app);
-    const res = await app.request('POST', '/v2/webhooks', { token: cast.tokenA, body: { tenantId: cast.a.id, type: 'ENDCALL', url: `${receiver.url}/in` } });
+    const res = await app.request('POST', '/v2/webhooks', {
+      token: cast.tokenA,
+      body: { tenantId: cast.a.id, type: 'ENDCALL', url: `${receiver.url}/in` },
+    });
     expect(res.status).to.equal(201);
     hookId = res.body.id;
   });
@@ -28,13 +31,23 @@ describe('webhook secrets, deliveries list and destination policy (additions)', 
   });
 
   const emit = (n: number) =>
-    app.deps.database.sqlite.transaction(() => enqueueEvent(app.deps.database.sqlite, { tenantId: cast.a.id, type: 'ENDCALL', occurredAt: new Date().toISOString(), data: { n } }, clock.now()))();
+    app.deps.database.sqlite.transaction(() =>
+      enqueueEvent(
+        app.deps.database.sqlite,
+        { tenantId: cast.a.id, type: 'ENDCALL', occurredAt: new Date().toISOString(), data: { n } },
+        clock.now(),
+      ),
+    )();
   const headersOf = (i: number) => {
     const h = receiver.requests[i]?.headers ?? {};
-    return { 'webhook-id': String(h['webhook-id']), 'webhook-timestamp': String(h['webhook-timestamp']), 'webhook-signature': String(h['webhook-signature']) };
+    return {
+      'webhook-id': String(h['webhook-id']),
+      'webhook-timestamp': String(h['webhook-timestamp']),
+      'webhook-signature': String(h['webhook-signature']),
+    };
   };
 
-  it("when the tenant admin reads the secret, then it is whsec_…; another tenant gets 404, a basic user 403", async () => {
+  it('when the tenant admin reads the secret, then it is whsec_…; another tenant gets 404, a basic user 403', async () => {
     const res = await app.request('GET', `/v2/webhooks/${hookId}/secret`, { token: cast.tokenA });
     expect(res.status).to.equal(200);
     expect(res.body.secret).to.match(/^whsec_[A-Za-z0-9+/=]{40,}$/);
@@ -71,7 +84,9 @@ describe('webhook secrets, deliveries list and destination policy (additions)', 
     const res = await app.request('GET', `/v2/webhooks/${hookId}/deliveries`, { token: cast.tokenA, query: { recordsPerPage: 2 } });
     expect(res.status).to.equal(200);
     expect(res.body).to.include({ page: 1, total: 3, maxPage: 2 });
-    expect(res.body.records.map((d: { status: string; lastStatusCode: number; attempts: number }) => [d.status, d.lastStatusCode, d.attempts])).to.deep.equal([
+    expect(
+      res.body.records.map((d: { status: string; lastStatusCode: number; attempts: number }) => [d.status, d.lastStatusCode, d.attempts]),
+    ).to.deep.equal([
       ['retry', 503, 1],
       ['delivered', 200, 1],
     ]);
@@ -80,9 +95,14 @@ describe('webhook secrets, deliveries list and destination policy (additions)', 
   });
 
   it('when a webhook names a link-local or metadata address, then 400 naming url on create and on update', async () => {
-    const create = await app.request('POST', '/v2/webhooks', { token: cast.tokenA, body: { tenantId: cast.a.id, type: 'ENDCALL', url: 'http://169.254.169.254/latest' } });
+    const create = await app.request('POST', '/v2/webhooks', {
+      token: cast.tokenA,
+      body: { tenantId: cast.a.id, type: 'ENDCALL', url: 'http://169.254.169.254/latest' },
+    });
     expectError(create, 400, ['url']);
     expect(create.body.message).to.include('169.254.169.254');
-    expectError(await app.request('PATCH', `/v2/webhooks/${hookId}`, { token: cast.tokenA, body: { url: 'http://[fe80::1]/x' } }), 400, ['url']);
+    expectError(await app.request('PATCH', `/v2/webhooks/${hookId}`, { token: cast.tokenA, body: { url: 'http://[fe80::1]/x' } }), 400, [
+      'url',
+    ]);
   });
 });

@@ -22,7 +22,15 @@ describe('webhooks', () => {
   it('when the types are listed, then exactly the catalogue, each with a description of its trigger', async () => {
     const res = await req('GET', '/list-types');
     expect(res.status).to.equal(200);
-    expect(res.body.map((t: { type: string }) => t.type)).to.deep.equal(['STARTCALL', 'ENDCALL', 'INBOUNDSMS', 'NEWVOICEMAIL', 'QUEUECALLABANDONED', 'REPORTSENT', 'REPORTFAILED']);
+    expect(res.body.map((t: { type: string }) => t.type)).to.deep.equal([
+      'STARTCALL',
+      'ENDCALL',
+      'INBOUNDSMS',
+      'NEWVOICEMAIL',
+      'QUEUECALLABANDONED',
+      'REPORTSENT',
+      'REPORTFAILED',
+    ]);
     expect(res.body).to.deep.equal(WEBHOOK_EVENT_TYPES.map(({ type, description }) => ({ type, description })));
     expect(res.body.find((t: { type: string }) => t.type === 'INBOUNDSMS').description).to.match(/never fires/);
   });
@@ -48,7 +56,15 @@ describe('webhooks', () => {
     const h = await buildWebhook(app.deps.database.db, cast.a.id, { username: 'u', password: 'p', authtoken: null });
     const res = await req('PATCH', `/${h.id}`, { body: { url: 'http://hooks.example.test/new', password: null, authtoken: 'tok' } });
     expect(res.status).to.equal(200);
-    expect(res.body).to.deep.equal({ id: h.id, tenantId: cast.a.id, type: 'ENDCALL', url: 'http://hooks.example.test/new', username: 'u', password: null, authtoken: 'tok' });
+    expect(res.body).to.deep.equal({
+      id: h.id,
+      tenantId: cast.a.id,
+      type: 'ENDCALL',
+      url: 'http://hooks.example.test/new',
+      username: 'u',
+      password: null,
+      authtoken: 'tok',
+    });
     expectError(await req('PATCH', `/${h.id}`, { body: { type: 'NOPE', tenantId: cast.b.id } }), 400, ['type', 'tenantId']);
     expect((await req('PATCH', `/${h.id}`, { body: {} })).body).to.deep.equal(res.body);
   });
@@ -56,7 +72,11 @@ describe('webhooks', () => {
   it('when a webhook that delivery disabled (410 Gone) is patched, then it is enabled again', async () => {
     const db = app.deps.database.db;
     const h = await buildWebhook(db, cast.a.id);
-    await db.updateTable('webhooks').set({ disabled_at: '2026-11-22T10:00:00.000Z', disabled_reason: 'the receiver answered 410' }).where('id', '=', h.id).execute();
+    await db
+      .updateTable('webhooks')
+      .set({ disabled_at: '2026-11-22T10:00:00.000Z', disabled_reason: 'the receiver answered 410' })
+      .where('id', '=', h.id)
+      .execute();
     expect((await req('PATCH', `/${h.id}`, { body: { url: 'https://hooks.example.test/moved' } })).status).to.equal(200);
     const row = await db.selectFrom('webhooks').select(['disabled_at', 'disabled_reason']).where('id', '=', h.id).executeTakeFirstOrThrow();
     expect(row).to.deep.equal({ disabled_at: null, disabled_reason: null });
@@ -68,7 +88,12 @@ describe('webhooks', () => {
     await buildWebhook(db, cast.b.id);
     const res = await req('GET', '/', { query: { tenantId: cast.a.id } });
     expect(res.body.every((h: { tenantId: number }) => h.tenantId === cast.a.id)).to.equal(true);
-    expect(res.body.find((h: { id: number }) => h.id === a1.id)).to.deep.equal({ id: a1.id, tenantId: cast.a.id, type: 'ENDCALL', url: a1.url });
+    expect(res.body.find((h: { id: number }) => h.id === a1.id)).to.deep.equal({
+      id: a1.id,
+      tenantId: cast.a.id,
+      type: 'ENDCALL',
+      url: a1.url,
+    });
     const ids = res.body.map((h: { id: number }) => h.id);
     expect(ids).to.deep.equal([...ids].sort((x: number, y: number) => x - y));
     expectError(await req('GET', '/'), 400, ['tenantId']);
@@ -78,7 +103,15 @@ describe('webhooks', () => {
   it('when a webhook is deleted, then 200 with its seven fields, and it is 404 and unlisted afterwards', async () => {
     const h = await buildWebhook(app.deps.database.db, cast.a.id, { authtoken: 'tok' });
     const res = await req('DELETE', `/${h.id}`);
-    expect(res.body).to.deep.equal({ id: h.id, tenantId: cast.a.id, type: 'ENDCALL', url: h.url, username: null, password: null, authtoken: 'tok' });
+    expect(res.body).to.deep.equal({
+      id: h.id,
+      tenantId: cast.a.id,
+      type: 'ENDCALL',
+      url: h.url,
+      username: null,
+      password: null,
+      authtoken: 'tok',
+    });
     expectError(await req('GET', `/${h.id}`), 404);
     expectError(await req('DELETE', `/${h.id}`), 404);
     expect((await req('GET', '/', { query: { tenantId: cast.a.id } })).body.map((x: { id: number }) => x.id)).not.to.include(h.id);

@@ -50,13 +50,21 @@ describe('the standalone executable', function () {
     const server = await startServe([], { cwd: dir, env: { ...env(), TARS_ADMIN_PASSWORD: 'binary-admin-pass' } });
     try {
       expect(existsSync(join(dir, 'data', 'tars.db'))).to.equal(true);
-      const login = await send(server.url, 'POST', '/v2/authentication/', { body: { email: 'admin@tars.local', password: 'binary-admin-pass' } });
+      const login = await send(server.url, 'POST', '/v2/authentication/', {
+        body: { email: 'admin@tars.local', password: 'binary-admin-pass' },
+      });
       expect(login.status).to.equal(201);
       const token = login.body.accessToken as string;
-      const branch = await send(server.url, 'POST', '/v2/admin/branches', { token, body: { tenantId: login.body.user.tenantId, name: 'Binary branch', timezone: 'Europe/Berlin' } });
+      const branch = await send(server.url, 'POST', '/v2/admin/branches', {
+        token,
+        body: { tenantId: login.body.user.tenantId, name: 'Binary branch', timezone: 'Europe/Berlin' },
+      });
       expect(branch.status).to.equal(201);
       expect(branch.body.timezone).to.equal('Europe/Berlin');
-      expect((await send(server.url, 'POST', '/v2/admin/branches', { token, body: { tenantId: 1, name: 'x', timezone: 'Mars/Olympus' } })).body.validationErrors).to.have.length(2);
+      expect(
+        (await send(server.url, 'POST', '/v2/admin/branches', { token, body: { tenantId: 1, name: 'x', timezone: 'Mars/Olympus' } })).body
+          .validationErrors,
+      ).to.have.length(2);
     } finally {
       expect(await server.stop()).to.equal(0);
     }

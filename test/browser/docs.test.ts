@@ -13,7 +13,16 @@ import { startTestApp, type TestApp } from '../helpers/app';
  * the test. The screenshot is written to a temporary directory, printed at the end.
  */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 describe('the /docs page in headless chromium', function () {
   this.timeout(120_000);
@@ -31,7 +40,12 @@ describe('the /docs page in headless chromium', function () {
     app = await startTestApp();
     profile = mkdtempSync(join(tmpdir(), 'tars-chromium-'));
     shots = mkdtempSync(join(tmpdir(), 'tars-docs-screenshots-'));
-    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: FLAGS, viewport: { width: 1280, height: 900 } });
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: FLAGS,
+      viewport: { width: 1280, height: 900 },
+    });
     const origin = new URL(app.url).origin;
     await context.route('**/*', async (route) => {
       const url = route.request().url();
@@ -57,16 +71,23 @@ describe('the /docs page in headless chromium', function () {
   it('when the page is opened, then it renders one operation per route of the route table, and no request leaves the machine', async () => {
     await page.goto(`${app.url}/docs`);
     const routes = allRoutes(app.deps);
-    await page.waitForFunction((n) => (globalThis as any).document.querySelectorAll('.opblock').length >= n, routes.length, { timeout: 30_000 });
+    await page.waitForFunction((n) => (globalThis as any).document.querySelectorAll('.opblock').length >= n, routes.length, {
+      timeout: 30_000,
+    });
     const shown = await page.$$eval('.opblock', (blocks) =>
-      blocks.map((b) => `${b.querySelector('.opblock-summary-method')?.textContent?.toLowerCase()} ${b.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`),
+      blocks.map(
+        (b) =>
+          `${b.querySelector('.opblock-summary-method')?.textContent?.toLowerCase()} ${b.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`,
+      ),
     );
     const expected = routes.map((r) => `${r.method} ${r.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`);
     // An addition is listed twice: under its own tag and under "Addition to the hosted API".
     expect([...new Set(shown)].sort()).to.deep.equal([...new Set(expected)].sort());
     expect(shown.length).to.equal(routes.length + routes.filter((r) => r.addition).length);
     expect(await page.textContent('.info .title')).to.include('TARS API');
-    expect(await page.$$eval('.opblock-tag', (tags) => tags.map((t) => t.getAttribute('data-tag')))).to.include('Addition to the hosted API');
+    expect(await page.$$eval('.opblock-tag', (tags) => tags.map((t) => t.getAttribute('data-tag')))).to.include(
+      'Addition to the hosted API',
+    );
     expect(requested.some((u) => u.endsWith('/v2/openapi.json'))).to.equal(true);
     expect(foreign, 'requests to other hosts').to.deep.equal([]);
     expect(errors, 'console errors (a CSP violation would show here)').to.deep.equal([]);
@@ -76,10 +97,23 @@ describe('the /docs page in headless chromium', function () {
   it('when every operation is opened, then each shows its parameters, body and responses without a resolver error', async () => {
     const n = allRoutes(app.deps).length; // the first n blocks: each operation under its own tag
     // Functions below run in the page (this project's TypeScript has no DOM types, hence globalThis as any).
-    await page.evaluate((count) => (globalThis as any).document.querySelectorAll('.opblock .opblock-summary-control').forEach((s: any, i: number) => i < count && s.click()), n);
-    await page.waitForFunction((count) => (globalThis as any).document.querySelectorAll('.opblock.is-open .responses-table').length >= count, n, { timeout: 60_000 });
+    await page.evaluate(
+      (count) =>
+        (globalThis as any).document
+          .querySelectorAll('.opblock .opblock-summary-control')
+          .forEach((s: any, i: number) => i < count && s.click()),
+      n,
+    );
+    await page.waitForFunction(
+      (count) => (globalThis as any).document.querySelectorAll('.opblock.is-open .responses-table').length >= count,
+      n,
+      { timeout: 60_000 },
+    );
     await page.waitForTimeout(1000); // references resolve lazily, after the section appears
-    expect(await page.locator('.errors-wrapper').count(), (await page.locator('.errors-wrapper').allTextContents()).join('\n').slice(0, 2000)).to.equal(0);
+    expect(
+      await page.locator('.errors-wrapper').count(),
+      (await page.locator('.errors-wrapper').allTextContents()).join('\n').slice(0, 2000),
+    ).to.equal(0);
     expect(await page.textContent('body')).not.to.include('Could not resolve');
     await page.reload();
     await page.waitForSelector('.opblock');
@@ -107,7 +141,8 @@ describe('the /docs page in headless chromium', function () {
     expect(await page.locator('.errors-wrapper').count(), 'Swagger UI resolver errors').to.equal(0);
     await create.screenshot({ path: join(shots, 'request-schema.png') });
 
-    for (const file of ['docs.png', 'tried-out.png', 'request-schema.png']) expect(statSync(join(shots, file)).size, file).to.be.greaterThan(10_000);
+    for (const file of ['docs.png', 'tried-out.png', 'request-schema.png'])
+      expect(statSync(join(shots, file)).size, file).to.be.greaterThan(10_000);
     expect(foreign, 'requests to other hosts').to.deep.equal([]);
     expect(errors).to.deep.equal([]);
     console.log(`      screenshots: ${shots}/docs.png, tried-out.png, request-schema.png`);

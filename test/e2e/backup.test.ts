@@ -10,7 +10,9 @@ import { runTars, startServe, type RunningServer } from '../helpers/cli';
 const ADMIN = { TARS_ADMIN_EMAIL: 'ops@example.test', TARS_ADMIN_PASSWORD: 'ops-admin-pass' };
 
 async function adminToken(url: string): Promise<{ token: string; tenantId: number }> {
-  const res = await send(url, 'POST', '/v2/authentication/', { body: { email: ADMIN.TARS_ADMIN_EMAIL, password: ADMIN.TARS_ADMIN_PASSWORD } });
+  const res = await send(url, 'POST', '/v2/authentication/', {
+    body: { email: ADMIN.TARS_ADMIN_EMAIL, password: ADMIN.TARS_ADMIN_PASSWORD },
+  });
   expect(res.status).to.equal(201);
   return { token: res.body.accessToken, tenantId: res.body.user.tenantId };
 }
@@ -24,7 +26,10 @@ function readDb<T>(file: string, fn: (db: Sqlite.Database) => T): T {
   }
 }
 
-const branchNames = (file: string) => readDb(file, (db) => (db.prepare("SELECT name FROM branches WHERE name LIKE 'Load %' ORDER BY id").all() as { name: string }[]).map((r) => r.name));
+const branchNames = (file: string) =>
+  readDb(file, (db) =>
+    (db.prepare("SELECT name FROM branches WHERE name LIKE 'Load %' ORDER BY id").all() as { name: string }[]).map((r) => r.name),
+  );
 
 describe('tars backup and tars restore (e2e, real processes)', function () {
   this.timeout(120_000);
@@ -72,14 +77,20 @@ describe('tars backup and tars restore (e2e, real processes)', function () {
     expect(saved.length).to.be.within(before, after);
     expect(saved, 'a snapshot: the first N writes, in order').to.deep.equal(created.slice(0, saved.length));
     expect(existsSync(`${file}-wal`), 'one self-contained file').to.equal(false);
-    const secret = readDb(file, (db) => (db.prepare("SELECT value FROM tars_backup WHERE key = 'jwtSecret'").get() as { value: string }).value);
+    const secret = readDb(
+      file,
+      (db) => (db.prepare("SELECT value FROM tars_backup WHERE key = 'jwtSecret'").get() as { value: string }).value,
+    );
     expect(secret).to.equal(readFileSync(join(data, 'jwt-secret'), 'utf8').trim());
   });
 
   it('when a backup is restored into an empty directory and served, then the tokens issued before still work and the data is there', async () => {
     server = await startServe(['--data-dir', data], { env: ADMIN });
     const { token, tenantId } = await adminToken(server.url);
-    expect((await send(server.url, 'POST', '/v2/admin/branches', { token, body: { tenantId, name: 'Load before backup', timezone: 'UTC' } })).status).to.equal(201);
+    expect(
+      (await send(server.url, 'POST', '/v2/admin/branches', { token, body: { tenantId, name: 'Load before backup', timezone: 'UTC' } }))
+        .status,
+    ).to.equal(201);
     const file = join(dir, 'b.db');
     expect((await runTars(['backup', file, '--data-dir', data])).code).to.equal(0);
     expect(await server.stop()).to.equal(0);
@@ -89,12 +100,20 @@ describe('tars backup and tars restore (e2e, real processes)', function () {
     expect(res.code, res.stderr).to.equal(0);
     expect(res.stdout).to.include('the JWT secret of the backup is restored');
     server = await startServe(['--data-dir', restored]);
-    expect((await send(server.url, 'POST', '/v2/authentication/jwt', { body: { accessToken: token } })).status, 'same secret').to.equal(201);
-    expect((await send(server.url, 'POST', '/v2/admin/branches', { token, body: { tenantId, name: 'Load after restore', timezone: 'UTC' } })).status).to.equal(201);
+    expect((await send(server.url, 'POST', '/v2/authentication/jwt', { body: { accessToken: token } })).status, 'same secret').to.equal(
+      201,
+    );
+    expect(
+      (await send(server.url, 'POST', '/v2/admin/branches', { token, body: { tenantId, name: 'Load after restore', timezone: 'UTC' } }))
+        .status,
+    ).to.equal(201);
     expect(await server.stop()).to.equal(0);
     server = undefined;
     expect(branchNames(join(restored, 'tars.db'))).to.deep.equal(['Load before backup', 'Load after restore']);
-    expect(readDb(join(restored, 'tars.db'), (db) => db.prepare("SELECT name FROM sqlite_master WHERE name = 'tars_backup'").get()), 'the facts table is dropped').to.equal(undefined);
+    expect(
+      readDb(join(restored, 'tars.db'), (db) => db.prepare("SELECT name FROM sqlite_master WHERE name = 'tars_backup'").get()),
+      'the facts table is dropped',
+    ).to.equal(undefined);
   });
 
   it('when a server runs on the data directory, then restore is refused; after the server crashed, its stale lock does not block and the crashed database is kept aside with its WAL', async () => {
@@ -107,7 +126,10 @@ describe('tars backup and tars restore (e2e, real processes)', function () {
     expect((await send(server.url, 'GET', '/healthz')).status).to.equal(200);
 
     const { token, tenantId } = await adminToken(server.url);
-    expect((await send(server.url, 'POST', '/v2/admin/branches', { token, body: { tenantId, name: 'Load after the backup', timezone: 'UTC' } })).status).to.equal(201);
+    expect(
+      (await send(server.url, 'POST', '/v2/admin/branches', { token, body: { tenantId, name: 'Load after the backup', timezone: 'UTC' } }))
+        .status,
+    ).to.equal(201);
     expect(await server.stop('SIGKILL')).to.equal(null); // a crash: lock, -wal and -shm stay behind
     server = undefined;
     expect(existsSync(join(data, 'server.lock'))).to.equal(true);
@@ -154,7 +176,10 @@ describe('tars backup and tars restore (e2e, real processes)', function () {
     const file = join(dir, 'b.db');
     expect((await runTars(['backup', file, '--data-dir', data])).code).to.equal(0);
     const db = new Sqlite(file);
-    db.prepare('INSERT INTO schema_migrations (name, timestamp) VALUES (?, ?)').run('2099-01-01T0000_from_the_future', new Date().toISOString());
+    db.prepare('INSERT INTO schema_migrations (name, timestamp) VALUES (?, ?)').run(
+      '2099-01-01T0000_from_the_future',
+      new Date().toISOString(),
+    );
     db.close();
     const res = await runTars(['restore', file, '--data-dir', join(dir, 'target')]);
     expect(res.code).to.equal(1);

@@ -31,14 +31,18 @@ describe('the tars command line (e2e, real processes)', function () {
   });
 
   it('when the configuration has several problems, then all are reported at once with exit code 2', async () => {
-    const res = await runTars(['serve', '--data-dir', dir], { env: { TARS_PORT: 'eighty', TARS_LOG_LEVEL: 'loud', TARS_TOKEN_TTL: 'never' } });
+    const res = await runTars(['serve', '--data-dir', dir], {
+      env: { TARS_PORT: 'eighty', TARS_LOG_LEVEL: 'loud', TARS_TOKEN_TTL: 'never' },
+    });
     expect(res.code).to.equal(2);
     for (const name of ['TARS_PORT', 'TARS_LOG_LEVEL', 'TARS_TOKEN_TTL']) expect(res.stderr).to.include(name);
   });
 
   it('when serve starts on an empty directory, then it creates the database and the first admin, logs in, and stops cleanly on SIGTERM', async () => {
     const data = join(dir, 'data');
-    const server = await startServe(['--data-dir', data], { env: { TARS_ADMIN_EMAIL: 'boss@example.test', TARS_ADMIN_PASSWORD: 'first-admin-pass' } });
+    const server = await startServe(['--data-dir', data], {
+      env: { TARS_ADMIN_EMAIL: 'boss@example.test', TARS_ADMIN_PASSWORD: 'first-admin-pass' },
+    });
     try {
       expect((await send(server.url, 'GET', '/healthz')).body).to.deep.equal({ status: 'ok' });
       const res = await login(server.url, 'boss@example.test', 'first-admin-pass');
@@ -104,25 +108,80 @@ describe('the tars command line (e2e, real processes)', function () {
   it('when user add creates a user, then it can log in with the printed password; user password changes it', async () => {
     const data = join(dir, 'data');
     expect((await runTars(['seed', ACME, '--data-dir', data])).code).to.equal(0);
-    const add = await runTars(['user', 'add', '--email', 'new@acme.example', '--tenant', '1', '--role', 'REPORTS_ADMIN', '--data-dir', data]);
+    const add = await runTars([
+      'user',
+      'add',
+      '--email',
+      'new@acme.example',
+      '--tenant',
+      '1',
+      '--role',
+      'REPORTS_ADMIN',
+      '--data-dir',
+      data,
+    ]);
     expect(add.code, add.stderr).to.equal(0);
     const password = /generated password \(shown once\): (\S+)/.exec(add.stdout)?.[1] as string;
-    expect((await runTars(['user', 'add', '--email', 'new@acme.example', '--tenant', '1', '--role', '9', '--data-dir', data])).code, 'a duplicate e-mail fails').to.equal(1);
+    expect(
+      (await runTars(['user', 'add', '--email', 'new@acme.example', '--tenant', '1', '--role', '9', '--data-dir', data])).code,
+      'a duplicate e-mail fails',
+    ).to.equal(1);
     const server = await startServe(['--data-dir', data]);
     try {
       const res = await login(server.url, 'new@acme.example', password);
       expect(res.body.user.userRole).to.equal(9);
-      const change = await runTars(['user', 'password', '--email', 'new@acme.example', '--password', 'another-password', '--data-dir', data]);
+      const change = await runTars([
+        'user',
+        'password',
+        '--email',
+        'new@acme.example',
+        '--password',
+        'another-password',
+        '--data-dir',
+        data,
+      ]);
       expect(change.code, change.stderr).to.equal(0);
       const probe = await send(server.url, 'GET', '/v2/no-such-route', { token: res.body.accessToken });
       expect(probe.status).to.equal(404);
-      expect((await send(server.url, 'POST', '/v2/authentication/jwt', { body: { accessToken: res.body.accessToken } })).status, 'the old token died').to.equal(401);
+      expect(
+        (await send(server.url, 'POST', '/v2/authentication/jwt', { body: { accessToken: res.body.accessToken } })).status,
+        'the old token died',
+      ).to.equal(401);
       expect((await login(server.url, 'new@acme.example', 'another-password')).status).to.equal(201);
       expect((await login(server.url, 'new@acme.example', password)).status, 'the old password no longer works').to.equal(401);
       // The operator acts in every tenant: a user of another tenant than the first is changed as well.
-      expect((await runTars(['user', 'add', '--email', 'third@acme.example', '--tenant', '3', '--role', '9', '--password', 'first-password', '--data-dir', data])).code).to.equal(0);
-      const third = await runTars(['user', 'password', '--email', 'third@acme.example', '--password', 'third-password', '--data-dir', data]);
-      expect([third.code, third.stdout]).to.deep.equal([0, "password of third@acme.example changed; its earlier access tokens no longer work\n"]);
+      expect(
+        (
+          await runTars([
+            'user',
+            'add',
+            '--email',
+            'third@acme.example',
+            '--tenant',
+            '3',
+            '--role',
+            '9',
+            '--password',
+            'first-password',
+            '--data-dir',
+            data,
+          ])
+        ).code,
+      ).to.equal(0);
+      const third = await runTars([
+        'user',
+        'password',
+        '--email',
+        'third@acme.example',
+        '--password',
+        'third-password',
+        '--data-dir',
+        data,
+      ]);
+      expect([third.code, third.stdout]).to.deep.equal([
+        0,
+        'password of third@acme.example changed; its earlier access tokens no longer work\n',
+      ]);
       expect((await login(server.url, 'third@acme.example', 'third-password')).body.user?.tenantId).to.equal(3);
     } finally {
       await server.stop();

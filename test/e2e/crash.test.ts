@@ -29,7 +29,9 @@ describe('crash: SIGKILL amid acknowledged writes and amid an import (e2e, real 
     const data = join(dir, 'data');
     const server = await startServe(['--data-dir', data], { env: ADMIN });
     servers.push(server);
-    const login = await send(server.url, 'POST', '/v2/authentication/', { body: { email: ADMIN.TARS_ADMIN_EMAIL, password: ADMIN.TARS_ADMIN_PASSWORD } });
+    const login = await send(server.url, 'POST', '/v2/authentication/', {
+      body: { email: ADMIN.TARS_ADMIN_EMAIL, password: ADMIN.TARS_ADMIN_PASSWORD },
+    });
     const { accessToken: token, user } = login.body;
     const stream = new WriteStream(server.url, token, user.tenantId, { workers: WORKERS });
     await until(() => stream.acked.length >= 150);
@@ -52,7 +54,10 @@ describe('crash: SIGKILL amid acknowledged writes and amid an import (e2e, real 
     const secret = await send(restarted.url, 'GET', `/v2/webhooks/${webhook?.id}/secret`, { token });
     expect(secret.status).to.equal(200);
     expect(secret.body.secret).to.match(/^whsec_/);
-    const again = await send(restarted.url, 'POST', '/v2/admin/branches', { token, body: { tenantId: user.tenantId, name: 'After the crash' } });
+    const again = await send(restarted.url, 'POST', '/v2/admin/branches', {
+      token,
+      body: { tenantId: user.tenantId, name: 'After the crash' },
+    });
     expect(again.status).to.equal(201);
   });
 
@@ -63,7 +68,11 @@ describe('crash: SIGKILL amid acknowledged writes and amid an import (e2e, real 
     const straight = { queueLog: await importSummary(gen.queueLog, clean, 'queue-log'), cdr: await importSummary(gen.cdr, clean, 'cdr') };
 
     const kills: number[] = [];
-    for (const [kind, file, table] of [['queue-log', gen.queueLog, 'queue_events'], ['queue-log', gen.queueLog, 'queue_events'], ['cdr', gen.cdr, 'cdr_calls']] as const) {
+    for (const [kind, file, table] of [
+      ['queue-log', gen.queueLog, 'queue_events'],
+      ['queue-log', gen.queueLog, 'queue_events'],
+      ['cdr', gen.cdr, 'cdr_calls'],
+    ] as const) {
       const before = rowCount(killed, table);
       const { file: program, args } = tarsCommand();
       const child = spawn(program, [...args, 'import', kind, file, '--data-dir', killed], { stdio: 'ignore' });
@@ -78,7 +87,11 @@ describe('crash: SIGKILL amid acknowledged writes and amid an import (e2e, real 
     expect(kills[2], 'killed midway, not after the end').to.be.lessThan(straight.cdr.imported);
 
     const rerun = { queueLog: await importSummary(gen.queueLog, killed, 'queue-log'), cdr: await importSummary(gen.cdr, killed, 'cdr') };
-    expect(rerun.queueLog).to.deep.equal({ ...straight.queueLog, imported: straight.queueLog.imported - (kills[1] as number), duplicates: kills[1] });
+    expect(rerun.queueLog).to.deep.equal({
+      ...straight.queueLog,
+      imported: straight.queueLog.imported - (kills[1] as number),
+      duplicates: kills[1],
+    });
     expect(rerun.cdr).to.deep.equal({ ...straight.cdr, imported: straight.cdr.imported - (kills[2] as number), duplicates: kills[2] });
     expect(integrityCheck(killed)).to.equal('ok');
     expect(reportingRows(killed)).to.deep.equal(reportingRows(clean));

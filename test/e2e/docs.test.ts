@@ -42,7 +42,9 @@ describe('GET /docs from the program (e2e, real process; the executable carries 
       expect(Buffer.from(await res.arrayBuffer()).equals(readFileSync(join(swaggerDir, name as string))), name).to.equal(true);
     }
     const init = await fetch(`${server.url}/docs/assets/tars-docs.js`);
-    expect(await init.text()).to.include("url: '/v2/openapi.json'").and.include('validatorUrl: null');
+    expect(await init.text())
+      .to.include("url: '/v2/openapi.json'")
+      .and.include('validatorUrl: null');
     const unknown = await send(server.url, 'GET', '/docs/assets/package.json');
     expect(unknown.status).to.equal(404);
   });

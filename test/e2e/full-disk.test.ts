@@ -13,12 +13,17 @@ import { countByKind, storedWrites, WriteStream } from '../helpers/write-stream'
 const ADMIN = { TARS_ADMIN_EMAIL: 'disk@example.test', TARS_ADMIN_PASSWORD: 'disk-admin-pass' };
 const DISK_FULL = {
   name: 'InsufficientStorage',
-  message: 'The disk of the data directory is full: the change was not saved. Free some space there; the server accepts changes again at once.',
+  message:
+    'The disk of the data directory is full: the change was not saved. Free some space there; the server accepts changes again at once.',
   code: 507,
 };
 
 const walSize = (data: string) => (existsSync(join(data, 'tars.db-wal')) ? statSync(join(data, 'tars.db-wal')).size : 0);
-const logLines = (server: RunningServer) => server.output().split('\n').filter((l) => l.startsWith('{'));
+const logLines = (server: RunningServer) =>
+  server
+    .output()
+    .split('\n')
+    .filter((l) => l.startsWith('{'));
 
 describe('full disk: the data directory on a small filesystem that fills up (e2e, real process; mounts a tmpfs, needs root)', function () {
   this.timeout(120_000);
@@ -29,7 +34,8 @@ describe('full disk: the data directory on a small filesystem that fills up (e2e
   let url: string;
   let token: string;
   let tenantId: number;
-  const login = () => send(url, 'POST', '/v2/authentication/', { body: { email: ADMIN.TARS_ADMIN_EMAIL, password: ADMIN.TARS_ADMIN_PASSWORD } });
+  const login = () =>
+    send(url, 'POST', '/v2/authentication/', { body: { email: ADMIN.TARS_ADMIN_EMAIL, password: ADMIN.TARS_ADMIN_PASSWORD } });
   const start = async () => {
     server = await startServe(['--data-dir', data], { env: ADMIN });
     url = server.url;
@@ -97,7 +103,10 @@ describe('full disk: the data directory on a small filesystem that fills up (e2e
     expect(integrityCheck(data)).to.equal('ok');
     const log = logLines(running);
     for (const line of log) expect(() => JSON.parse(line), line).not.to.throw();
-    expect(log.filter((l) => l.includes('"status":507')), 'the 507 answers (writes and the failed login) in the request log').to.have.length(full.refused.length + 1);
+    expect(
+      log.filter((l) => l.includes('"status":507')),
+      'the 507 answers (writes and the failed login) in the request log',
+    ).to.have.length(full.refused.length + 1);
   });
 
   it('when the server is stopped while the disk is full, then it closes the database and exits 0, the WAL keeps every acknowledged write, and the next start has them all', async () => {
@@ -105,10 +114,13 @@ describe('full disk: the data directory on a small filesystem that fills up (e2e
     const { before, full } = await fillUp();
     const running = server as RunningServer;
     expect(await running.stop('SIGTERM'), running.output()).to.equal(0);
-    const warnings = logLines(running).filter((l) => /"level":(40|50)/.test(l) && !l.includes('"status":507') && !l.includes('"msg":"request failed"'));
-    expect(warnings.map((l) => JSON.parse(l).msg), 'warnings and errors besides the refused requests').to.deep.equal([
-      'the WAL could not be emptied: the disk is full. Nothing is lost; the next start applies it',
-    ]);
+    const warnings = logLines(running).filter(
+      (l) => /"level":(40|50)/.test(l) && !l.includes('"status":507') && !l.includes('"msg":"request failed"'),
+    );
+    expect(
+      warnings.map((l) => JSON.parse(l).msg),
+      'warnings and errors besides the refused requests',
+    ).to.deep.equal(['the WAL could not be emptied: the disk is full. Nothing is lost; the next start applies it']);
     expect(walSize(data), 'the WAL holds what the database file could not take').to.be.greaterThan(0);
     expect(existsSync(join(data, 'server.lock')), 'the lock is released').to.equal(false);
 
@@ -128,13 +140,20 @@ describe('full disk: the data directory on a small filesystem that fills up (e2e
       const expected = await importSummary(gen.queueLog, roomy, 'queue-log');
       disk.fill(18 << 20); // leaves about 6 MiB: the imported logs need about 10
       const failed = await runTars(['import', 'queue-log', gen.queueLog, '--data-dir', data]);
-      expect([failed.code, failed.stderr]).to.deep.equal([1, 'tars import queue-log: the disk of the data directory is full. What was saved before stays; free some space and run the command again\n']);
+      expect([failed.code, failed.stderr]).to.deep.equal([
+        1,
+        'tars import queue-log: the disk of the data directory is full. What was saved before stays; free some space and run the command again\n',
+      ]);
       expect(integrityCheck(data)).to.equal('ok');
       const kept = rowCount(data, 'queue_events');
       expect(kept, 'chunks stored before the disk filled').to.be.within(1, expected.imported - 1);
 
       disk.free();
-      expect(await importSummary(gen.queueLog, data, 'queue-log')).to.deep.equal({ ...expected, imported: expected.imported - kept, duplicates: kept });
+      expect(await importSummary(gen.queueLog, data, 'queue-log')).to.deep.equal({
+        ...expected,
+        imported: expected.imported - kept,
+        duplicates: kept,
+      });
       expect(integrityCheck(data)).to.equal('ok');
       expect(reportingRows(data)).to.deep.equal(reportingRows(roomy));
     } finally {

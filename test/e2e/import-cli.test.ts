@@ -33,10 +33,16 @@ describe('tars import queue-log / cdr (the built CLI)', () => {
   it('when the samples are imported twice, then the one-line summaries count everything, the second time as duplicates', () => {
     const first = tars(['import', 'queue-log', QUEUE_LOG_SAMPLE, '--data-dir', data]);
     expect(first.status).to.equal(0);
-    expect(first.stdout).to.match(/^queue-log queue_log\.sample: 489 lines read, 480 imported, 0 duplicates, 9 skipped \(4 event not used by the reports, 2 missing or malformed data fields, 2 blank line, 1 not a queue_log record\)\n$/);
-    expect(tars(['import', 'queue-log', QUEUE_LOG_SAMPLE, '--data-dir', data]).stdout).to.include('489 lines read, 0 imported, 480 duplicates');
+    expect(first.stdout).to.match(
+      /^queue-log queue_log\.sample: 489 lines read, 480 imported, 0 duplicates, 9 skipped \(4 event not used by the reports, 2 missing or malformed data fields, 2 blank line, 1 not a queue_log record\)\n$/,
+    );
+    expect(tars(['import', 'queue-log', QUEUE_LOG_SAMPLE, '--data-dir', data]).stdout).to.include(
+      '489 lines read, 0 imported, 480 duplicates',
+    );
     const cdr = tars(['import', 'cdr', CDR_SAMPLE, '--data-dir', data]);
-    expect(cdr.stdout).to.include('cdr Master.csv.sample: 179 lines read, 167 imported, 0 duplicates, 12 skipped').and.include('10 no extension or queue of a tenant matches');
+    expect(cdr.stdout)
+      .to.include('cdr Master.csv.sample: 179 lines read, 167 imported, 0 duplicates, 12 skipped')
+      .and.include('10 no extension or queue of a tenant matches');
   });
 
   it('when the file is missing, then exit 1 with one line; --help shows the options', () => {
@@ -50,7 +56,11 @@ describe('tars import queue-log / cdr (the built CLI)', () => {
 
   it('when the import is killed with SIGKILL midway, then running it again ends with the data of an uninterrupted import', async function () {
     this.timeout(90_000);
-    const gen = spawnSync(process.execPath, [join(ROOT, 'scripts/gen-pbx-year.mjs'), join(dir, 'gen'), '--days', '12', '--queues', '4', '--agents', '24', '--calls', '2500'], { encoding: 'utf8' });
+    const gen = spawnSync(
+      process.execPath,
+      [join(ROOT, 'scripts/gen-pbx-year.mjs'), join(dir, 'gen'), '--days', '12', '--queues', '4', '--agents', '24', '--calls', '2500'],
+      { encoding: 'utf8' },
+    );
     expect(gen.status, gen.stderr).to.equal(0);
     const dirs = [join(dir, 'killed'), join(dir, 'clean')];
     for (const d of dirs) expect(tars(['seed', join(dir, 'gen/fixture.json'), '--data-dir', d]).status).to.equal(0);
@@ -81,7 +91,11 @@ describe('tars import queue-log / cdr (the built CLI)', () => {
     const child = spawn(process.execPath, [join(ROOT, 'dist/tars.cjs'), 'import', 'queue-log', log, '--follow', '--data-dir', data]);
     let stdout = '';
     child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
-    const valid = (to: number) => lines.slice(0, to).filter((l) => /^\d+\|/.test(l) && !/QUEUESTART|CONFIGRELOAD|COMPLETECAL\b|XFERSTATUS|RINGNOANSWER\|abc|ABANDON\|1\|1$/.test(l)).length;
+    const valid = (to: number) =>
+      lines
+        .slice(0, to)
+        .filter((l) => /^\d+\|/.test(l) && !/QUEUESTART|CONFIGRELOAD|COMPLETECAL\b|XFERSTATUS|RINGNOANSWER\|abc|ABANDON\|1\|1$/.test(l))
+        .length;
     await until(() => countRows(data) === valid(100));
     appendFileSync(log, text(100, 200));
     await until(() => countRows(data) === valid(200));

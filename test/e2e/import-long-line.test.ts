@@ -7,7 +7,10 @@ import { MAX_LINE_CHARS } from '../../src/modules/pbx-logs/line-reader';
 import { FIXTURES, QUEUE_LOG_SAMPLE } from '../helpers/pbx-logs';
 
 const tars = (args: string[], heapMb?: number) =>
-  spawnSync(process.execPath, [...(heapMb ? [`--max-old-space-size=${heapMb}`] : []), 'dist/tars.cjs', ...args], { encoding: 'utf8', timeout: 120_000 });
+  spawnSync(process.execPath, [...(heapMb ? [`--max-old-space-size=${heapMb}`] : []), 'dist/tars.cjs', ...args], {
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
 
 /** Writes `text` then `mb` MiB of "A" without holding them in memory at once. */
 function writeLongLine(fd: number, head: string, mb: number): void {

@@ -6,7 +6,6 @@ import { runTars } from '../helpers/cli';
 import { FIXTURES } from '../helpers/fixtures';
 import { startSmtp, type TestSmtp } from '../helpers/smtp';
 
-
 describe('tars report run (e2e, a real process and a real SMTP server)', function () {
   this.timeout(120_000);
   let dir: string;

@@ -18,10 +18,35 @@ import { startSmtp, type TestSmtp } from '../helpers/smtp';
  */
 const acme = JSON.parse(readFileSync(join(FIXTURES, 'acme.json'), 'utf8'));
 const EXTRA_USERS = [
-  { id: 9, email: 'mail-mfa@acme.example', password: 'acme-mail-mfa-pass', tenantId: 1, userRole: 3, mfaEnabled: 1, mfaMode: 'email', mfaEmailVerified: 1 },
-  { id: 10, email: 'sms-mfa@acme.example', password: 'acme-sms-mfa-pass', tenantId: 1, userRole: 3, mfaEnabled: 1, mfaMode: 'sms', mfaPhoneNumber: '+13125550199', mfaSmsVerified: 1 },
+  {
+    id: 9,
+    email: 'mail-mfa@acme.example',
+    password: 'acme-mail-mfa-pass',
+    tenantId: 1,
+    userRole: 3,
+    mfaEnabled: 1,
+    mfaMode: 'email',
+    mfaEmailVerified: 1,
+  },
+  {
+    id: 10,
+    email: 'sms-mfa@acme.example',
+    password: 'acme-sms-mfa-pass',
+    tenantId: 1,
+    userRole: 3,
+    mfaEnabled: 1,
+    mfaMode: 'sms',
+    mfaPhoneNumber: '+13125550199',
+    mfaSmsVerified: 1,
+  },
 ];
-const ENV = { TARS_LOG_LEVEL: 'trace', TARS_JWT_SECRET: 'jwt-secret-of-the-secrets-test-0123456789', TARS_METRICS_TOKEN: 'metrics-token-of-the-test', TARS_WEBHOOK_RETRY_BASE: '1s', TARS_WEBHOOK_ALLOW: '127.0.0.1' };
+const ENV = {
+  TARS_LOG_LEVEL: 'trace',
+  TARS_JWT_SECRET: 'jwt-secret-of-the-secrets-test-0123456789',
+  TARS_METRICS_TOKEN: 'metrics-token-of-the-test',
+  TARS_WEBHOOK_RETRY_BASE: '1s',
+  TARS_WEBHOOK_ALLOW: '127.0.0.1',
+};
 const ENTER = '1793700000|1793700000.900|400|NONE|ENTERQUEUE||+13125559999|1';
 type User = { email: string; password: string; mfaEnabled?: number; mfaMode?: string; mfaAppSecret?: string };
 
@@ -41,7 +66,8 @@ describe('secrets: absent from the log and from every response where they do not
     dir = mkdtempSync(join(tmpdir(), 'tars-secrets-'));
     writeFileSync(join(dir, 'fixture.json'), JSON.stringify({ ...acme, users }));
     [smtp, sms, hooks] = [await startSmtp(), await startReceiver(), await startReceiver()];
-    hooks.respond = (r) => (hooks.requests.filter((x) => x.path === r.path).length === 1 ? 500 : 200); // each hook's first delivery is retried
+    // each hook's first delivery is retried
+    hooks.respond = (r) => (hooks.requests.filter((x) => x.path === r.path).length === 1 ? 500 : 200);
     const env = { ...ENV, TARS_SMTP_URL: smtp.url, TARS_SMS_GATEWAY_URL: `${sms.url}/send` };
     server = await startServe(['--data-dir', join(dir, 'data'), '--seed', join(dir, 'fixture.json')], { env });
     client = new RecordingClient(server.url);
@@ -52,7 +78,8 @@ describe('secrets: absent from the log and from every response where they do not
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const login = (u: { email: string; password: string }, path = '/v2/authentication/') => client.call('POST', path, { body: { email: u.email, password: u.password } });
+  const login = (u: { email: string; password: string }, path = '/v2/authentication/') =>
+    client.call('POST', path, { body: { email: u.email, password: u.password } });
   const validate = (token: string, otp: string) => client.call('POST', '/v2/mfa/validate', { body: { token, otp } });
   const codeIn = (text: string) => {
     const code = /\b(\d{6})\b/.exec(text)?.[1] as string;
@@ -102,14 +129,18 @@ describe('secrets: absent from the log and from every response where they do not
     await create({ url: `http://hooker:${made.get('password in a webhook URL')}@127.0.0.1:${hooks.port}/userinfo` });
     expect(basic.status).to.equal(201);
     const id = basic.body.id as number;
-    expect((await client.call('PATCH', `/v2/webhooks/${id}`, { token, body: { password: made.get('webhook password (changed)') } })).status).to.equal(200);
+    expect(
+      (await client.call('PATCH', `/v2/webhooks/${id}`, { token, body: { password: made.get('webhook password (changed)') } })).status,
+    ).to.equal(200);
     expect((await client.call('GET', `/v2/webhooks/${id}`, { token })).status).to.equal(200);
     expect((await client.call('GET', '/v2/webhooks/', { token, query: { tenantId: 1 } })).status).to.equal(200);
     expect((await client.call('GET', `/v2/webhooks/${id}/secret`, { token })).status).to.equal(200);
     expect((await client.call('POST', `/v2/webhooks/${id}/secret/rotate`, { token })).status).to.equal(201);
     expect((await client.call('POST', '/v2/reporting/ingest/queue-log', { token, body: { lines: [ENTER] } })).status).to.equal(201);
     await until(() => ['/basic', '/bearer'].every((p) => hooks.requests.filter((r) => r.path === p).length === 2), { ms: 30_000 });
-    expect(hooks.requests.find((r) => r.path === '/bearer')?.headers.authorization).to.equal(`Bearer ${made.get('webhook authtoken (made)')}`);
+    expect(hooks.requests.find((r) => r.path === '/bearer')?.headers.authorization).to.equal(
+      `Bearer ${made.get('webhook authtoken (made)')}`,
+    );
     expect((await client.call('GET', `/v2/webhooks/${id}/deliveries`, { token })).status).to.equal(200);
     expect((await client.call('GET', '/metrics', { headers: { authorization: `Bearer ${ENV.TARS_METRICS_TOKEN}` } })).status).to.equal(200);
     expect((await client.call('GET', '/metrics', { headers: { authorization: 'Bearer not-the-metrics-token' } })).status).to.equal(401);
@@ -121,8 +152,13 @@ describe('secrets: absent from the log and from every response where they do not
     const db = new SqliteDatabase(join(dir, 'data', 'tars.db'), { readonly: true });
     try {
       const found = new Map<string, string>();
-      for (const r of db.prepare('SELECT email, password_hash FROM users').all() as { email: string; password_hash: string }[]) found.set(`password hash of ${r.email}`, r.password_hash);
-      for (const r of db.prepare('SELECT id, secret, previous_secret FROM webhooks').all() as { id: number; secret: string; previous_secret: string | null }[]) {
+      for (const r of db.prepare('SELECT email, password_hash FROM users').all() as { email: string; password_hash: string }[])
+        found.set(`password hash of ${r.email}`, r.password_hash);
+      for (const r of db.prepare('SELECT id, secret, previous_secret FROM webhooks').all() as {
+        id: number;
+        secret: string;
+        previous_secret: string | null;
+      }[]) {
         found.set(`signing secret of webhook ${r.id}`, r.secret);
         if (r.previous_secret) found.set(`previous signing secret of webhook ${r.id}`, r.previous_secret);
       }
@@ -157,15 +193,23 @@ describe('secrets: absent from the log and from every response where they do not
     const log = server.output();
     expect(log.split('\n').length, 'the log is the trace of the run').to.be.greaterThan(60);
     expect(secretsIn(log, everything), 'secrets in the log').to.deep.equal([]);
-    expect(otps.filter((code) => new RegExp(`(?<![0-9A-Za-z])${code}(?![0-9A-Za-z])`).test(log)), 'one-time codes in the log').to.deep.equal([]);
+    expect(
+      otps.filter((code) => new RegExp(`(?<![0-9A-Za-z])${code}(?![0-9A-Za-z])`).test(log)),
+      'one-time codes in the log',
+    ).to.deep.equal([]);
 
     const signing = new Map([...stored].filter(([label]) => label.includes('signing secret')));
     const hashes = new Map([...stored].filter(([label]) => label.startsWith('password hash')));
     for (const x of client.exchanges) {
       const where = `${x.method} ${x.path} → ${x.status}`;
       expect(secretsIn(x.text, hashes), where).to.deep.equal([]);
-      expect(secretsIn(x.text, new Map([...signing, ['JWT secret', ENV.TARS_JWT_SECRET]])).length, where).to.equal(/\/secret(\/rotate)?$/.test(x.path) ? 1 : 0);
-      expect([...valuesOf(x.body, 'mfaAppSecret'), ...valuesOf(x.body, 'otp')].filter((v) => v !== ''), where).to.deep.equal([]);
+      expect(secretsIn(x.text, new Map([...signing, ['JWT secret', ENV.TARS_JWT_SECRET]])).length, where).to.equal(
+        /\/secret(\/rotate)?$/.test(x.path) ? 1 : 0,
+      );
+      expect(
+        [...valuesOf(x.body, 'mfaAppSecret'), ...valuesOf(x.body, 'otp')].filter((v) => v !== ''),
+        where,
+      ).to.deep.equal([]);
       const ownLogin = /^\/v2\/(authentication|mfa\/validate)/.test(x.path) && (x.body as { user?: { id?: number } })?.user?.id === 2;
       expect(x.text.includes('s1p-secret-101'), `peerSecret in ${where}`).to.equal(ownLogin);
     }

@@ -19,7 +19,12 @@ const KEEP_ALIVE_TIMEOUT_MS = 5_000;
  * finish() sends the rest. That is how a slow client looks to the server. `inFlight` settles when the
  * server has read the headers (its `100 Continue` answers the `Expect` header).
  */
-function slowLogin(url: string): { req: ClientRequest; inFlight: Promise<void>; finish(): void; response: Promise<{ status: number; body: any }> } {
+function slowLogin(url: string): {
+  req: ClientRequest;
+  inFlight: Promise<void>;
+  finish(): void;
+  response: Promise<{ status: number; body: any }>;
+} {
   const body = JSON.stringify({ email: ADMIN.TARS_ADMIN_EMAIL, password: ADMIN.TARS_ADMIN_PASSWORD });
   const half = Math.floor(body.length / 2);
   let req!: ClientRequest;
@@ -42,7 +47,10 @@ function connectError(url: string): Promise<string | undefined> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve) => {
     const socket = connect(Number(port), hostname);
-    socket.once('connect', () => (socket.destroy(), resolve(undefined)));
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(undefined);
+    });
     socket.once('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? err.message));
   });
 }
@@ -53,7 +61,8 @@ function httpStopMs(output: string): number | undefined {
   return line === undefined ? undefined : (JSON.parse(line) as { ms: number }).ms;
 }
 
-const stoppingLogged = (server: RunningServer) => until(() => (/"msg":"stopping"/.test(server.output()) ? true : undefined), { what: 'the "stopping" log line' });
+const stoppingLogged = (server: RunningServer) =>
+  until(() => (/"msg":"stopping"/.test(server.output()) ? true : undefined), { what: 'the "stopping" log line' });
 
 describe('serve: graceful shutdown on SIGTERM/SIGINT (e2e, real process)', function () {
   this.timeout(60_000);
@@ -70,9 +79,18 @@ describe('serve: graceful shutdown on SIGTERM/SIGINT (e2e, real process)', funct
 
   it('when SIGTERM arrives during a slow request, then no new connection is accepted, the request completes, the WAL is emptied and the exit code is 0', async () => {
     server = await startServe(['--data-dir', dir], { env: ADMIN });
-    const login = await send(server.url, 'POST', '/v2/authentication/', { body: { email: ADMIN.TARS_ADMIN_EMAIL, password: ADMIN.TARS_ADMIN_PASSWORD } });
+    const login = await send(server.url, 'POST', '/v2/authentication/', {
+      body: { email: ADMIN.TARS_ADMIN_EMAIL, password: ADMIN.TARS_ADMIN_PASSWORD },
+    });
     const { accessToken: token, user } = login.body;
-    expect((await send(server.url, 'POST', '/v2/admin/branches', { token, body: { tenantId: user.tenantId, name: 'Written before the stop', timezone: 'UTC' } })).status).to.equal(201);
+    expect(
+      (
+        await send(server.url, 'POST', '/v2/admin/branches', {
+          token,
+          body: { tenantId: user.tenantId, name: 'Written before the stop', timezone: 'UTC' },
+        })
+      ).status,
+    ).to.equal(201);
     expect(statSync(join(dir, 'tars.db-wal')).size, 'the write sits in the WAL').to.be.greaterThan(0);
 
     const slow = slowLogin(server.url);

@@ -58,7 +58,11 @@ export interface RunningServer {
 /** Starts `tars serve ARGS` and waits for its "listening on http://…" line. */
 export function startServe(args: string[], opts: RunOptions = {}): Promise<RunningServer> {
   const { file, args: pre } = tarsCommand();
-  const child = spawn(file, [...pre, 'serve', '--port', '0', '--host', '127.0.0.1', ...args], { cwd: opts.cwd, env: childEnv(opts.env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(file, [...pre, 'serve', '--port', '0', '--host', '127.0.0.1', ...args], {
+    cwd: opts.cwd,
+    env: childEnv(opts.env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
   return new Promise((resolveStart, rejectStart) => {

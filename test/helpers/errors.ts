@@ -22,7 +22,10 @@ export function expectError(res: TestResponse, status: number, fields: string[] 
   if (status === 400) {
     expect(res.body.validationErrors).to.be.an('array').that.is.not.empty;
     for (const f of fields) {
-      expect((res.body.validationErrors as string[]).some((e) => e.includes(f)), `validationErrors ${JSON.stringify(res.body.validationErrors)} name ${f}`).to.equal(true);
+      expect(
+        (res.body.validationErrors as string[]).some((e) => e.includes(f)),
+        `validationErrors ${JSON.stringify(res.body.validationErrors)} name ${f}`,
+      ).to.equal(true);
     }
   }
 }

@@ -16,7 +16,10 @@ let defaultHash: Promise<string> | undefined;
 /** scrypt is slow on purpose; factories share one hash of DEFAULT_PASSWORD. */
 const hashOfDefault = () => (defaultHash ??= hashPassword(DEFAULT_PASSWORD));
 
-export async function buildTenant(db: Db, over: { name?: string; partnerId?: number } = {}): Promise<{ id: number; name: string; partnerId: number }> {
+export async function buildTenant(
+  db: Db,
+  over: { name?: string; partnerId?: number } = {},
+): Promise<{ id: number; name: string; partnerId: number }> {
   const name = over.name ?? `Tenant ${next()}`;
   const partnerId = over.partnerId ?? 0;
   const row = await db.insertInto('tenants').values({ name, partner_id: partnerId }).returning('id').executeTakeFirstOrThrow();
@@ -24,7 +27,12 @@ export async function buildTenant(db: Db, over: { name?: string; partnerId?: num
 }
 
 export async function buildBranch(db: Db, tenantId: number, over: { name?: string; timezone?: string; isDefault?: 0 | 1 } = {}) {
-  const values = { tenant_id: tenantId, name: over.name ?? `Branch ${next()}`, timezone: over.timezone ?? 'UTC', is_default: over.isDefault ?? 0 };
+  const values = {
+    tenant_id: tenantId,
+    name: over.name ?? `Branch ${next()}`,
+    timezone: over.timezone ?? 'UTC',
+    is_default: over.isDefault ?? 0,
+  };
   const row = await db.insertInto('branches').values(values).returning('id').executeTakeFirstOrThrow();
   return { id: row.id, ...values };
 }

@@ -53,4 +53,3 @@ export async function queueStats(url: string, gen: Pick<GeneratedPbx, 'login' | 
   if (res.status !== 201) throw new Error(`queue stats: ${res.status} ${res.text}`);
   return res.body;
 }
-

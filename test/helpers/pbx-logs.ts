@@ -45,14 +45,18 @@ export function dumpReporting(sqlite: Sqlite): Record<string, unknown[]> {
   const all = (q: string) => sqlite.prepare(q).raw().all();
   const peer = (column: string) => `(SELECT peer FROM agents WHERE id = ${column}) AS peer_${column.replace(/\W/g, '')}`;
   return {
-    events: all(`SELECT queue_id, anchor, time, line_key, event, callid, ${peer('agent')}, wait_time, talk_time, ring_ms, pause_reason FROM queue_events ORDER BY time, line_key`),
+    events: all(
+      `SELECT queue_id, anchor, time, line_key, event, callid, ${peer('agent')}, wait_time, talk_time, ring_ms, pause_reason FROM queue_events ORDER BY time, line_key`,
+    ),
     hourStats: all('SELECT * FROM queue_hour_stats ORDER BY queue_id, hour'),
     dayStats: all('SELECT * FROM queue_day_stats ORDER BY queue_id, day_start'),
     agentTalk: all(`SELECT queue_id, hour, ${peer('agent')}, talk FROM agent_talk_hour ORDER BY 1, 2, 3`),
     outbound: all('SELECT * FROM queue_outbound_hour ORDER BY queue_id, hour'),
     sessions: all(`SELECT queue_id, ${peer('agent')}, start_at, end_at FROM agent_sessions ORDER BY 1, 2, 3`),
     pauses: all(`SELECT queue_id, ${peer('agent')}, start_at, end_at, reason FROM agent_pauses ORDER BY 1, 2, 3`),
-    calls: all(`SELECT tenant_id, start_at, line_key, direction, outbound_r9, queue_id, extension, ${peer('src_agent')}, ${peer('dst_agent')} FROM cdr_calls ORDER BY start_at, line_key`),
+    calls: all(
+      `SELECT tenant_id, start_at, line_key, direction, outbound_r9, queue_id, extension, ${peer('src_agent')}, ${peer('dst_agent')} FROM cdr_calls ORDER BY start_at, line_key`,
+    ),
     pending: all('SELECT queue_id FROM queue_report_state WHERE rebuild_from IS NOT NULL OR outbound_from IS NOT NULL'),
   };
 }

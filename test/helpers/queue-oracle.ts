@@ -6,7 +6,24 @@ import { parseQueueLogLine, EV } from '../../src/modules/pbx-logs/queue-log-line
  */
 export function oracleStats(lines: readonly string[], queueName: string, from: number, to: number) {
   const entered = new Map<string, number>();
-  const s = { totalInbound: 0, inboundAnswered: 0, talkTime: 0, answeredUnder30: 0, waitTime: 0, waits: [] as number[], ringTime: 0, abandons: 0, abandonsUnder10: 0, exitTimeout: 0, exitKeypress: 0, ringNoAnswer: 0, ringMs: 0, totalCallbacks: 0, successfulCallbacks: 0, failedCallbacks: 0 };
+  const s = {
+    totalInbound: 0,
+    inboundAnswered: 0,
+    talkTime: 0,
+    answeredUnder30: 0,
+    waitTime: 0,
+    waits: [] as number[],
+    ringTime: 0,
+    abandons: 0,
+    abandonsUnder10: 0,
+    exitTimeout: 0,
+    exitKeypress: 0,
+    ringNoAnswer: 0,
+    ringMs: 0,
+    totalCallbacks: 0,
+    successfulCallbacks: 0,
+    failedCallbacks: 0,
+  };
   for (const line of lines) {
     const e = parseQueueLogLine(line);
     if (typeof e === 'string' || e.queueName !== queueName || e.code >= EV.ADDMEMBER) continue;

@@ -14,7 +14,15 @@ import { buildBranch } from './factories';
 let counter = 0;
 const next = () => ++counter;
 
-export const ADDRESS = { loc: 'Suite 1', city: 'Springfield', state: 'IL', location: '1st floor', streetNum: '742', postalCode: '62704', streetInfo: 'Evergreen Terrace' };
+export const ADDRESS = {
+  loc: 'Suite 1',
+  city: 'Springfield',
+  state: 'IL',
+  location: '1st floor',
+  streetNum: '742',
+  postalCode: '62704',
+  streetInfo: 'Evergreen Terrace',
+};
 
 export async function buildExtension(db: Db, tenantId: number) {
   const n = next();

@@ -29,10 +29,18 @@ export interface RefusedWrite {
 function writeRequest(kind: WriteKind, tenantId: number, name: string): { path: string; body: unknown } {
   if (kind === 'branch') return { path: '/v2/admin/branches', body: { tenantId, name, timezone: 'UTC' } };
   if (kind === 'webhook') {
-    return { path: '/v2/webhooks/', body: { tenantId, type: 'ENDCALL', url: `${WEBHOOK_URL}${name}`, username: 'hook', password: `pw-${name}` } };
+    return {
+      path: '/v2/webhooks/',
+      body: { tenantId, type: 'ENDCALL', url: `${WEBHOOK_URL}${name}`, username: 'hook', password: `pw-${name}` },
+    };
   }
   const address = { city: 'Chicago', state: 'IL', streetNum: '1', postalCode: '60601', streetInfo: `${name} Street` };
-  const groups = Array.from({ length: GROUPS_PER_LOCATION }, (_, i) => ({ name: `${name} group ${i}`, number: `+1312555010${i}`, email: `g${i}@example.test`, peerName: '' }));
+  const groups = Array.from({ length: GROUPS_PER_LOCATION }, (_, i) => ({
+    name: `${name} group ${i}`,
+    number: `+1312555010${i}`,
+    email: `g${i}@example.test`,
+    peerName: '',
+  }));
   return { path: '/v2/admin/emergency-locations/', body: { tenantId, name, address, notificationGroups: groups } };
 }
 
@@ -116,11 +124,16 @@ export interface StoredWrites {
 /** What the database of a data directory holds of a stream's writes (opened read-only, after the fact). */
 export function storedWrites(dataDir: string, acked: readonly AckedWrite[], prefix = 'write'): StoredWrites {
   return readDataDir(dataDir, (db) => {
-    const missing = acked.filter((w) => db.prepare(`SELECT ${NAME[w.kind]} FROM ${TABLE[w.kind]} WHERE id = ?`).pluck().get(w.id) !== w.name);
-    const count = (kind: WriteKind) => db.prepare(`SELECT count(*) FROM ${TABLE[kind]} WHERE ${NAME[kind]} LIKE ?`).pluck().get(`${prefix}-%`) as number;
+    const missing = acked.filter(
+      (w) => db.prepare(`SELECT ${NAME[w.kind]} FROM ${TABLE[w.kind]} WHERE id = ?`).pluck().get(w.id) !== w.name,
+    );
+    const count = (kind: WriteKind) =>
+      db.prepare(`SELECT count(*) FROM ${TABLE[kind]} WHERE ${NAME[kind]} LIKE ?`).pluck().get(`${prefix}-%`) as number;
     const rows = { branch: count('branch'), webhook: count('webhook'), location: count('location') };
     const halfWritten = db
-      .prepare(`SELECT l.id FROM emergency_locations l WHERE l.name LIKE ? AND (SELECT count(*) FROM notification_groups g WHERE g.location_id = l.id) <> ?`)
+      .prepare(
+        `SELECT l.id FROM emergency_locations l WHERE l.name LIKE ? AND (SELECT count(*) FROM notification_groups g WHERE g.location_id = l.id) <> ?`,
+      )
       .pluck()
       .all(`${prefix}-%`, GROUPS_PER_LOCATION) as number[];
     return { missing, rows, halfWritten };

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { callerNameOf, CDR_SKIPS, channelAgent, parseCdrLine, splitCsvLine } from '../../src/modules/pbx-logs/cdr-line';
 
-const ROW = '"","102","18725551242","from-internal","""Bob Jones"" <102>","PJSIP/102-0000001b","PJSIP/voip-trunk-0000001c","Dial","PJSIP/18725551242@voip-trunk,300,T","2026-10-31 14:12:02","2026-10-31 14:12:24","2026-10-31 14:14:47",165,143,"ANSWERED","DOCUMENTATION","1793455922.101",""';
+const ROW =
+  '"","102","18725551242","from-internal","""Bob Jones"" <102>","PJSIP/102-0000001b","PJSIP/voip-trunk-0000001c","Dial","PJSIP/18725551242@voip-trunk,300,T","2026-10-31 14:12:02","2026-10-31 14:12:24","2026-10-31 14:14:47",165,143,"ANSWERED","DOCUMENTATION","1793455922.101",""';
 
 describe('Master.csv lines (reporting.md R8)', () => {
   it('when a row is valid, then its columns are read with "" as the escaped quote and times as UTC', () => {

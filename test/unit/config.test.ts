@@ -15,12 +15,19 @@ describe('configuration', () => {
 
   it('when several settings are wrong, then every problem is reported at once', () => {
     try {
-      loadConfig({ TARS_PORT: 'eighty', TARS_LOG_LEVEL: 'loud', TARS_TOKEN_TTL: 'forever', TARS_JWT_SECRET: 'short', TARS_SMTP_URL: 'mail.example' });
+      loadConfig({
+        TARS_PORT: 'eighty',
+        TARS_LOG_LEVEL: 'loud',
+        TARS_TOKEN_TTL: 'forever',
+        TARS_JWT_SECRET: 'short',
+        TARS_SMTP_URL: 'mail.example',
+      });
       expect.fail('loadConfig accepted a wrong configuration');
     } catch (err) {
       expect(err).to.be.instanceOf(ConfigError);
       const problems = (err as ConfigError).problems.join('\n');
-      for (const name of ['TARS_PORT', 'TARS_LOG_LEVEL', 'TARS_TOKEN_TTL', 'TARS_JWT_SECRET', 'TARS_SMTP_URL']) expect(problems).to.include(name);
+      for (const name of ['TARS_PORT', 'TARS_LOG_LEVEL', 'TARS_TOKEN_TTL', 'TARS_JWT_SECRET', 'TARS_SMTP_URL'])
+        expect(problems).to.include(name);
     }
   });
 

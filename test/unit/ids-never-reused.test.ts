@@ -27,9 +27,19 @@ describe('ids of deletable records', () => {
   it('when the newest record is deleted, then a new record gets a new id, never the deleted one', () => {
     const s = database.sqlite;
     s.exec('DELETE FROM notification_groups WHERE id = 5; DELETE FROM call_campaigns WHERE id = 2; DELETE FROM webhooks WHERE id = 7');
-    const webhook = s.prepare("INSERT INTO webhooks (tenant_id, type, url, secret, created_at) VALUES (1, 'ENDCALL', 'https://y.test', 'whsec_y', 'now') RETURNING id").get() as { id: number };
-    const group = s.prepare("INSERT INTO notification_groups (location_id, position, name, number, email, peer_name) VALUES (3, 0, 'N', '1', 'e', 'p') RETURNING id").get() as { id: number };
-    const campaign = s.prepare("INSERT INTO call_campaigns (tenant_id, name, type) VALUES (1, 'Third', 'SCHEDULED') RETURNING id").get() as { id: number };
+    const webhook = s
+      .prepare(
+        "INSERT INTO webhooks (tenant_id, type, url, secret, created_at) VALUES (1, 'ENDCALL', 'https://y.test', 'whsec_y', 'now') RETURNING id",
+      )
+      .get() as { id: number };
+    const group = s
+      .prepare(
+        "INSERT INTO notification_groups (location_id, position, name, number, email, peer_name) VALUES (3, 0, 'N', '1', 'e', 'p') RETURNING id",
+      )
+      .get() as { id: number };
+    const campaign = s
+      .prepare("INSERT INTO call_campaigns (tenant_id, name, type) VALUES (1, 'Third', 'SCHEDULED') RETURNING id")
+      .get() as { id: number };
     expect([webhook.id, group.id, campaign.id]).to.deep.equal([8, 6, 3]);
   });
 });

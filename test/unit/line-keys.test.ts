@@ -38,7 +38,10 @@ describe('idempotency keys of imported lines', () => {
     const keys = new LineKeys();
     const actual: number[] = [];
     let seed = 1;
-    const rand = (n: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0), seed % n);
+    const rand = (n: number) => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed % n;
+    };
     const texts: string[] = [];
     for (let i = 0; i < 70_000; i++) {
       const time = 1_700_000_000 + i * 6; // 14,400 lines a day
@@ -46,7 +49,8 @@ describe('idempotency keys of imported lines', () => {
       const back = rand(2) ? 1 + rand(20) : i > 50_000 ? 40_000 + rand(10_000) : 0;
       const text = i > 20 && back > 0 && rand(5) === 0 ? (texts[i - back] as string) : `${time}|c${i}|400|NONE|ENTERQUEUE||+1|1`;
       texts.push(text);
-      while (order.length > 0 && (order[0] as [string, number])[1] < time - LineKeys.WINDOW_SECONDS) model.delete((order.shift() as [string, number])[0]);
+      while (order.length > 0 && (order[0] as [string, number])[1] < time - LineKeys.WINDOW_SECONDS)
+        model.delete((order.shift() as [string, number])[0]);
       const rank = model.get(text) ?? 0;
       model.set(text, rank + 1);
       if (rank === 0) order.push([text, time]);

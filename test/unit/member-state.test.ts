@@ -4,37 +4,82 @@ import { EV } from '../../src/modules/pbx-logs/queue-log-line';
 
 type E = [number, keyof typeof EV, string?, number?];
 const replay = (events: E[]) =>
-  replayIntervals(events.map(([time, name, reason, agent]) => ({ agent: agent ?? 7, time, event: EV[name], pauseReason: name === 'PAUSE' ? (reason ?? '') : name === 'ADDMEMBER' && reason === 'PAUSED' ? '' : null })));
+  replayIntervals(
+    events.map(([time, name, reason, agent]) => ({
+      agent: agent ?? 7,
+      time,
+      event: EV[name],
+      pauseReason: name === 'PAUSE' ? (reason ?? '') : name === 'ADDMEMBER' && reason === 'PAUSED' ? '' : null,
+    })),
+  );
 
 describe('membership and pauses (reporting.md R10)', () => {
   it('when a member is added, paused, unpaused and removed, then one session and one pause result', () => {
-    expect(replay([[10, 'ADDMEMBER'], [20, 'PAUSE', 'Lunch'], [30, 'UNPAUSE'], [50, 'REMOVEMEMBER']])).to.deep.equal({
+    expect(
+      replay([
+        [10, 'ADDMEMBER'],
+        [20, 'PAUSE', 'Lunch'],
+        [30, 'UNPAUSE'],
+        [50, 'REMOVEMEMBER'],
+      ]),
+    ).to.deep.equal({
       sessions: [{ agent: 7, start: 10, end: 50 }],
       pauses: [{ agent: 7, start: 20, end: 30, reason: 'Lunch' }],
     });
   });
 
   it('when ADDMEMBER says PAUSED, then a pause with reason "" opens with the membership', () => {
-    expect(replay([[10, 'ADDMEMBER', 'PAUSED'], [15, 'UNPAUSE']]).pauses).to.deep.equal([{ agent: 7, start: 10, end: 15, reason: '' }]);
+    expect(
+      replay([
+        [10, 'ADDMEMBER', 'PAUSED'],
+        [15, 'UNPAUSE'],
+      ]).pauses,
+    ).to.deep.equal([{ agent: 7, start: 10, end: 15, reason: '' }]);
   });
 
   it('when PAUSE comes while paused, then the pause ends and a new one starts with the new reason', () => {
-    expect(replay([[10, 'AGENTLOGIN'], [20, 'PAUSE', 'Break'], [25, 'PAUSE', 'DND'], [40, 'AGENTLOGOFF']]).pauses).to.deep.equal([
+    expect(
+      replay([
+        [10, 'AGENTLOGIN'],
+        [20, 'PAUSE', 'Break'],
+        [25, 'PAUSE', 'DND'],
+        [40, 'AGENTLOGOFF'],
+      ]).pauses,
+    ).to.deep.equal([
       { agent: 7, start: 20, end: 25, reason: 'Break' },
       { agent: 7, start: 25, end: 40, reason: 'DND' },
     ]);
   });
 
   it('when the member is removed while paused, then the pause closes first; a second add or remove is ignored', () => {
-    expect(replay([[10, 'ADDMEMBER'], [12, 'ADDMEMBER'], [20, 'PAUSE'], [30, 'REMOVEMEMBER'], [35, 'REMOVEMEMBER']])).to.deep.equal({
+    expect(
+      replay([
+        [10, 'ADDMEMBER'],
+        [12, 'ADDMEMBER'],
+        [20, 'PAUSE'],
+        [30, 'REMOVEMEMBER'],
+        [35, 'REMOVEMEMBER'],
+      ]),
+    ).to.deep.equal({
       sessions: [{ agent: 7, start: 10, end: 30 }],
       pauses: [{ agent: 7, start: 20, end: 30, reason: '' }],
     });
   });
 
   it('when PAUSE or UNPAUSE come from a non-member or agent NONE, then nothing changes; open states stay open', () => {
-    expect(replay([[5, 'PAUSE', 'Break'], [6, 'UNPAUSE'], [10, 'ADDMEMBER', undefined, 0]])).to.deep.equal({ sessions: [], pauses: [] });
-    expect(replay([[10, 'ADDMEMBER'], [20, 'PAUSE', 'Break']])).to.deep.equal({
+    expect(
+      replay([
+        [5, 'PAUSE', 'Break'],
+        [6, 'UNPAUSE'],
+        [10, 'ADDMEMBER', undefined, 0],
+      ]),
+    ).to.deep.equal({ sessions: [], pauses: [] });
+    expect(
+      replay([
+        [10, 'ADDMEMBER'],
+        [20, 'PAUSE', 'Break'],
+      ]),
+    ).to.deep.equal({
       sessions: [{ agent: 7, start: 10, end: null }],
       pauses: [{ agent: 7, start: 20, end: null, reason: 'Break' }],
     });

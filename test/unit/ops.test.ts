@@ -17,7 +17,11 @@ describe('operations: disk space and the data directory lock', () => {
 
   it('when free space is under 1 GiB, or under twice the database, then it is a problem', () => {
     expect(diskSpaceFinding(MIN_FREE_BYTES - 1, 0).ok).to.equal(false);
-    expect(diskSpaceFinding(5 * GiB, 0)).to.deep.equal({ ok: true, what: 'disk space', detail: '5.00 GiB free where the data directory is (database 0.00 GiB)' });
+    expect(diskSpaceFinding(5 * GiB, 0)).to.deep.equal({
+      ok: true,
+      what: 'disk space',
+      detail: '5.00 GiB free where the data directory is (database 0.00 GiB)',
+    });
     expect(diskSpaceFinding(5 * GiB, 3 * GiB)).to.deep.equal({
       ok: false,
       what: 'disk space',
@@ -30,7 +34,16 @@ describe('operations: disk space and the data directory lock', () => {
     const info = JSON.parse(readFileSync(join(dir, LOCK_FILE), 'utf8'));
     expect(info.pid).to.equal(process.pid);
     // runningServer() ignores our own pid (a restore is never run by the server itself); another process sees it live:
-    const seen = spawnSync(process.execPath, ['--import', 'tsx', '-e', `import('./src/ops/server-lock.ts').then((m) => console.log(JSON.stringify(m.runningServer(${JSON.stringify(dir)}) ?? null)))`], { encoding: 'utf8' });
+    const seen = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '-e',
+        `import('./src/ops/server-lock.ts').then((m) => console.log(JSON.stringify(m.runningServer(${JSON.stringify(dir)}) ?? null)))`,
+      ],
+      { encoding: 'utf8' },
+    );
     expect(JSON.parse(seen.stdout).pid, seen.stderr).to.equal(process.pid);
     lock.release();
     expect(runningServer(dir)).to.equal(undefined);
@@ -55,6 +68,9 @@ describe('operations: disk space and the data directory lock', () => {
   it('when another live process holds the lock, then locking is refused with its pid', () => {
     writeFileSync(join(dir, LOCK_FILE), JSON.stringify({ pid: 1, startedAt: '2026-01-01T00:00:00.000Z' }));
     expect(runningServer(dir)?.pid).to.equal(1);
-    expect(() => lockDataDir(dir)).to.throw(DataDirBusyError, /a TARS server \(pid 1, started 2026-01-01T00:00:00.000Z\) is already running/);
+    expect(() => lockDataDir(dir)).to.throw(
+      DataDirBusyError,
+      /a TARS server \(pid 1, started 2026-01-01T00:00:00.000Z\) is already running/,
+    );
   });
 });

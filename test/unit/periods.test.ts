@@ -8,7 +8,12 @@ const iso = (ms: number) => new Date(ms).toISOString();
 describe('report periods (scheduled filters)', () => {
   it('when the day is the 25-hour end of DST, then the daily period runs 05:00 to 06:00 UTC the next day', () => {
     const p = periodContaining('daily', dayNumber({ year: 2026, month: 11, day: 1 }), CHI);
-    expect([p.startDate, p.endDate, iso(p.startMs), iso(p.endMs)]).to.deep.equal(['2026-11-01', '2026-11-01', '2026-11-01T05:00:00.000Z', '2026-11-02T06:00:00.000Z']);
+    expect([p.startDate, p.endDate, iso(p.startMs), iso(p.endMs)]).to.deep.equal([
+      '2026-11-01',
+      '2026-11-01',
+      '2026-11-01T05:00:00.000Z',
+      '2026-11-02T06:00:00.000Z',
+    ]);
   });
 
   it('when a week or month is asked for, then weeks start on Monday and months on the 1st', () => {
@@ -35,7 +40,11 @@ describe('report periods (scheduled filters)', () => {
   it('when the server was down for three days, then the three daily periods due meanwhile are listed oldest first', () => {
     const down = Date.parse('2026-11-10T12:00:00Z');
     const back = Date.parse('2026-11-13T18:00:00Z');
-    expect(periodsDueBetween('daily', down, back, 6, CHI).map((p) => p.startDate)).to.deep.equal(['2026-11-10', '2026-11-11', '2026-11-12']);
+    expect(periodsDueBetween('daily', down, back, 6, CHI).map((p) => p.startDate)).to.deep.equal([
+      '2026-11-10',
+      '2026-11-11',
+      '2026-11-12',
+    ]);
     expect(periodsDueBetween('weekly', down, back, 6, CHI)).to.deep.equal([]);
   });
 

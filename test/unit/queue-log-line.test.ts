@@ -75,7 +75,13 @@ describe('queue_log lines (reporting.md R1, R4)', () => {
     expect(parse('1|c|400|PJSIP/1|ABANDON|1|2|3x')).to.equal(QUEUE_LOG_SKIPS.badData);
     expect(parse('1|c|400|PJSIP/1|ABANDONX|1|2|3')).to.equal(QUEUE_LOG_SKIPS.unusedEvent);
     expect(parse('1|c|400|PJSIP/1|PAUSEALL|x')).to.equal(QUEUE_LOG_SKIPS.unusedEvent);
-    expect(parse('7|c|400|PJSIP/1|RINGNOANSWER|250')).to.deep.include({ time: 7, callid: 'c', queueName: '400', code: EV.RINGNOANSWER, ringMs: 250 });
+    expect(parse('7|c|400|PJSIP/1|RINGNOANSWER|250')).to.deep.include({
+      time: 7,
+      callid: 'c',
+      queueName: '400',
+      code: EV.RINGNOANSWER,
+      ringMs: 250,
+    });
   });
 
   it('when the sample queue_log is read, then exactly the nine lines of docs/fixture-format.md are skipped', () => {

@@ -44,7 +44,10 @@ describe('report dates and periods (reporting.md R6, R7)', () => {
 
   it('when dates carry offsets, Z or fractions, then they are those instants, fractions dropped', () => {
     expect(range(CHI, '2026-01-01T00:00:00+05:30', '2026-01-01T00:00:00Z').start).to.equal(at('2025-12-31T18:30:00Z'));
-    expect(range(CHI, '2026-01-01T10:00:00-0300', '2026-01-01T13:00:00.999Z')).to.deep.equal({ start: at('2026-01-01T13:00:00Z'), end: at('2026-01-01T13:00:00Z') });
+    expect(range(CHI, '2026-01-01T10:00:00-0300', '2026-01-01T13:00:00.999Z')).to.deep.equal({
+      start: at('2026-01-01T13:00:00Z'),
+      end: at('2026-01-01T13:00:00Z'),
+    });
     expect(range(CHI, '2026-01-01T10:00-03', '2026-01-01T10:00').start).to.equal(at('2026-01-01T13:00:00Z'));
   });
 

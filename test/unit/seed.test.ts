@@ -9,7 +9,18 @@ import { openDataDir } from '../../src/runtime';
 import { readFixtureFile, SeedError, seedFixture } from '../../src/seed/seed';
 import { ACME } from '../helpers/fixtures';
 
-const TABLES = ['tenants', 'branches', 'users', 'extensions', 'queues', 'phone_numbers', 'emergency_locations', 'call_campaigns', 'webhooks', 'saved_filters'] as const;
+const TABLES = [
+  'tenants',
+  'branches',
+  'users',
+  'extensions',
+  'queues',
+  'phone_numbers',
+  'emergency_locations',
+  'call_campaigns',
+  'webhooks',
+  'saved_filters',
+] as const;
 
 describe('seeding a fixture file', () => {
   let dir: string;
@@ -41,13 +52,40 @@ describe('seeding a fixture file', () => {
 
   it('when acme.json is loaded, then every record is stored with its id and passwords only as hashes', async () => {
     const summary = await seedFixture(database, validator, await readFixtureFile(ACME), new Date());
-    expect(summary).to.deep.include({ tenants: 3, branches: 4, users: 8, extensions: 4, queues: 3, phoneNumbers: 4, emergencyLocations: 2, callCampaigns: 2, webhooks: 3, savedFilters: 2 });
-    expect(await counts()).to.deep.equal({ tenants: 3, branches: 4, users: 8, extensions: 4, queues: 3, phone_numbers: 4, emergency_locations: 2, call_campaigns: 2, webhooks: 3, saved_filters: 2 });
-    const admin = database.sqlite.prepare('SELECT password_hash, peer_secret, mfa_app_secret FROM users WHERE id = 2').get() as Record<string, string>;
+    expect(summary).to.deep.include({
+      tenants: 3,
+      branches: 4,
+      users: 8,
+      extensions: 4,
+      queues: 3,
+      phoneNumbers: 4,
+      emergencyLocations: 2,
+      callCampaigns: 2,
+      webhooks: 3,
+      savedFilters: 2,
+    });
+    expect(await counts()).to.deep.equal({
+      tenants: 3,
+      branches: 4,
+      users: 8,
+      extensions: 4,
+      queues: 3,
+      phone_numbers: 4,
+      emergency_locations: 2,
+      call_campaigns: 2,
+      webhooks: 3,
+      saved_filters: 2,
+    });
+    const admin = database.sqlite.prepare('SELECT password_hash, peer_secret, mfa_app_secret FROM users WHERE id = 2').get() as Record<
+      string,
+      string
+    >;
     expect(admin.password_hash).to.match(/^scrypt\$/);
     expect(await verifyPassword('acme-admin-pass', admin.password_hash as string)).to.equal(true);
     expect(admin.peer_secret).to.equal('s1p-secret-101');
-    const dests = database.sqlite.prepare("SELECT dest_type FROM phone_number_destinations WHERE phone_number_id = 1 ORDER BY list, position").all();
+    const dests = database.sqlite
+      .prepare('SELECT dest_type FROM phone_number_destinations WHERE phone_number_id = 1 ORDER BY list, position')
+      .all();
     expect(dests).to.deep.equal([{ dest_type: 'queue' }, { dest_type: 'extension' }]);
     const secrets = database.sqlite.prepare('SELECT secret FROM webhooks').all() as { secret: string }[];
     expect(secrets.every((s) => s.secret.startsWith('whsec_'))).to.equal(true);
@@ -67,8 +105,14 @@ describe('seeding a fixture file', () => {
     });
     expect(problems).to.deep.equal(['branches[0].name: must be at least 3 characters long']);
     const more = await problemsOf({
-      tenants: [{ id: 1, name: 'One' }, { id: 2, name: 'Two' }],
-      branches: [{ id: 1, tenantId: 9, name: 'Orphan' }, { id: 2, tenantId: 2, name: 'Second' }],
+      tenants: [
+        { id: 1, name: 'One' },
+        { id: 2, name: 'Two' },
+      ],
+      branches: [
+        { id: 1, tenantId: 9, name: 'Orphan' },
+        { id: 2, tenantId: 2, name: 'Second' },
+      ],
       users: [
         { id: 1, email: 'a@example.test', password: 'pw', tenantId: 1, userRole: 3, branchId: 2 },
         { id: 2, email: 'A@example.test', password: 'pw', tenantId: 1, userRole: 3 },

@@ -4,7 +4,10 @@ import type { StatsSums } from '../../src/modules/queue-reports/queue-stats.repo
 
 describe('splitting report periods into whole hours and edges', () => {
   it('when a piece is hour-aligned, then it is whole hours only', () => {
-    expect(splitPieces([{ queueId: 1, from: 3600, to: 4 * 3600 }])).to.deep.equal({ hours: [{ span: 0, queueId: 1, fromHour: 1, toHour: 4 }], edges: [] });
+    expect(splitPieces([{ queueId: 1, from: 3600, to: 4 * 3600 }])).to.deep.equal({
+      hours: [{ span: 0, queueId: 1, fromHour: 1, toHour: 4 }],
+      edges: [],
+    });
   });
 
   it('when a piece starts and ends inside hours, then the partial hours are edges', () => {
@@ -23,7 +26,8 @@ describe('splitting report periods into whole hours and edges', () => {
 
   it('when partial sums are added, then min and max ignore pieces without waits', () => {
     const s = emptySums();
-    const part = (min: number | null, max: number | null, n: number) => ({ ...emptySums(), wait_min: min, wait_max: max, wait_n: n, inbound: 1 }) as StatsSums;
+    const part = (min: number | null, max: number | null, n: number) =>
+      ({ ...emptySums(), wait_min: min, wait_max: max, wait_n: n, inbound: 1 }) as StatsSums;
     addStats(s, part(null, null, 0));
     addStats(s, part(4, 9, 2));
     addStats(s, part(0, 3, 1));

@@ -43,15 +43,23 @@ describe('schema upgrades', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it("when a database made by the previous release is upgraded, then every later migration runs, its data survives, and a copy of it as it was is left beside it", async () => {
+  it('when a database made by the previous release is upgraded, then every later migration runs, its data survives, and a copy of it as it was is left beside it', async () => {
     handle = await previousReleaseDatabase(file);
     const result = await upgradeDatabase(handle);
     expect(result.applied).to.deep.equal(MIGRATION_NAMES.filter((n) => n > PREVIOUS_RELEASE));
     expect(result.applied).to.not.be.empty;
     expect(await appliedMigrations(handle)).to.deep.equal([...MIGRATION_NAMES]);
     expect(handle.sqlite.prepare('SELECT name FROM tenants WHERE id = 1').get()).to.deep.equal({ name: 'Old Tenant' });
-    expect(handle.sqlite.prepare('SELECT name, timezone, is_default FROM branches WHERE id = 1').get()).to.deep.equal({ name: 'Old Branch', timezone: 'Europe/Berlin', is_default: 1 });
-    expect(handle.sqlite.prepare('SELECT email, password_hash, user_role FROM users WHERE id = 1').get()).to.deep.equal({ email: 'old@example.test', password_hash: 'scrypt$old-hash', user_role: 3 });
+    expect(handle.sqlite.prepare('SELECT name, timezone, is_default FROM branches WHERE id = 1').get()).to.deep.equal({
+      name: 'Old Branch',
+      timezone: 'Europe/Berlin',
+      is_default: 1,
+    });
+    expect(handle.sqlite.prepare('SELECT email, password_hash, user_role FROM users WHERE id = 1').get()).to.deep.equal({
+      email: 'old@example.test',
+      password_hash: 'scrypt$old-hash',
+      user_role: 3,
+    });
     expect(handle.sqlite.pragma('foreign_key_check')).to.deep.equal([]);
 
     expect(result.backup).to.equal(`${file}.before-${PREVIOUS_RELEASE}.bak`);
@@ -82,7 +90,9 @@ describe('schema upgrades', () => {
     await upgradeDatabase(handle, broken).catch((err: Error) => (failure = err));
     expect(failure?.message).to.equal('migration 2099-01-01T0000_broken failed: this migration breaks on purpose');
     expect(await appliedMigrations(handle)).to.deep.equal(MIGRATION_NAMES.filter((n) => n <= PREVIOUS_RELEASE));
-    expect(handle.sqlite.prepare("SELECT name FROM sqlite_master WHERE name IN ('half_done', 'import_line_counts')").all()).to.deep.equal([]);
+    expect(handle.sqlite.prepare("SELECT name FROM sqlite_master WHERE name IN ('half_done', 'import_line_counts')").all()).to.deep.equal(
+      [],
+    );
     await handle.close();
     handle = undefined;
     expect(sha256(file), 'not one byte of the file changed').to.equal(original);
@@ -93,7 +103,9 @@ describe('schema upgrades', () => {
   it('when the database was made by a newer TARS, then the upgrade refuses it before writing anything', async () => {
     handle = openDatabase(file);
     await upgradeDatabase(handle);
-    handle.sqlite.prepare('INSERT INTO schema_migrations (name, timestamp) VALUES (?, ?)').run('2099-01-01T0000_newer', '2099-01-01T00:00:00.000Z');
+    handle.sqlite
+      .prepare('INSERT INTO schema_migrations (name, timestamp) VALUES (?, ?)')
+      .run('2099-01-01T0000_newer', '2099-01-01T00:00:00.000Z');
     let failure: Error | undefined;
     await upgradeDatabase(handle).catch((err: Error) => (failure = err));
     expect(failure?.message).to.match(/^the database was made by a newer TARS \(migration 2099-01-01T0000_newer is unknown/);
@@ -110,10 +122,18 @@ describe('schema upgrades', () => {
     await (await previousReleaseDatabase(file)).close();
     const server = await startServe(['--data-dir', dir], { env: { TARS_ADMIN_EMAIL: 'old@example.test' } });
     try {
-      const line = server.output().split('\n').find((l) => l.includes('"backup"'));
-      expect(JSON.parse(line ?? '{}')).to.include({ backup: `${file}.before-${PREVIOUS_RELEASE}.bak`, msg: 'upgraded the database schema; the database as it was before is in the backup file' });
+      const line = server
+        .output()
+        .split('\n')
+        .find((l) => l.includes('"backup"'));
+      expect(JSON.parse(line ?? '{}')).to.include({
+        backup: `${file}.before-${PREVIOUS_RELEASE}.bak`,
+        msg: 'upgraded the database schema; the database as it was before is in the backup file',
+      });
       expect(existsSync(`${file}.before-${PREVIOUS_RELEASE}.bak`)).to.equal(true);
-      expect(server.output(), 'the old user counts as the first admin: none is created').not.to.include('created the first platform administrator');
+      expect(server.output(), 'the old user counts as the first admin: none is created').not.to.include(
+        'created the first platform administrator',
+      );
     } finally {
       const code = await server.stop();
       expect(code, server.output()).to.equal(0);

@@ -19,7 +19,9 @@ describe('schemas and validation', () => {
   const validator = new Validator();
 
   it('when the build has run, then every file of schemas/ is compiled (for text too when it is a *-query or *-params), each with $id = its file name', () => {
-    const files = readdirSync('schemas').filter((f) => f.endsWith('.json')).sort();
+    const files = readdirSync('schemas')
+      .filter((f) => f.endsWith('.json'))
+      .sort();
     const ids = SCHEMAS.map((s) => (s as { $id: string }).$id).sort();
     expect(ids).to.deep.equal(files.map((f) => f.replace(/\.json$/, '')).sort());
     for (const f of files) expect(JSON.parse(readFileSync(`schemas/${f}`, 'utf8')).$id).to.equal(f.replace(/\.json$/, ''));
@@ -48,6 +50,8 @@ describe('schemas and validation', () => {
   });
 
   it('when a pattern carries x-message, then that sentence is used', () => {
-    expect(problemsOf(() => validator.body('mfa-validate', { token: 't', otp: '12ab56' }))).to.deep.equal(['otp must be a string of 6 digits']);
+    expect(problemsOf(() => validator.body('mfa-validate', { token: 't', otp: '12ab56' }))).to.deep.equal([
+      'otp must be a string of 6 digits',
+    ]);
   });
 });

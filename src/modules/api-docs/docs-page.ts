@@ -40,7 +40,8 @@ const INIT = `window.ui = SwaggerUIBundle({
 });
 `;
 
-const CSP = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+const CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 const TYPES: Readonly<Record<string, string>> = { '.css': 'text/css; charset=utf-8', '.js': 'text/javascript; charset=utf-8' };
 

@@ -50,7 +50,14 @@ async function tryPlace(db: Db, rules: readonly AttemptRule[], now: number): Pro
   return db.transaction().execute(async (trx) => {
     let wait = false;
     for (const rule of rules) {
-      const rows = await trx.selectFrom('login_failures').select('at').where('key', '=', rule.key).where('at', '>', now - rule.windowMs).orderBy('at', 'desc').limit(rule.limit).execute();
+      const rows = await trx
+        .selectFrom('login_failures')
+        .select('at')
+        .where('key', '=', rule.key)
+        .where('at', '>', now - rule.windowMs)
+        .orderBy('at', 'desc')
+        .limit(rule.limit)
+        .execute();
       if (rows.length < rule.limit) continue;
       if (rows.length - (running.get(rule.key) ?? 0) >= rule.limit) {
         // Full of settled failures: free when the oldest of the last `limit` leaves the window.
@@ -60,17 +67,27 @@ async function tryPlace(db: Db, rules: readonly AttemptRule[], now: number): Pro
       wait = true;
     }
     if (wait) return { kind: 'wait' };
-    await trx.deleteFrom('login_failures').where('at', '<=', now - LONGEST_WINDOW_MS).execute();
+    await trx
+      .deleteFrom('login_failures')
+      .where('at', '<=', now - LONGEST_WINDOW_MS)
+      .execute();
     const rowids: number[] = [];
     for (const rule of rules) {
-      const row = await trx.insertInto('login_failures').values({ key: rule.key, at: now }).returning(sql<number>`rowid`.as('rowid')).executeTakeFirstOrThrow();
+      const row = await trx
+        .insertInto('login_failures')
+        .values({ key: rule.key, at: now })
+        .returning(sql<number>`rowid`.as('rowid'))
+        .executeTakeFirstOrThrow();
       rowids.push(row.rowid);
     }
     return { kind: 'placed', rowids };
   });
 }
 
-/** Takes a place in every rule's count, waiting while attempts of this process hold the last places; 429 when a count is full of failures. */
+/**
+ * Takes a place in every rule's count, waiting while attempts of this process hold the last places; 429 when a
+ * count is full of failures.
+ */
 export async function takePlace(db: Db, rules: readonly AttemptRule[], now: () => number): Promise<Place> {
   for (;;) {
     let verdict: Verdict;
@@ -106,7 +123,11 @@ export async function takePlace(db: Db, rules: readonly AttemptRule[], now: () =
 export async function settle(db: Db, place: Place, succeeded: boolean): Promise<void> {
   try {
     if (!succeeded && place.uncounted !== undefined) throw place.uncounted;
-    if (succeeded && place.rowids.length > 0) await db.deleteFrom('login_failures').where(sql<number>`rowid`, 'in', place.rowids).execute();
+    if (succeeded && place.rowids.length > 0)
+      await db
+        .deleteFrom('login_failures')
+        .where(sql<number>`rowid`, 'in', place.rowids)
+        .execute();
   } finally {
     bump(place.rules, -1);
     for (const wake of [...waiters]) wake();
@@ -115,7 +136,14 @@ export async function settle(db: Db, place: Place, succeeded: boolean): Promise<
 
 /** Throws 429 when the rule's count is full (without taking a place). */
 export async function refuseWhenFull(db: Db, rule: AttemptRule, now: number): Promise<void> {
-  const rows = await db.selectFrom('login_failures').select('at').where('key', '=', rule.key).where('at', '>', now - rule.windowMs).orderBy('at', 'desc').limit(rule.limit).execute();
+  const rows = await db
+    .selectFrom('login_failures')
+    .select('at')
+    .where('key', '=', rule.key)
+    .where('at', '>', now - rule.windowMs)
+    .orderBy('at', 'desc')
+    .limit(rule.limit)
+    .execute();
   if (rows.length < rule.limit) return;
   const retryAfterS = ((rows[rows.length - 1]?.at ?? now) + rule.windowMs - now) / 1000;
   throw tooManyRequests(`Too many ${rule.counts} for ${rule.what}; try again in ${Math.ceil(retryAfterS)} seconds`, retryAfterS);

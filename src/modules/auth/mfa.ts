@@ -32,7 +32,13 @@ export async function openChallenge(db: Db, userId: number, mode: MfaMode, now: 
     await trx.deleteFrom('mfa_challenges').where('expires_at', '<=', now).execute();
     await trx
       .insertInto('mfa_challenges')
-      .values({ token_hash: sha256(token), user_id: userId, mode, code_hash: code ? sha256(code) : null, expires_at: now + CHALLENGE_TTL_MS })
+      .values({
+        token_hash: sha256(token),
+        user_id: userId,
+        mode,
+        code_hash: code ? sha256(code) : null,
+        expires_at: now + CHALLENGE_TTL_MS,
+      })
       .execute();
   });
   return { token, mode, code };

@@ -34,7 +34,10 @@ async function withSlot<T>(fn: () => Promise<T>): Promise<T> {
 function derive(password: string, salt: Buffer, N: number, r: number, p: number, length: number): Promise<Buffer> {
   const opts: ScryptOptions = { N, r, p, maxmem: 256 * N * r + 1024 * 1024 };
   return withSlot(
-    () => new Promise<Buffer>((resolve, reject) => scrypt(password.normalize('NFC'), salt, length, opts, (err, key) => (err ? reject(err) : resolve(key)))),
+    () =>
+      new Promise<Buffer>((resolve, reject) =>
+        scrypt(password.normalize('NFC'), salt, length, opts, (err, key) => (err ? reject(err) : resolve(key))),
+      ),
   );
 }
 

@@ -26,5 +26,15 @@ export function loginRules(email: string, ip: string): AttemptRule[] {
 export const MFA_WRONG_CODES = { limit: 10, windowMs: 60 * 60 * 1000 } as const;
 export const MFA_RESENDS = { limit: 5, windowMs: 60 * 60 * 1000 } as const;
 
-export const mfaCodeRule = (userId: number): AttemptRule => ({ key: `mfa:${userId}`, ...MFA_WRONG_CODES, what: 'this account', counts: 'wrong one-time codes' });
-export const mfaResendRule = (userId: number): AttemptRule => ({ key: `mfa-resend:${userId}`, ...MFA_RESENDS, what: 'this account', counts: 'new one-time codes' });
+export const mfaCodeRule = (userId: number): AttemptRule => ({
+  key: `mfa:${userId}`,
+  ...MFA_WRONG_CODES,
+  what: 'this account',
+  counts: 'wrong one-time codes',
+});
+export const mfaResendRule = (userId: number): AttemptRule => ({
+  key: `mfa-resend:${userId}`,
+  ...MFA_RESENDS,
+  what: 'this account',
+  counts: 'new one-time codes',
+});

@@ -17,7 +17,10 @@ export interface TokenClaims {
 export class TokenService {
   private readonly key: KeyObject;
 
-  constructor(secret: Buffer | string, private readonly ttlSeconds: number) {
+  constructor(
+    secret: Buffer | string,
+    private readonly ttlSeconds: number,
+  ) {
     this.key = createSecretKey(typeof secret === 'string' ? Buffer.from(secret, 'utf8') : secret);
   }
 

@@ -27,7 +27,12 @@ export function findBranch(db: Db, scope: TenantScope, id: number): Promise<Bran
 }
 
 export async function listBranches(db: Db, scope: TenantScope, w: PageWindow): Promise<{ rows: BranchWithTenant[]; total: number }> {
-  const { total } = await branchesIn(db, scope).select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-  const rows = await windowed(branchesIn(db, scope).selectAll('branches').select('tenants.name as tenant_name').orderBy('branches.id'), w).execute();
+  const { total } = await branchesIn(db, scope)
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .executeTakeFirstOrThrow();
+  const rows = await windowed(
+    branchesIn(db, scope).selectAll('branches').select('tenants.name as tenant_name').orderBy('branches.id'),
+    w,
+  ).execute();
   return { rows, total: Number(total) };
 }

@@ -45,13 +45,17 @@ export interface CampaignInput {
   notMatchDestinations?: Destination[];
 }
 
-export const CAMPAIGN_DESTINATION_LISTS: ReadonlyArray<[CampaignDestinationList, 'destinations' | 'matchDestinations' | 'notMatchDestinations']> = [
+export const CAMPAIGN_DESTINATION_LISTS: ReadonlyArray<
+  [CampaignDestinationList, 'destinations' | 'matchDestinations' | 'notMatchDestinations']
+> = [
   ['destinations', 'destinations'],
   ['match', 'matchDestinations'],
   ['notMatch', 'notMatchDestinations'],
 ];
 
-export function campaignColumns(c: Omit<CampaignInput, 'id' | 'tenantId' | 'numbers' | 'destinations' | 'matchDestinations' | 'notMatchDestinations'>): Omit<Insertable<CallCampaignTable>, 'id' | 'tenant_id'> {
+export function campaignColumns(
+  c: Omit<CampaignInput, 'id' | 'tenantId' | 'numbers' | 'destinations' | 'matchDestinations' | 'notMatchDestinations'>,
+): Omit<Insertable<CallCampaignTable>, 'id' | 'tenant_id'> {
   return {
     name: c.name,
     type: c.type,
@@ -86,8 +90,18 @@ export async function insertCampaign(db: Db, input: CampaignInput): Promise<numb
 }
 
 /** The numbers and the three destination lists of a campaign, in order. */
-export async function insertCampaignChildren(db: Db, campaignId: number, input: Pick<CampaignInput, 'numbers' | 'destinations' | 'matchDestinations' | 'notMatchDestinations'>): Promise<void> {
-  const numbers = (input.numbers ?? []).map((n, i) => ({ campaign_id: campaignId, position: i, number: n.number, description: n.description ?? '', disposition: n.disposition ?? '' }));
+export async function insertCampaignChildren(
+  db: Db,
+  campaignId: number,
+  input: Pick<CampaignInput, 'numbers' | 'destinations' | 'matchDestinations' | 'notMatchDestinations'>,
+): Promise<void> {
+  const numbers = (input.numbers ?? []).map((n, i) => ({
+    campaign_id: campaignId,
+    position: i,
+    number: n.number,
+    description: n.description ?? '',
+    disposition: n.disposition ?? '',
+  }));
   if (numbers.length > 0) await db.insertInto('campaign_numbers').values(numbers).execute();
   const destinations = CAMPAIGN_DESTINATION_LISTS.flatMap(([list, key]) =>
     (input[key] ?? []).map((d, i) => ({ campaign_id: campaignId, list, ...toDestinationColumns(d, i) })),
@@ -99,7 +113,11 @@ export function findCampaign(db: Db, scope: TenantScope, id: number): Promise<Se
   return db.selectFrom('call_campaigns').selectAll().where('id', '=', id).where(tenantIn(scope)).executeTakeFirst();
 }
 
-export async function listCampaigns(db: Db, scope: TenantScope, w: PageWindow): Promise<{ rows: Selectable<CallCampaignTable>[]; total: number }> {
+export async function listCampaigns(
+  db: Db,
+  scope: TenantScope,
+  w: PageWindow,
+): Promise<{ rows: Selectable<CallCampaignTable>[]; total: number }> {
   const base = db.selectFrom('call_campaigns').where(tenantIn(scope));
   const { total } = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
   const rows = await windowed(base.selectAll().orderBy('id'), w).execute();
@@ -111,21 +129,37 @@ export async function campaignChildren(db: Db, campaignIds: readonly number[]): 
   const byId = new Map<number, CampaignChildren>(campaignIds.map((id) => [id, emptyChildren()]));
   if (campaignIds.length === 0) return byId;
   const numbers = await db.selectFrom('campaign_numbers').selectAll().where('campaign_id', 'in', campaignIds).orderBy('position').execute();
-  for (const n of numbers) byId.get(n.campaign_id)?.numbers.push({ number: n.number, description: n.description, disposition: n.disposition });
-  const destinations = await db.selectFrom('campaign_destinations').selectAll().where('campaign_id', 'in', campaignIds).orderBy('position').execute();
+  for (const n of numbers)
+    byId.get(n.campaign_id)?.numbers.push({ number: n.number, description: n.description, disposition: n.disposition });
+  const destinations = await db
+    .selectFrom('campaign_destinations')
+    .selectAll()
+    .where('campaign_id', 'in', campaignIds)
+    .orderBy('position')
+    .execute();
   for (const d of destinations) byId.get(d.campaign_id)?.lists[d.list].push(toDestination(d));
   return byId;
 }
 
-export async function updateCampaignColumns(db: Db, scope: TenantScope, id: number, columns: ReturnType<typeof campaignColumns>): Promise<void> {
+export async function updateCampaignColumns(
+  db: Db,
+  scope: TenantScope,
+  id: number,
+  columns: ReturnType<typeof campaignColumns>,
+): Promise<void> {
   await db.updateTable('call_campaigns').set(columns).where(tenantIn(scope)).where('id', '=', id).execute();
 }
 
 /** Replaces the lists the update names (numbers, destination lists), each as a whole. */
-export async function replaceCampaignChildren(db: Db, campaignId: number, input: Pick<CampaignInput, 'numbers' | 'destinations' | 'matchDestinations' | 'notMatchDestinations'>): Promise<void> {
+export async function replaceCampaignChildren(
+  db: Db,
+  campaignId: number,
+  input: Pick<CampaignInput, 'numbers' | 'destinations' | 'matchDestinations' | 'notMatchDestinations'>,
+): Promise<void> {
   if (input.numbers) await db.deleteFrom('campaign_numbers').where('campaign_id', '=', campaignId).execute();
   const lists = CAMPAIGN_DESTINATION_LISTS.filter(([, key]) => input[key] !== undefined).map(([list]) => list);
-  if (lists.length > 0) await db.deleteFrom('campaign_destinations').where('campaign_id', '=', campaignId).where('list', 'in', lists).execute();
+  if (lists.length > 0)
+    await db.deleteFrom('campaign_destinations').where('campaign_id', '=', campaignId).where('list', 'in', lists).execute();
   await insertCampaignChildren(db, campaignId, input);
 }
 

@@ -33,8 +33,15 @@ export async function createCampaign(db: Db, caller: Caller, input: CampaignCrea
 
 export async function listCallCampaigns(db: Db, caller: Caller, q: { tenantId?: number } & PageQuery): Promise<Page<ApiCallCampaign>> {
   const { rows, total } = await listCampaigns(db, listScope(caller.scope, q.tenantId), pageWindow(q));
-  const children = await campaignChildren(db, rows.map((r) => r.id));
-  return pageOf(rows.map((r) => toApiCampaign(r, children.get(r.id) ?? emptyChildren())), total, q);
+  const children = await campaignChildren(
+    db,
+    rows.map((r) => r.id),
+  );
+  return pageOf(
+    rows.map((r) => toApiCampaign(r, children.get(r.id) ?? emptyChildren())),
+    total,
+    q,
+  );
 }
 
 export async function getCampaign(db: Db, caller: Caller, id: number): Promise<ApiCallCampaign> {

@@ -40,11 +40,18 @@ function where(w: CallsWhere) {
 }
 
 export async function countCalls(db: Db, w: CallsWhere): Promise<number> {
-  const row = await db.selectFrom('cdr_calls').select((eb) => eb.fn.countAll<number>().as('n')).where(where(w)).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('cdr_calls')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where(where(w))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
 /** Newest first (by start, then id), `limit` records from `offset`; limit null: all. */
 export async function listCalls(db: Db, w: CallsWhere, offset: number, limit: number | null): Promise<Selectable<CdrCallTable>[]> {
-  return windowed(db.selectFrom('cdr_calls').selectAll().where(where(w)).orderBy('start_at', 'desc').orderBy('id', 'desc'), { limit, offset }).execute();
+  return windowed(db.selectFrom('cdr_calls').selectAll().where(where(w)).orderBy('start_at', 'desc').orderBy('id', 'desc'), {
+    limit,
+    offset,
+  }).execute();
 }

@@ -5,7 +5,13 @@ import { callsReport } from './calls.service';
 /** The calls report: an addition to the hosted API (decisions.md §6b), the target of saved filters. */
 export function callRoutes(deps: AppDeps): RouteDef[] {
   const { db } = deps.database;
-  const common = { path: '/v2/reporting/calls', tag: 'Reporting', permission: 'reporting.calls.read', response: 'calls-page', addition: true } as const;
+  const common = {
+    path: '/v2/reporting/calls',
+    tag: 'Reporting',
+    permission: 'reporting.calls.read',
+    response: 'calls-page',
+    addition: true,
+  } as const;
   return [
     route({
       ...common,

@@ -36,7 +36,15 @@ export interface LocationInput {
 }
 
 export function addressColumns(a: AddressInput) {
-  return { loc: a.loc ?? '', city: a.city, state: a.state, location: a.location ?? '', street_num: a.streetNum, postal_code: a.postalCode, street_info: a.streetInfo };
+  return {
+    loc: a.loc ?? '',
+    city: a.city,
+    state: a.state,
+    location: a.location ?? '',
+    street_num: a.streetNum,
+    postal_code: a.postalCode,
+    street_info: a.streetInfo,
+  };
 }
 
 export async function insertLocation(db: Db, input: LocationInput): Promise<number> {
@@ -51,7 +59,15 @@ export async function insertLocation(db: Db, input: LocationInput): Promise<numb
 
 export async function insertNotificationGroups(db: Db, locationId: number, groups: readonly NotificationGroupInput[]): Promise<void> {
   if (groups.length === 0) return;
-  const rows = groups.map((g, i) => ({ id: g.id, location_id: locationId, position: i, name: g.name, number: g.number, email: g.email, peer_name: g.peerName }));
+  const rows = groups.map((g, i) => ({
+    id: g.id,
+    location_id: locationId,
+    position: i,
+    name: g.name,
+    number: g.number,
+    email: g.email,
+    peer_name: g.peerName,
+  }));
   // Rows with an id go first: SQLite gives a row without one max(id) + 1, which must not be an id still to come.
   rows.sort((a, b) => Number(a.id === undefined) - Number(b.id === undefined));
   await db.insertInto('notification_groups').values(rows).execute();
@@ -90,7 +106,12 @@ export async function groupsOf(db: Db, locationIds: readonly number[]): Promise<
 }
 
 export async function updateLocationColumns(db: Db, scope: TenantScope, id: number, name: string, address: AddressInput): Promise<void> {
-  await db.updateTable('emergency_locations').set({ name, ...addressColumns(address) }).where(tenantIn(scope)).where('id', '=', id).execute();
+  await db
+    .updateTable('emergency_locations')
+    .set({ name, ...addressColumns(address) })
+    .where(tenantIn(scope))
+    .where('id', '=', id)
+    .execute();
 }
 
 export async function replaceNotificationGroups(db: Db, locationId: number, groups: readonly NotificationGroupInput[]): Promise<void> {

@@ -24,10 +24,21 @@ export async function createLocation(db: Db, caller: Caller, input: LocationCrea
   });
 }
 
-export async function listEmergencyLocations(db: Db, caller: Caller, q: { tenantId?: number } & PageQuery): Promise<Page<ApiEmergencyLocation>> {
+export async function listEmergencyLocations(
+  db: Db,
+  caller: Caller,
+  q: { tenantId?: number } & PageQuery,
+): Promise<Page<ApiEmergencyLocation>> {
   const { rows, total } = await listLocations(db, listScope(caller.scope, q.tenantId), pageWindow(q));
-  const groups = await groupsOf(db, rows.map((r) => r.id));
-  return pageOf(rows.map((r) => toApiLocation(r, groups.get(r.id) ?? [])), total, q);
+  const groups = await groupsOf(
+    db,
+    rows.map((r) => r.id),
+  );
+  return pageOf(
+    rows.map((r) => toApiLocation(r, groups.get(r.id) ?? [])),
+    total,
+    q,
+  );
 }
 
 export async function getLocation(db: Db, caller: Caller, id: number): Promise<ApiEmergencyLocation> {

@@ -57,7 +57,10 @@ export class CdrImporter {
   private readonly run: ImportRun;
   private readonly repo: PbxLogs;
 
-  constructor(private readonly sqlite: Sqlite, opts: ImportOptions = {}) {
+  constructor(
+    private readonly sqlite: Sqlite,
+    opts: ImportOptions = {},
+  ) {
     this.run = new ImportRun(sqlite, opts);
     this.repo = pbxLogs(sqlite);
   }
@@ -71,7 +74,10 @@ export class CdrImporter {
   }
 
   importLines(lines: readonly string[]): void {
-    this.run.chunk(() => this.store(lines), () => undefined);
+    this.run.chunk(
+      () => this.store(lines),
+      () => undefined,
+    );
   }
 
   finish(): ImportSummary {

@@ -86,7 +86,14 @@ const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 /** "2026-10-31 06:21:43" (UTC) → epoch seconds; null when not that form or not a real date and time. */
 function parseCdrTime(text: string): number | null {
   if (text.length !== 19 || text[4] !== '-' || text[7] !== '-' || text[10] !== ' ' || text[13] !== ':' || text[16] !== ':') return null;
-  const [y, mo, d, h, mi, s] = [digitsAt(text, 0, 4), digitsAt(text, 5, 7), digitsAt(text, 8, 10), digitsAt(text, 11, 13), digitsAt(text, 14, 16), digitsAt(text, 17, 19)];
+  const [y, mo, d, h, mi, s] = [
+    digitsAt(text, 0, 4),
+    digitsAt(text, 5, 7),
+    digitsAt(text, 8, 10),
+    digitsAt(text, 11, 13),
+    digitsAt(text, 14, 16),
+    digitsAt(text, 17, 19),
+  ];
   if (y < 0 || mo < 1 || mo > 12 || d < 1 || h < 0 || h > 23 || mi < 0 || mi > 59 || s < 0 || s > 59) return null;
   const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
   if (d > (mo === 2 && !leap ? 28 : (DAYS_IN_MONTH[mo - 1] as number))) return null;

@@ -72,7 +72,11 @@ export function recomputeOutbound(sqlite: Sqlite, queueId: number, tenantId: num
   const before = repo.outboundHours.all(from);
   repo.deleteOutbound.run(from);
   repo.insertOutbound.run({ ...from, tenant: tenantId });
-  recomputeDays(sqlite, queueId, [...before, ...repo.outboundHours.all(from)].map((r) => r.hour));
+  recomputeDays(
+    sqlite,
+    queueId,
+    [...before, ...repo.outboundHours.all(from)].map((r) => r.hour),
+  );
 }
 
 /** Sorted runs of consecutive hours, [first, last] inclusive. */

@@ -1,4 +1,7 @@
-/** The integer written in text[from, to) (ASCII digits only, at least one), or -1. No allocation: the log parsers run it for every field of millions of lines. */
+/**
+ * The integer written in text[from, to) (ASCII digits only, at least one), or -1. No allocation: the log parsers
+ * run it for every field of millions of lines.
+ */
 export function digitsAt(text: string, from: number, to: number): number {
   if (from >= to) return -1;
   let n = 0;

@@ -25,7 +25,10 @@ export class PbxDirectory {
   private readonly agents = new Map<string, number>();
   private readonly repo: PbxLogs;
 
-  constructor(sqlite: Sqlite, private readonly scope: TenantScope) {
+  constructor(
+    sqlite: Sqlite,
+    private readonly scope: TenantScope,
+  ) {
     this.repo = pbxLogs(sqlite);
     this.reload();
   }

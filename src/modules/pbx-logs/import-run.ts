@@ -40,7 +40,10 @@ export class ImportRun {
   /** The summary's outcomes as of the last committed chunk: a chunk adds the difference to import_line_counts. */
   private counted = new Map<string, number>();
 
-  constructor(readonly sqlite: Sqlite, readonly opts: ImportOptions) {
+  constructor(
+    readonly sqlite: Sqlite,
+    readonly opts: ImportOptions,
+  ) {
     this.repo = pbxLogs(sqlite);
     this.directory = new PbxDirectory(sqlite, opts.scope ?? ALL_TENANTS);
     this.dataVersion = this.repo.dataVersion();
@@ -107,7 +110,12 @@ export class ImportRun {
   private flushMarks(): void {
     const ids = new Set([...this.rebuildFrom.keys(), ...this.outboundFrom.keys(), ...this.maxTime.keys()]);
     for (const id of ids) {
-      this.repo.mark.run({ queue: id, maxTime: this.maxTime.get(id) ?? 0, rebuildFrom: this.rebuildFrom.get(id) ?? null, outboundFrom: this.outboundFrom.get(id) ?? null });
+      this.repo.mark.run({
+        queue: id,
+        maxTime: this.maxTime.get(id) ?? 0,
+        rebuildFrom: this.rebuildFrom.get(id) ?? null,
+        outboundFrom: this.outboundFrom.get(id) ?? null,
+      });
     }
     this.rebuildFrom.clear();
     this.outboundFrom.clear();

@@ -40,7 +40,10 @@ export class ImportSummary {
 
   /** Lines by outcome and skip reason ('' unless skipped): what `import_line_counts` accumulates. */
   outcomes(): Map<string, number> {
-    const m = new Map<string, number>([[outcomeKey('imported', ''), this.imported], [outcomeKey('duplicate', ''), this.duplicates]]);
+    const m = new Map<string, number>([
+      [outcomeKey('imported', ''), this.imported],
+      [outcomeKey('duplicate', ''), this.duplicates],
+    ]);
     for (const [reason, n] of this.skips) m.set(outcomeKey('skipped', reason), n);
     return m;
   }

@@ -4,7 +4,14 @@ import { ingestLines } from './ingest.service';
 
 /** Sending PBX log lines over HTTP: an addition to the hosted API (README "Importing PBX logs"). */
 export function ingestRoutes(deps: AppDeps): RouteDef[] {
-  const common = { method: 'post', tag: 'Reporting', permission: 'reporting.logs.ingest', body: 'ingest-lines', response: 'import-summary', addition: true } as const;
+  const common = {
+    method: 'post',
+    tag: 'Reporting',
+    permission: 'reporting.logs.ingest',
+    body: 'ingest-lines',
+    response: 'import-summary',
+    addition: true,
+  } as const;
   return [
     route({
       ...common,

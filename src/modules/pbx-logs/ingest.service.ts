@@ -17,7 +17,13 @@ export interface IngestBody {
  * queue, so the summary reveals nothing about other tenants. Lines sent here arrive live: they fire webhook
  * events (STARTCALL, ENDCALL, …) in the same transaction.
  */
-export async function ingestLines(database: OpenDatabase, clock: Clock, caller: Caller, kind: 'queue-log' | 'cdr', body: IngestBody): Promise<ImportSummaryJson> {
+export async function ingestLines(
+  database: OpenDatabase,
+  clock: Clock,
+  caller: Caller,
+  kind: 'queue-log' | 'cdr',
+  body: IngestBody,
+): Promise<ImportSummaryJson> {
   // The importer writes through the raw connection: holding Kysely's connection keeps every other
   // query of this process (and its transactions) out of the way meanwhile.
   return database.db.connection().execute(async () => {

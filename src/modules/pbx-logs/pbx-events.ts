@@ -43,9 +43,22 @@ function queueLogEvents(sqlite: Sqlite, chunk: Extract<StoredChunk, { kind: 'que
     if (!queue) continue;
     const base = { callId: event.callid, queueId, queueName: queue.name };
     if (event.code === EV.ENTERQUEUE) {
-      enqueueEvent(sqlite, { tenantId: queue.tenantId, type: 'STARTCALL', occurredAt: iso(event.time), data: { ...base, callerIdNum: event.callerIdNum ?? '', source: 'queue_log' } }, now);
+      enqueueEvent(
+        sqlite,
+        {
+          tenantId: queue.tenantId,
+          type: 'STARTCALL',
+          occurredAt: iso(event.time),
+          data: { ...base, callerIdNum: event.callerIdNum ?? '', source: 'queue_log' },
+        },
+        now,
+      );
     } else {
-      enqueueEvent(sqlite, { tenantId: queue.tenantId, type: 'QUEUECALLABANDONED', occurredAt: iso(event.time), data: { ...base, waitTime: event.waitTime } }, now);
+      enqueueEvent(
+        sqlite,
+        { tenantId: queue.tenantId, type: 'QUEUECALLABANDONED', occurredAt: iso(event.time), data: { ...base, waitTime: event.waitTime } },
+        now,
+      );
     }
   }
 }
@@ -61,7 +74,11 @@ function cdrEvents(sqlite: Sqlite, chunk: Extract<StoredChunk, { kind: 'cdr' }>,
     }
     enqueueEvent(sqlite, { tenantId, type: 'ENDCALL', occurredAt: call.end, data: call }, now);
     if (record.lastApp === 'VoiceMail') {
-      enqueueEvent(sqlite, { tenantId, type: 'NEWVOICEMAIL', occurredAt: call.end, data: { ...call, mailbox: record.lastData.split(',')[0] ?? '' } }, now);
+      enqueueEvent(
+        sqlite,
+        { tenantId, type: 'NEWVOICEMAIL', occurredAt: call.end, data: { ...call, mailbox: record.lastData.split(',')[0] ?? '' } },
+        now,
+      );
     }
   }
 }

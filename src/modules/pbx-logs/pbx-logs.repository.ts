@@ -3,7 +3,16 @@ import type { Sqlite } from '../../db/database';
 import type { CdrCallTable } from '../../db/schema-reporting';
 import { preparedStatements, statement } from '../../db/statements';
 import { EV } from './queue-log-line';
-import { ANSWERED_EVENTS, COUNTED_EVENTS, EVENT_AGGREGATES, HOUR_AGGREGATES, outboundCallsOf, OUTBOUND_SUMS, STATS_COLUMNS, vectorParams } from './stats-sql';
+import {
+  ANSWERED_EVENTS,
+  COUNTED_EVENTS,
+  EVENT_AGGREGATES,
+  HOUR_AGGREGATES,
+  outboundCallsOf,
+  OUTBOUND_SUMS,
+  STATS_COLUMNS,
+  vectorParams,
+} from './stats-sql';
 
 /*
  * Every statement of the PBX-log import and of the data derived from it, prepared once per connection
@@ -92,7 +101,20 @@ export interface QueueEventRow {
 }
 
 /** queue_events columns in the order `putEventRow` writes them. */
-const EVENT_COLUMNS = ['queue_id', 'anchor', 'time', 'line_key', 'seq', 'event', 'callid', 'agent', 'wait_time', 'talk_time', 'ring_ms', 'pause_reason'];
+const EVENT_COLUMNS = [
+  'queue_id',
+  'anchor',
+  'time',
+  'line_key',
+  'seq',
+  'event',
+  'callid',
+  'agent',
+  'wait_time',
+  'talk_time',
+  'ring_ms',
+  'pause_reason',
+];
 const INSERT_EVENTS = `INSERT OR IGNORE INTO queue_events (${EVENT_COLUMNS.join(', ')}) VALUES`;
 const eventValues = (n: number) => Array.from({ length: n }, () => `(${EVENT_COLUMNS.map(() => '?').join(', ')})`).join(', ');
 /** Rows per multi-row INSERT: a statement per row costs about a microsecond more per line. */
@@ -114,11 +136,18 @@ function putEventRow(args: unknown[], at: number, row: QueueEventRow): void {
 }
 
 const statementsOf = preparedStatements({
-  queues: statement<None, { id: number; tenantId: number; logName: string }>('SELECT id, tenant_id AS tenantId, log_name AS logName FROM queues ORDER BY id'),
-  extensions: statement<None, { tenantId: number; extNum: number; peer: string }>('SELECT tenant_id AS tenantId, ext_num AS extNum, peer_name AS peer FROM extensions'),
+  queues: statement<None, { id: number; tenantId: number; logName: string }>(
+    'SELECT id, tenant_id AS tenantId, log_name AS logName FROM queues ORDER BY id',
+  ),
+  extensions: statement<None, { tenantId: number; extNum: number; peer: string }>(
+    'SELECT tenant_id AS tenantId, ext_num AS extNum, peer_name AS peer FROM extensions',
+  ),
   queueById: statement<Queue, { tenantId: number; name: string }>('SELECT tenant_id AS tenantId, name FROM queues WHERE id = @queue'),
   tenantOfQueue: statement<Queue, { tenantId: number }>('SELECT tenant_id AS tenantId FROM queues WHERE id = @queue'),
-  timezoneOfQueue: statement<Queue, { timezone: string }>(`SELECT b.timezone FROM queues q JOIN branches b ON b.tenant_id = q.tenant_id AND b.is_default = 1
+  timezoneOfQueue: statement<
+    Queue,
+    { timezone: string }
+  >(`SELECT b.timezone FROM queues q JOIN branches b ON b.tenant_id = q.tenant_id AND b.is_default = 1
     WHERE q.id = @queue ORDER BY b.id LIMIT 1`),
   insertAgent: statement<{ peer: string }>('INSERT OR IGNORE INTO agents (peer) VALUES (@peer)'),
   agentId: statement<{ peer: string }, { id: number }>('SELECT id FROM agents WHERE peer = @peer'),
@@ -126,7 +155,12 @@ const statementsOf = preparedStatements({
   setCounter: statement<{ name: string; value: number }>(
     'INSERT INTO reporting_counters (name, value) VALUES (@name, @value) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
   ),
-  addLineCount: statement<{ kind: string; outcome: string; reason: string; lines: number }>(`INSERT INTO import_line_counts (kind, outcome, reason, lines)
+  addLineCount: statement<{
+    kind: string;
+    outcome: string;
+    reason: string;
+    lines: number;
+  }>(`INSERT INTO import_line_counts (kind, outcome, reason, lines)
     VALUES (@kind, @outcome, @reason, @lines) ON CONFLICT (kind, outcome, reason) DO UPDATE SET lines = lines + excluded.lines`),
 
   // queue_report_state: per queue the newest line time seen, and from when its derived data is stale
@@ -136,15 +170,25 @@ const statementsOf = preparedStatements({
     ON CONFLICT (queue_id) DO UPDATE SET max_time = max(max_time, excluded.max_time),
       rebuild_from = min(coalesce(rebuild_from, excluded.rebuild_from), coalesce(excluded.rebuild_from, rebuild_from)),
       outbound_from = min(coalesce(outbound_from, excluded.outbound_from), coalesce(excluded.outbound_from, outbound_from))`),
-  markedQueues: statement<None, { queue: number }>('SELECT queue_id AS queue FROM queue_report_state WHERE rebuild_from IS NOT NULL OR outbound_from IS NOT NULL'),
-  marks: statement<Queue, Omit<QueueMarks, 'maxTime'>>('SELECT rebuild_from AS rebuildFrom, outbound_from AS outboundFrom FROM queue_report_state WHERE queue_id = @queue'),
+  markedQueues: statement<None, { queue: number }>(
+    'SELECT queue_id AS queue FROM queue_report_state WHERE rebuild_from IS NOT NULL OR outbound_from IS NOT NULL',
+  ),
+  marks: statement<Queue, Omit<QueueMarks, 'maxTime'>>(
+    'SELECT rebuild_from AS rebuildFrom, outbound_from AS outboundFrom FROM queue_report_state WHERE queue_id = @queue',
+  ),
   clearMarks: statement<Queue>('UPDATE queue_report_state SET rebuild_from = NULL, outbound_from = NULL WHERE queue_id = @queue'),
 
   // queue_events
-  latestEnter: statement<Queue & { callid: string; floor: number; until: number }, { time: number; seq: number }>(`SELECT time, seq FROM queue_events
+  latestEnter: statement<
+    Queue & { callid: string; floor: number; until: number },
+    { time: number; seq: number }
+  >(`SELECT time, seq FROM queue_events
     WHERE queue_id = @queue AND anchor BETWEEN @floor AND @until AND event = ${EV.ENTERQUEUE} AND callid = @callid
     ORDER BY time DESC, seq DESC LIMIT 1`),
-  callEventsFrom: statement<Queue & { from: number }, StoredCallEvent>(`SELECT anchor, time, line_key AS lineKey, seq, event, callid FROM queue_events
+  callEventsFrom: statement<
+    Queue & { from: number },
+    StoredCallEvent
+  >(`SELECT anchor, time, line_key AS lineKey, seq, event, callid FROM queue_events
     WHERE time >= @from AND queue_id = @queue AND ${COUNTED_EVENTS} ORDER BY time, seq`),
   setAnchor: statement<Queue & { anchor: number; was: number; time: number; lineKey: number }>(
     'UPDATE queue_events SET anchor = @anchor WHERE queue_id = @queue AND anchor = @was AND time = @time AND line_key = @lineKey',
@@ -152,11 +196,17 @@ const statementsOf = preparedStatements({
   memberEvents: statement<Queue, StoredMemberEvent>(
     `SELECT agent, event, time, pause_reason AS pauseReason FROM queue_events WHERE queue_id = @queue AND NOT ${COUNTED_EVENTS} ORDER BY time, seq`,
   ),
-  storedSeq: statement<{ time: number; lineKey: number }, { seq: number }>('SELECT seq FROM queue_events WHERE time = @time AND line_key = @lineKey'),
+  storedSeq: statement<{ time: number; lineKey: number }, { seq: number }>(
+    'SELECT seq FROM queue_events WHERE time = @time AND line_key = @lineKey',
+  ),
 
   // agent_sessions, agent_pauses
-  openSession: statement<QueueAgent, { id: number }>('SELECT id FROM agent_sessions WHERE queue_id = @queue AND agent = @agent AND end_at IS NULL'),
-  openPause: statement<QueueAgent, { id: number }>('SELECT id FROM agent_pauses WHERE queue_id = @queue AND agent = @agent AND end_at IS NULL'),
+  openSession: statement<QueueAgent, { id: number }>(
+    'SELECT id FROM agent_sessions WHERE queue_id = @queue AND agent = @agent AND end_at IS NULL',
+  ),
+  openPause: statement<QueueAgent, { id: number }>(
+    'SELECT id FROM agent_pauses WHERE queue_id = @queue AND agent = @agent AND end_at IS NULL',
+  ),
   insertSession: positional('INSERT INTO agent_sessions (queue_id, agent, start_at, end_at) VALUES (?, ?, ?, ?)'),
   insertPause: positional('INSERT INTO agent_pauses (queue_id, agent, start_at, end_at, reason) VALUES (?, ?, ?, ?, ?)'),
   closeSession: positional('UPDATE agent_sessions SET end_at = ? WHERE id = ?'),
@@ -183,15 +233,22 @@ const statementsOf = preparedStatements({
     GROUP BY anchor / 3600, agent`),
   addHourTalk: positional(`INSERT INTO agent_talk_hour (queue_id, hour, agent, talk) VALUES (?, ?, ?, ?)
     ON CONFLICT (queue_id, hour, agent) DO UPDATE SET talk = talk + excluded.talk`),
-  outboundHours: statement<Queue & { fromHour: number }, { hour: number }>('SELECT hour FROM queue_outbound_hour WHERE queue_id = @queue AND hour >= @fromHour'),
+  outboundHours: statement<Queue & { fromHour: number }, { hour: number }>(
+    'SELECT hour FROM queue_outbound_hour WHERE queue_id = @queue AND hour >= @fromHour',
+  ),
   deleteOutbound: statement<Queue & { fromHour: number }>('DELETE FROM queue_outbound_hour WHERE queue_id = @queue AND hour >= @fromHour'),
-  insertOutbound: statement<Queue & { tenant: number; fromHour: number }>(`INSERT INTO queue_outbound_hour (queue_id, hour, total, answered, talk)
+  insertOutbound: statement<
+    Queue & { tenant: number; fromHour: number }
+  >(`INSERT INTO queue_outbound_hour (queue_id, hour, total, answered, talk)
     SELECT s.queue_id, c.start_at / 3600, ${OUTBOUND_SUMS} FROM ${outboundCallsOf({ queue: '@queue', tenant: '@tenant', from: '@fromHour * 3600' })}
     GROUP BY c.start_at / 3600`),
 
   // queue_day_stats: whole local days of the per-hour tables; rows of another timezone overlapping the day would go stale: they go
-  deleteDays: statement<Day>('DELETE FROM queue_day_stats WHERE queue_id = @queue AND day_start > @start - 172800 AND day_start < @end AND day_end > @start'),
-  insertDay: statement<Day>(`INSERT INTO queue_day_stats (queue_id, day_start, day_end, ${STATS_COLUMNS.join(', ')}, ob_total, ob_answered, ob_talk)
+  deleteDays: statement<Day>(
+    'DELETE FROM queue_day_stats WHERE queue_id = @queue AND day_start > @start - 172800 AND day_start < @end AND day_end > @start',
+  ),
+  insertDay:
+    statement<Day>(`INSERT INTO queue_day_stats (queue_id, day_start, day_end, ${STATS_COLUMNS.join(', ')}, ob_total, ob_answered, ob_talk)
     SELECT @queue, @start, @end, ${HOUR_AGGREGATES},
       (SELECT coalesce(sum(total), 0) FROM queue_outbound_hour WHERE queue_id = @queue AND hour >= @start / 3600 AND hour < @end / 3600),
       (SELECT coalesce(sum(answered), 0) FROM queue_outbound_hour WHERE queue_id = @queue AND hour >= @start / 3600 AND hour < @end / 3600),
@@ -199,7 +256,9 @@ const statementsOf = preparedStatements({
     FROM queue_hour_stats WHERE queue_id = @queue AND hour >= @start / 3600 AND hour < @end / 3600`),
 
   // cdr_calls (one row per record: named)
-  insertCall: statement<CallRow>(`INSERT OR IGNORE INTO cdr_calls (${CALL_COLUMNS.join(', ')}) VALUES (${CALL_COLUMNS.map((c) => `@${c}`).join(', ')})`),
+  insertCall: statement<CallRow>(
+    `INSERT OR IGNORE INTO cdr_calls (${CALL_COLUMNS.join(', ')}) VALUES (${CALL_COLUMNS.map((c) => `@${c}`).join(', ')})`,
+  ),
   callById: statement<{ id: number }, Selectable<CdrCallTable>>('SELECT * FROM cdr_calls WHERE id = @id'),
 
   // the bulk insert of queue_events rows, EVENTS_PER_INSERT at a time or one by one (see EventInserter)

@@ -26,7 +26,10 @@ export class QueueLogImporter {
   private readonly batch = { rows: [] as QueueEventRow[], events: [] as QueueLogEvent[], stored: [] as boolean[], size: 0 };
   private seq = 0;
 
-  constructor(private readonly sqlite: Sqlite, opts: ImportOptions = {}) {
+  constructor(
+    private readonly sqlite: Sqlite,
+    opts: ImportOptions = {},
+  ) {
     this.run = new ImportRun(sqlite, opts);
     this.repo = pbxLogs(sqlite);
     this.anchors = new AnchorCache(sqlite);
@@ -117,7 +120,8 @@ export class QueueLogImporter {
     this.repo.events.insert(b.rows, b.size, b.stored);
     for (let i = 0; i < b.size; i++) {
       const row = b.rows[i] as QueueEventRow;
-      if (this.afterInsert(row, b.stored[i] === true) && this.run.collects) items.push({ queueId: row.queueId, event: b.events[i] as QueueLogEvent });
+      if (this.afterInsert(row, b.stored[i] === true) && this.run.collects)
+        items.push({ queueId: row.queueId, event: b.events[i] as QueueLogEvent });
     }
     b.size = 0;
   }

@@ -115,7 +115,16 @@ type Rule = Required<EventRule> & { readonly name: string; readonly code: number
  */
 const RULES_BY_LENGTH: Rule[][] = [];
 for (const [name, r] of Object.entries(RULES)) {
-  const rule: Rule = { name, code: EV[name as EventName], min: r.min, ints: r.ints, wait: r.wait ?? 0, talk: r.talk ?? 0, ringSeconds: r.ringSeconds ?? 0, ringMs: r.ringMs ?? 0 };
+  const rule: Rule = {
+    name,
+    code: EV[name as EventName],
+    min: r.min,
+    ints: r.ints,
+    wait: r.wait ?? 0,
+    talk: r.talk ?? 0,
+    ringSeconds: r.ringSeconds ?? 0,
+    ringMs: r.ringMs ?? 0,
+  };
   (RULES_BY_LENGTH[name.length] ??= []).push(rule);
 }
 

@@ -58,11 +58,12 @@ const EXPRESSIONS: Readonly<Record<StatsColumn, string>> = {
 export const EVENT_AGGREGATES = STATS_COLUMNS.map((c) => `${EXPRESSIONS[c]} AS ${c}`).join(', ');
 
 /** The same aggregates over rows of queue_hour_stats (sums of sums, min of mins, max of maxes). */
-export const HOUR_AGGREGATES = STATS_COLUMNS.map((c) => (c === 'wait_min' ? 'min(wait_min) AS wait_min' : c === 'wait_max' ? 'max(wait_max) AS wait_max' : `sum(${c}) AS ${c}`)).join(', ');
+export const HOUR_AGGREGATES = STATS_COLUMNS.map((c) =>
+  c === 'wait_min' ? 'min(wait_min) AS wait_min' : c === 'wait_max' ? 'max(wait_max) AS wait_max' : `sum(${c}) AS ${c}`,
+).join(', ');
 
 /** Events that count in no statistic (membership) are left out of the per-hour rows. */
 export const COUNTED_EVENTS = `event < ${EV.ADDMEMBER}`;
-
 
 /**
  * The same sums kept in memory while a chunk is imported, then added to the per-hour rows in one upsert
@@ -83,7 +84,10 @@ const bump = (v: Float64Array, i: number, by = 1) => {
 };
 
 /** Adds one stored line to a vector, as EXPRESSIONS would count it. */
-export function addEvent(v: Float64Array, row: { readonly event: number; readonly waitTime: number; readonly talkTime: number; readonly ringMs: number }): void {
+export function addEvent(
+  v: Float64Array,
+  row: { readonly event: number; readonly waitTime: number; readonly talkTime: number; readonly ringMs: number },
+): void {
   const { event, waitTime } = row;
   if (event === EV.ENTERQUEUE) bump(v, COL.inbound);
   else if (event === EV.CONNECT) bump(v, COL.ring, row.ringMs / 1000);
@@ -123,7 +127,12 @@ export const OUTBOUND_SUMS = `count(*) AS total, sum(c.disposition = 'ANSWERED')
  * arguments are SQL expressions (parameters or columns). Sessions of one (queue, agent) never overlap, so
  * each call counts at most once per queue.
  */
-export function outboundCallsOf(at: { readonly queue: string; readonly tenant: string; readonly from: string; readonly to?: string }): string {
+export function outboundCallsOf(at: {
+  readonly queue: string;
+  readonly tenant: string;
+  readonly from: string;
+  readonly to?: string;
+}): string {
   const before = at.to === undefined ? '' : ` AND c.start_at < ${at.to}`;
   return `agent_sessions s
     JOIN cdr_calls c ON c.tenant_id = ${at.tenant} AND c.src_agent = s.agent AND c.via_queue = 0 AND c.outbound_r9 = 1

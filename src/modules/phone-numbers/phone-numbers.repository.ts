@@ -30,7 +30,9 @@ export interface PhoneNumberInput {
   smsDestinations?: Destination[];
 }
 
-export const PHONE_DESTINATION_LISTS: ReadonlyArray<[PhoneDestinationList, 'routingDestinations' | 'forwardingDestinations' | 'smsDestinations']> = [
+export const PHONE_DESTINATION_LISTS: ReadonlyArray<
+  [PhoneDestinationList, 'routingDestinations' | 'forwardingDestinations' | 'smsDestinations']
+> = [
   ['routing', 'routingDestinations'],
   ['forwarding', 'forwardingDestinations'],
   ['sms', 'smsDestinations'],
@@ -125,7 +127,12 @@ function filteredList(db: Db, p: Params<ListValues>, s: ListShape) {
     .$if(s.fax, (q) => q.where(sql<SqlBool>`coalesce(lower(fax), '') not in ('', 'no', 'off')`));
 }
 
-export async function listPhoneNumbers(db: Db, scope: TenantScope, f: PhoneNumberFilters, w: PageWindow): Promise<{ rows: Selectable<PhoneNumberTable>[]; total: number }> {
+export async function listPhoneNumbers(
+  db: Db,
+  scope: TenantScope,
+  f: PhoneNumberFilters,
+  w: PageWindow,
+): Promise<{ rows: Selectable<PhoneNumberTable>[]; total: number }> {
   const digits = f.number?.replace(/\D/g, '');
   const shape: ListShape = { number: digits !== undefined, branch: f.branchId !== undefined, fax: f.fax === 1, window: w };
   const values: ListValues = { scope, digits, branchId: f.branchId };
@@ -139,13 +146,23 @@ export function findPhoneNumber(db: Db, scope: TenantScope, id: number): Promise
 }
 
 export async function phoneDestinations(db: Db, phoneNumberId: number): Promise<PhoneDestinations> {
-  const rows = await db.selectFrom('phone_number_destinations').selectAll().where('phone_number_id', '=', phoneNumberId).orderBy('position').execute();
+  const rows = await db
+    .selectFrom('phone_number_destinations')
+    .selectAll()
+    .where('phone_number_id', '=', phoneNumberId)
+    .orderBy('position')
+    .execute();
   const of = (list: PhoneDestinationList) => rows.filter((r) => r.list === list).map(toDestination);
   return { routing: of('routing'), forwarding: of('forwarding'), sms: of('sms') };
 }
 
 /** Sets the registered caller ID name; false when no number of the scope has this id. */
 export async function setRegisteredCnam(db: Db, scope: TenantScope, id: number, name: string): Promise<boolean> {
-  const res = await db.updateTable('phone_numbers').set({ registered_cnam: name }).where('id', '=', id).where(tenantIn(scope)).executeTakeFirst();
+  const res = await db
+    .updateTable('phone_numbers')
+    .set({ registered_cnam: name })
+    .where('id', '=', id)
+    .where(tenantIn(scope))
+    .executeTakeFirst();
   return res.numUpdatedRows > 0n;
 }

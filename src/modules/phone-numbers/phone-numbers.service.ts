@@ -3,7 +3,13 @@ import { notFound } from '../../errors';
 import type { Caller } from '../../access/caller';
 import { pageOf, pageWindow, type Page, type PageQuery } from '../../access/paging';
 import { listScope } from '../../access/scope';
-import { toPhoneNumber, toPhoneNumberRecord, type ApiPhoneNumber, type ApiPhoneNumberRecord, type PhoneNumberFilters } from './phone-number';
+import {
+  toPhoneNumber,
+  toPhoneNumberRecord,
+  type ApiPhoneNumber,
+  type ApiPhoneNumberRecord,
+  type PhoneNumberFilters,
+} from './phone-number';
 import { findPhoneNumber, listPhoneNumbers, phoneDestinations, setRegisteredCnam } from './phone-numbers.repository';
 
 export async function listNumbers(db: Db, caller: Caller, q: PhoneNumberFilters & PageQuery): Promise<Page<ApiPhoneNumberRecord>> {

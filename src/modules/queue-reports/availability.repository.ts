@@ -39,7 +39,12 @@ export async function membershipTimes(db: Db, scope: TenantScope, queueId: numbe
 }
 
 /** Paused seconds per agent and reason, in the queue. */
-export async function pauseTimes(db: Db, scope: TenantScope, queueId: number, c: Clip): Promise<{ agent: number; reason: string; time: number }[]> {
+export async function pauseTimes(
+  db: Db,
+  scope: TenantScope,
+  queueId: number,
+  c: Clip,
+): Promise<{ agent: number; reason: string; time: number }[]> {
   const { rows } = await sql<{ agent: number; reason: string; time: number }>`
     SELECT agent, reason, sum(${clipped(c)}) AS time FROM agent_pauses
     WHERE ${isQueue('queue_id', queueId, scope)} AND start_at < ${c.end} AND (end_at IS NULL OR end_at > ${c.start})
@@ -48,7 +53,12 @@ export async function pauseTimes(db: Db, scope: TenantScope, queueId: number, c:
 }
 
 /** Agents' peer names and their extension names in the queue's tenant ("" without one). */
-export async function agentNames(db: Db, scope: TenantScope, queueId: number, agents: readonly number[]): Promise<{ agent: number; peer: string; name: string }[]> {
+export async function agentNames(
+  db: Db,
+  scope: TenantScope,
+  queueId: number,
+  agents: readonly number[],
+): Promise<{ agent: number; peer: string; name: string }[]> {
   if (agents.length === 0) return [];
   return db
     .selectFrom('agents as a')

@@ -46,7 +46,14 @@ export async function agentAvailability(db: Db, caller: Caller, body: Availabili
 }
 
 /** Call time of the agents' answered calls in any queue of the queue's tenant, whole hours plus the edges. */
-async function queueTalkTimes(db: Db, scope: TenantScope, queueId: number, agents: number[], start: number, end: number): Promise<Map<number, number>> {
+async function queueTalkTimes(
+  db: Db,
+  scope: TenantScope,
+  queueId: number,
+  agents: number[],
+  start: number,
+  end: number,
+): Promise<Map<number, number>> {
   const fromHour = Math.ceil(start / 3600);
   const toHour = Math.floor(end / 3600);
   const parts =

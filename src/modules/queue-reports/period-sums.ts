@@ -22,13 +22,25 @@ export async function periodSums(
   range: ReportRange,
   periods: readonly Period[],
 ): Promise<Map<number, Sums[]>> {
-  const days = await wholeDays(db, scope, queues.map((q) => q.id), tz, range);
+  const days = await wholeDays(
+    db,
+    scope,
+    queues.map((q) => q.id),
+    tz,
+    range,
+  );
   const out = new Map<number, Sums[]>();
   for (const queue of queues) out.set(queue.id, await queueSums(db, scope, queue, days.get(queue.id) ?? [], periods));
   return out;
 }
 
-async function queueSums(db: Db, scope: TenantScope, queue: QueueRef, days: readonly DayRow[], periods: readonly Period[]): Promise<Sums[]> {
+async function queueSums(
+  db: Db,
+  scope: TenantScope,
+  queue: QueueRef,
+  days: readonly DayRow[],
+  periods: readonly Period[],
+): Promise<Sums[]> {
   const sums = periods.map(() => emptySums());
   const pieces: Piece[] = [];
   const owners: number[] = [];
@@ -58,12 +70,23 @@ async function queueSums(db: Db, scope: TenantScope, queue: QueueRef, days: read
 }
 
 /** The day rows, by queue, that are exactly local days of `tz` lying inside the range. */
-async function wholeDays(db: Db, scope: TenantScope, queueIds: readonly number[], tz: string, range: ReportRange): Promise<Map<number, DayRow[]>> {
+async function wholeDays(
+  db: Db,
+  scope: TenantScope,
+  queueIds: readonly number[],
+  tz: string,
+  range: ReportRange,
+): Promise<Map<number, DayRow[]>> {
   if (range.start >= range.end) return new Map();
   const ends = new Map<number, number>(); // start → end of each local day of the range
-  for (let day = localDay(tz, range.start), last = localDay(tz, range.end - 1); day <= last; day++) ends.set(startOfDay(tz, day), startOfDay(tz, day + 1));
+  for (let day = localDay(tz, range.start), last = localDay(tz, range.end - 1); day <= last; day++)
+    ends.set(startOfDay(tz, day), startOfDay(tz, day + 1));
   const byQueue = await dayRows(db, scope, queueIds, range.start, range.end);
-  for (const [id, rows] of byQueue) byQueue.set(id, rows.filter((r) => r.end <= range.end && ends.get(r.start) === r.end));
+  for (const [id, rows] of byQueue)
+    byQueue.set(
+      id,
+      rows.filter((r) => r.end <= range.end && ends.get(r.start) === r.end),
+    );
   return byQueue;
 }
 
@@ -72,6 +95,7 @@ async function sumPieces(db: Db, scope: TenantScope, pieces: readonly Piece[]): 
   const sums = pieces.map(() => emptySums());
   const { hours, edges } = splitPieces(pieces);
   for (const row of [...(await hourStats(db, scope, hours)), ...(await edgeStats(db, scope, edges))]) addStats(sums[row.span] as Sums, row);
-  for (const row of [...(await hourOutbound(db, scope, hours)), ...(await edgeOutbound(db, scope, edges))]) addOutbound(sums[row.span] as Sums, row);
+  for (const row of [...(await hourOutbound(db, scope, hours)), ...(await edgeOutbound(db, scope, edges))])
+    addOutbound(sums[row.span] as Sums, row);
   return sums;
 }

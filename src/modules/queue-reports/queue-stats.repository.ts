@@ -3,7 +3,15 @@ import type { TenantScope } from '../../access/scope';
 import { tenantIn } from '../../access/tenant-filter';
 import type { Db } from '../../db/database';
 import { defineQuery, inJsonList, type Params } from '../../db/query';
-import { COUNTED_EVENTS, EVENT_AGGREGATES, HOUR_AGGREGATES, outboundCallsOf, OUTBOUND_SUMS, STATS_COLUMNS, type StatsColumn } from '../pbx-logs/stats-sql';
+import {
+  COUNTED_EVENTS,
+  EVENT_AGGREGATES,
+  HOUR_AGGREGATES,
+  outboundCallsOf,
+  OUTBOUND_SUMS,
+  STATS_COLUMNS,
+  type StatsColumn,
+} from '../pbx-logs/stats-sql';
 
 /**
  * Sums of the queue statistics over time spans. Whole hours come from the per-hour tables; the parts of
@@ -46,7 +54,13 @@ const spanQueueIn = (scope: TenantScope): RawBuilder<unknown> =>
   sql`${sql.raw(span('queueId'))} IN (SELECT q.id FROM queues q WHERE ${tenantIn(scope, 'q.tenant_id')})`;
 
 /** Sums of whole hours per span, from one of the per-hour tables. */
-async function hourSums<T>(db: Db, scope: TenantScope, spans: readonly HourSpan[], table: 'queue_hour_stats' | 'queue_outbound_hour', aggregates: string): Promise<Keyed<T>[]> {
+async function hourSums<T>(
+  db: Db,
+  scope: TenantScope,
+  spans: readonly HourSpan[],
+  table: 'queue_hour_stats' | 'queue_outbound_hour',
+  aggregates: string,
+): Promise<Keyed<T>[]> {
   if (spans.length === 0) return [];
   const { rows } = await sql<Keyed<T>>`
     SELECT ${sql.raw(span('span'))} AS span, ${sql.raw(aggregates)}
@@ -56,7 +70,8 @@ async function hourSums<T>(db: Db, scope: TenantScope, spans: readonly HourSpan[
   return rows;
 }
 
-export const hourStats = (db: Db, scope: TenantScope, spans: readonly HourSpan[]) => hourSums<StatsSums>(db, scope, spans, 'queue_hour_stats', HOUR_AGGREGATES);
+export const hourStats = (db: Db, scope: TenantScope, spans: readonly HourSpan[]) =>
+  hourSums<StatsSums>(db, scope, spans, 'queue_hour_stats', HOUR_AGGREGATES);
 
 export const hourOutbound = (db: Db, scope: TenantScope, spans: readonly HourSpan[]) =>
   hourSums<OutboundSums>(db, scope, spans, 'queue_outbound_hour', 'sum(total) AS total, sum(answered) AS answered, sum(talk) AS talk');
@@ -104,10 +119,19 @@ const dayRowsOf = defineQuery((db, p: Params<{ queueIds: string; from: number; t
 );
 
 /** The stored local-day rows of these queues (those of the scope) that begin in [from, to), by queue, in order. */
-export async function dayRows(db: Db, scope: TenantScope, queueIds: readonly number[], from: number, to: number): Promise<Map<number, DayRow[]>> {
+export async function dayRows(
+  db: Db,
+  scope: TenantScope,
+  queueIds: readonly number[],
+  from: number,
+  to: number,
+): Promise<Map<number, DayRow[]>> {
   const byQueue = new Map<number, DayRow[]>(queueIds.map((id) => [id, []]));
   if (queueIds.length === 0) return byQueue;
   const rows = await dayRowsOf.all(db, { queueIds: JSON.stringify(queueIds), from, to, scope });
-  for (const r of rows) byQueue.get(r.queue_id)?.push({ start: r.day_start, end: r.day_end, stats: r, outbound: { total: r.ob_total, answered: r.ob_answered, talk: r.ob_talk } });
+  for (const r of rows)
+    byQueue
+      .get(r.queue_id)
+      ?.push({ start: r.day_start, end: r.day_end, stats: r, outbound: { total: r.ob_total, answered: r.ob_answered, talk: r.ob_talk } });
   return byQueue;
 }

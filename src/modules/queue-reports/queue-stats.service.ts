@@ -41,7 +41,11 @@ export async function queueStats(db: Db, caller: Caller, body: QueueStatsBody): 
     const range = resolveRange(tz, start, end);
     const periods = periodsOf(tz, range, distribution);
     const sums = await periodSums(db, caller.scope, ofTenant, tz, range, periods);
-    for (const q of ofTenant) rows.set(q.id, periods.map((p, i) => toStatsRow(q, p.date, distribution, sums.get(q.id)?.[i] as Sums)));
+    for (const q of ofTenant)
+      rows.set(
+        q.id,
+        periods.map((p, i) => toStatsRow(q, p.date, distribution, sums.get(q.id)?.[i] as Sums)),
+      );
   }
   return { queueIds: body.queueId, results: queues.flatMap((q) => rows.get(q.id) ?? []) };
 }

@@ -46,10 +46,12 @@ export function splitUrl(url: string): [string, string | undefined] {
 /** A query string as Express reads one: a name given twice becomes an array (which the schema refuses). */
 export function queryObject(query: string): Record<string, string | string[]> {
   const params = new URLSearchParams(query);
-  return Object.fromEntries([...new Set(params.keys())].map((k) => {
-    const all = params.getAll(k);
-    return [k, all.length === 1 ? (all[0] as string) : all];
-  }));
+  return Object.fromEntries(
+    [...new Set(params.keys())].map((k) => {
+      const all = params.getAll(k);
+      return [k, all.length === 1 ? (all[0] as string) : all];
+    }),
+  );
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -58,7 +60,9 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 function filterProblems(lead: string, tenantId: number, validate: () => { tenantId?: number }): string[] {
   try {
     const valid = validate();
-    return valid.tenantId === undefined || valid.tenantId === tenantId ? [] : [`${lead}tenantId must be the filter's tenantId (${tenantId})`];
+    return valid.tenantId === undefined || valid.tenantId === tenantId
+      ? []
+      : [`${lead}tenantId must be the filter's tenantId (${tenantId})`];
   } catch (err) {
     if (err instanceof AppError && err.status === 400) return (err.validationErrors ?? [err.message]).map((p) => `${lead}${p}`);
     throw err;

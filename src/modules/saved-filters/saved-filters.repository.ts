@@ -42,7 +42,15 @@ function clientColumns(f: SavedFilterFields) {
 export async function insertSavedFilter(db: Db, input: SavedFilterInput, createdAt: string): Promise<number> {
   const row = await db
     .insertInto('saved_filters')
-    .values({ id: input.id, tenant_id: input.tenantId, user_id: input.userId, ...clientColumns(input), error_description: null, created_at: createdAt, deleted_at: null })
+    .values({
+      id: input.id,
+      tenant_id: input.tenantId,
+      user_id: input.userId,
+      ...clientColumns(input),
+      error_description: null,
+      created_at: createdAt,
+      deleted_at: null,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
@@ -57,16 +65,34 @@ export function findSavedFilter(db: Db, scope: TenantScope, id: number): Promise
   return liveFilters(db, scope).selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export async function listSavedFilters(db: Db, scope: TenantScope, w: PageWindow): Promise<{ rows: Selectable<SavedFilterTable>[]; total: number }> {
-  const { total } = await liveFilters(db, scope).select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+export async function listSavedFilters(
+  db: Db,
+  scope: TenantScope,
+  w: PageWindow,
+): Promise<{ rows: Selectable<SavedFilterTable>[]; total: number }> {
+  const { total } = await liveFilters(db, scope)
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .executeTakeFirstOrThrow();
   const rows = await windowed(liveFilters(db, scope).selectAll().orderBy('id'), w).execute();
   return { rows, total: Number(total) };
 }
 
 export async function updateSavedFilterColumns(db: Db, scope: TenantScope, id: number, f: SavedFilterFields): Promise<void> {
-  await db.updateTable('saved_filters').set(clientColumns(f)).where(tenantIn(scope)).where('id', '=', id).where('deleted_at', 'is', null).execute();
+  await db
+    .updateTable('saved_filters')
+    .set(clientColumns(f))
+    .where(tenantIn(scope))
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .execute();
 }
 
 export async function softDeleteSavedFilter(db: Db, scope: TenantScope, id: number, deletedAt: string): Promise<void> {
-  await db.updateTable('saved_filters').set({ deleted_at: deletedAt }).where(tenantIn(scope)).where('id', '=', id).where('deleted_at', 'is', null).execute();
+  await db
+    .updateTable('saved_filters')
+    .set({ deleted_at: deletedAt })
+    .where(tenantIn(scope))
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .execute();
 }

@@ -7,7 +7,13 @@ import type { Validator } from '../../validation/validation';
 import { getTenantRef } from '../tenants/tenants.repository';
 import { fieldsOf, toApiSavedFilter, type ApiSavedFilter, type SavedFilterCreate, type SavedFilterUpdate } from './saved-filter';
 import { savedFilterProblems } from './saved-filter-rules';
-import { findSavedFilter, insertSavedFilter, listSavedFilters, softDeleteSavedFilter, updateSavedFilterColumns } from './saved-filters.repository';
+import {
+  findSavedFilter,
+  insertSavedFilter,
+  listSavedFilters,
+  softDeleteSavedFilter,
+  updateSavedFilterColumns,
+} from './saved-filters.repository';
 
 export interface SavedFilterDeps {
   readonly db: Db;
@@ -20,7 +26,12 @@ function checkRules(validator: Validator, f: Parameters<typeof savedFilterProble
 }
 
 /** api.md §4.2: the response is an array holding the created filter; its owner is the caller. */
-export async function createSavedFilter({ db, validator }: SavedFilterDeps, caller: Caller, input: SavedFilterCreate, now: string): Promise<ApiSavedFilter[]> {
+export async function createSavedFilter(
+  { db, validator }: SavedFilterDeps,
+  caller: Caller,
+  input: SavedFilterCreate,
+  now: string,
+): Promise<ApiSavedFilter[]> {
   checkRules(validator, input);
   const tenantScope = requireTenant(caller.scope, input.tenantId);
   return db.transaction().execute(async (trx) => {
@@ -41,7 +52,12 @@ export async function getSavedFilter(db: Db, caller: Caller, id: number): Promis
   return toApiSavedFilter(row);
 }
 
-export async function updateSavedFilter({ db, validator }: SavedFilterDeps, caller: Caller, id: number, patch: SavedFilterUpdate): Promise<ApiSavedFilter> {
+export async function updateSavedFilter(
+  { db, validator }: SavedFilterDeps,
+  caller: Caller,
+  id: number,
+  patch: SavedFilterUpdate,
+): Promise<ApiSavedFilter> {
   return db.transaction().execute(async (trx) => {
     const current = await getSavedFilter(trx, caller, id);
     const next = { ...fieldsOf(current), ...patch };

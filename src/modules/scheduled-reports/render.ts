@@ -26,7 +26,22 @@ export interface ReportEmail {
   csvName: string;
 }
 
-const COLUMNS: ReadonlyArray<keyof CallRow> = ['id', 'uniqueId', 'start', 'answer', 'end', 'direction', 'source', 'destination', 'callerName', 'extension', 'queueId', 'duration', 'billsec', 'disposition'];
+const COLUMNS: ReadonlyArray<keyof CallRow> = [
+  'id',
+  'uniqueId',
+  'start',
+  'answer',
+  'end',
+  'direction',
+  'source',
+  'destination',
+  'callerName',
+  'extension',
+  'queueId',
+  'duration',
+  'billsec',
+  'disposition',
+];
 const HTML_ROWS = 50;
 
 export interface ReportInput {
@@ -68,11 +83,22 @@ ${
   shown.length === 0
     ? '<p>No calls in this period.</p>'
     : `<table border="1" cellpadding="4" style="border-collapse:collapse"><tr>${['Start (UTC)', 'Direction', 'From', 'To', 'Extension', 'Disposition', 'Talk'].map((h) => `<th>${h}</th>`).join('')}</tr>${shown
-        .map((x) => `<tr>${[x.start, x.direction, x.source, x.destination, x.extension ?? '', x.disposition, duration(x.billsec)].map((v) => `<td>${esc(String(v))}</td>`).join('')}</tr>`)
+        .map(
+          (x) =>
+            `<tr>${[x.start, x.direction, x.source, x.destination, x.extension ?? '', x.disposition, duration(x.billsec)].map((v) => `<td>${esc(String(v))}</td>`).join('')}</tr>`,
+        )
         .join('')}</table>`
 }
 </body></html>`;
-  const text = [`${r.filterName}`, r.description ?? '', `${r.tenantName}, ${periodText}`, '', ...summary.map(([k, v]) => `${k}: ${v}`), '', 'Every call is in the attached CSV file.']
+  const text = [
+    `${r.filterName}`,
+    r.description ?? '',
+    `${r.tenantName}, ${periodText}`,
+    '',
+    ...summary.map(([k, v]) => `${k}: ${v}`),
+    '',
+    'Every call is in the attached CSV file.',
+  ]
     .filter((l, i) => l !== '' || i > 1)
     .join('\n');
   const csv = [COLUMNS.join(','), ...r.rows.map((x) => COLUMNS.map((c) => csvCell(x[c])).join(','))].join('\r\n') + '\r\n';
@@ -103,5 +129,11 @@ function duration(seconds: number): string {
 }
 
 function slug(s: string): string {
-  return s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60) || 'report';
+  return (
+    s
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '')
+      .slice(0, 60) || 'report'
+  );
 }

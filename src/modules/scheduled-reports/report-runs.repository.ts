@@ -15,7 +15,12 @@ export const LEASE_MS = 10 * 60 * 1000;
  * Records the scheduled runs that are due, once each: the unique index on (filter, period) turns a second
  * insert (a restart, another process) into a no-op.
  */
-export async function enqueueScheduled(db: Db, filter: { id: number; tenant_id: number }, periods: readonly Period[], now: number): Promise<void> {
+export async function enqueueScheduled(
+  db: Db,
+  filter: { id: number; tenant_id: number },
+  periods: readonly Period[],
+  now: number,
+): Promise<void> {
   if (periods.length === 0) return;
   await db
     .insertInto('report_runs')
@@ -134,7 +139,12 @@ export async function setFilterError(db: Db, scope: TenantScope, id: number, des
     .execute();
 }
 
-export async function pageOfRuns(db: Db, scope: TenantScope, filterId: number, w: PageWindow): Promise<{ rows: ReportRun[]; total: number }> {
+export async function pageOfRuns(
+  db: Db,
+  scope: TenantScope,
+  filterId: number,
+  w: PageWindow,
+): Promise<{ rows: ReportRun[]; total: number }> {
   const base = db.selectFrom('report_runs').where(tenantIn(scope)).where('filter_id', '=', filterId);
   const rows = await windowed(base.selectAll().orderBy('id', 'desc'), w).execute();
   const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();

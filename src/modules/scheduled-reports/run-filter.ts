@@ -47,8 +47,12 @@ export async function sendFilterReport(deps: AppDeps, filter: FilterRow, period:
   const owner = await findUserById(db, filter.user_id);
   if (!owner) throw new ReportError(`The filter's owner (user ${filter.user_id}) no longer exists`);
   const caller = await callerOf(db, owner);
-  if (!caller.permissions.has('reporting.calls.read')) throw new ReportError(`The filter's owner ${owner.email} may no longer read the calls report`);
-  const recipients = (filter.recipients ?? '').split(',').map((r) => r.trim()).filter(Boolean);
+  if (!caller.permissions.has('reporting.calls.read'))
+    throw new ReportError(`The filter's owner ${owner.email} may no longer read the calls report`);
+  const recipients = (filter.recipients ?? '')
+    .split(',')
+    .map((r) => r.trim())
+    .filter(Boolean);
   if (recipients.length === 0) throw new ReportError('The filter has no recipients');
   let page;
   try {

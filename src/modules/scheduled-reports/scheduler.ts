@@ -5,15 +5,7 @@ import { timezoneOfTenant } from '../tenants/tenants.repository';
 import { enqueueEvent } from '../webhooks/outbox';
 import { parseReportDate } from '../../time/report-range';
 import { periodContaining, periodsDueBetween, type Frequency, type Period } from './periods';
-import {
-  claimRun,
-  dueRuns,
-  enqueueScheduled,
-  finishRun,
-  scheduledFilters,
-  setFilterError,
-  type ReportRun,
-} from './report-runs.repository';
+import { claimRun, dueRuns, enqueueScheduled, finishRun, scheduledFilters, setFilterError, type ReportRun } from './report-runs.repository';
 import { ReportError, sendFilterReport, type FilterRow } from './run-filter';
 
 /** Waits before the 2nd, 3rd … attempt of a failed run. */
@@ -64,7 +56,8 @@ export class ReportScheduler {
       const rows = await sendFilterReport(this.deps, filter, period);
       return await this.record(run, filter, period, { status: 'sent', rows });
     } catch (err) {
-      const message = err instanceof ReportError ? err.message : 'The report could not be made because of an internal error (see the server log)';
+      const message =
+        err instanceof ReportError ? err.message : 'The report could not be made because of an internal error (see the server log)';
       if (!(err instanceof ReportError)) this.deps.log.error({ err, runId: run.id, filterId: filter.id }, 'report run failed');
       const final = run.kind === 'manual' || run.attempts >= this.deps.config.reportAttempts;
       return this.record(run, filter, period, final ? { status: 'failed', error: message } : { status: 'retry', error: message });
@@ -75,12 +68,22 @@ export class ReportScheduler {
    * The outcome, the filter's error fields and the webhook event (REPORTSENT, or REPORTFAILED once a run
    * is given up) are written in one transaction.
    */
-  private async record(run: ReportRun, filter: FilterRow, period: Period, outcome: { status: 'sent' | 'retry' | 'failed'; rows?: number; error?: string }): Promise<ReportRun> {
+  private async record(
+    run: ReportRun,
+    filter: FilterRow,
+    period: Period,
+    outcome: { status: 'sent' | 'retry' | 'failed'; rows?: number; error?: string },
+  ): Promise<ReportRun> {
     const { db, sqlite } = this.deps.database;
     const now = this.deps.clock.now();
     const next = outcome.status === 'retry' ? now + (RETRY_DELAYS_MS[run.attempts - 1] ?? (RETRY_DELAYS_MS.at(-1) as number)) : undefined;
     await db.transaction().execute(async (trx) => {
-      await finishRun(trx, run.id, { status: outcome.status, rows: outcome.rows ?? null, error: outcome.error ?? null, ...(next ? { nextAttemptAt: next } : {}) }, now);
+      await finishRun(
+        trx,
+        run.id,
+        { status: outcome.status, rows: outcome.rows ?? null, error: outcome.error ?? null, ...(next ? { nextAttemptAt: next } : {}) },
+        now,
+      );
       await setFilterError(trx, scopeOfStoredRow(filter), filter.id, outcome.status === 'sent' ? null : (outcome.error ?? null));
       if (outcome.status !== 'retry') {
         const data = {
@@ -92,10 +95,26 @@ export class ReportScheduler {
           periodEnd: period.endDate,
           ...(outcome.status === 'sent' ? { rows: outcome.rows ?? 0 } : { error: outcome.error ?? '', attempts: run.attempts }),
         };
-        enqueueEvent(sqlite, { tenantId: filter.tenant_id, type: outcome.status === 'sent' ? 'REPORTSENT' : 'REPORTFAILED', occurredAt: new Date(now).toISOString(), data }, now);
+        enqueueEvent(
+          sqlite,
+          {
+            tenantId: filter.tenant_id,
+            type: outcome.status === 'sent' ? 'REPORTSENT' : 'REPORTFAILED',
+            occurredAt: new Date(now).toISOString(),
+            data,
+          },
+          now,
+        );
       }
     });
-    return { ...run, status: outcome.status, rows: outcome.rows ?? null, error: outcome.error ?? null, next_attempt_at: next ?? run.next_attempt_at, finished_at: new Date(now).toISOString() };
+    return {
+      ...run,
+      status: outcome.status,
+      rows: outcome.rows ?? null,
+      error: outcome.error ?? null,
+      next_attempt_at: next ?? run.next_attempt_at,
+      finished_at: new Date(now).toISOString(),
+    };
   }
 }
 

@@ -147,4 +147,3 @@ export function toApiUser(row: UserRow, view: UserView): ApiUser {
     permissions: [...view.permissions],
   };
 }
-

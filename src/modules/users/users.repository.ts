@@ -11,7 +11,11 @@ import type { NewUser, UserRow } from '../../db/schema';
 
 export function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
   // E-mails are unique without regard to case; COLLATE NOCASE lets the query use that unique index.
-  return db.selectFrom('users').selectAll().where(sql<boolean>`email = ${email} COLLATE NOCASE`).executeTakeFirst();
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where(sql<boolean>`email = ${email} COLLATE NOCASE`)
+    .executeTakeFirst();
 }
 
 export function findUserById(db: Db, id: number): Promise<UserRow | undefined> {
@@ -30,7 +34,10 @@ export async function insertUser(db: Db, user: NewUser): Promise<number> {
 }
 
 export async function countUsers(db: Db): Promise<number> {
-  const row = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -47,6 +54,11 @@ export async function setPassword(db: Db, scope: TenantScope, userId: number, pa
 
 export async function recordTotpStep(db: Db, userId: number, step: number): Promise<boolean> {
   // Only moves forward: a step at or below the last accepted one is a replay.
-  const res = await db.updateTable('users').set({ last_totp_step: step }).where('id', '=', userId).where('last_totp_step', '<', step).executeTakeFirst();
+  const res = await db
+    .updateTable('users')
+    .set({ last_totp_step: step })
+    .where('id', '=', userId)
+    .where('last_totp_step', '<', step)
+    .executeTakeFirst();
   return Number(res.numUpdatedRows) === 1;
 }

@@ -28,14 +28,22 @@ export interface AttemptResult {
  * destination is checked against the operator's policy for every address the host resolves to, at
  * connection time.
  */
-export function deliverOnce(target: Target, messageId: string, body: string, nowSeconds: number, policy: UrlPolicy, timeoutMs: number): Promise<AttemptResult> {
+export function deliverOnce(
+  target: Target,
+  messageId: string,
+  body: string,
+  nowSeconds: number,
+  policy: UrlPolicy,
+  timeoutMs: number,
+): Promise<AttemptResult> {
   let url: URL;
   try {
     url = new URL(target.url);
   } catch {
     return Promise.resolve({ statusCode: null, error: 'the webhook URL is not valid', refused: true });
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return Promise.resolve({ statusCode: null, error: 'the webhook URL must be http or https', refused: true });
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return Promise.resolve({ statusCode: null, error: 'the webhook URL must be http or https', refused: true });
   const hostDenied = policy.denied(url.hostname);
   if (hostDenied) return Promise.resolve({ statusCode: null, error: hostDenied, refused: true });
 
@@ -73,7 +81,11 @@ export function deliverOnce(target: Target, messageId: string, body: string, now
     const timer = setTimeout(() => req.destroy(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
     req.on('timeout', () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
     req.on('error', (err: NodeJS.ErrnoException) =>
-      resolve(err.code === 'EPOLICY' ? { statusCode: null, error: err.message, refused: true } : { statusCode: null, error: `${err.code ?? 'error'}: ${err.message}` }),
+      resolve(
+        err.code === 'EPOLICY'
+          ? { statusCode: null, error: err.message, refused: true }
+          : { statusCode: null, error: `${err.code ?? 'error'}: ${err.message}` },
+      ),
     );
     req.on('close', () => clearTimeout(timer));
     req.end(body);

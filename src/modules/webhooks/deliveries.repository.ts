@@ -18,7 +18,13 @@ export async function dueHeads(db: Db, now: number, limit: number): Promise<Deli
   return db
     .selectFrom('webhook_deliveries')
     .selectAll()
-    .where('id', 'in', (eb) => eb.selectFrom('webhook_deliveries').select((e) => e.fn.min<number>('id').as('id')).where('status', 'in', OPEN).groupBy('webhook_id'))
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('webhook_deliveries')
+        .select((e) => e.fn.min<number>('id').as('id'))
+        .where('status', 'in', OPEN)
+        .groupBy('webhook_id'),
+    )
     .where((eb) =>
       eb.or([
         eb.and([eb('status', 'in', ['pending', 'retry']), eb('next_attempt_at', '<=', now)]),
@@ -71,7 +77,14 @@ export async function recordAttempt(
   await db.transaction().execute(async (trx) => {
     await trx
       .insertInto('webhook_attempts')
-      .values({ delivery_id: deliveryId, attempt: a.attempt, started_at: a.startedAt, duration_ms: a.durationMs, status_code: a.statusCode, error: a.error })
+      .values({
+        delivery_id: deliveryId,
+        attempt: a.attempt,
+        started_at: a.startedAt,
+        duration_ms: a.durationMs,
+        status_code: a.statusCode,
+        error: a.error,
+      })
       .execute();
     await trx
       .updateTable('webhook_deliveries')
@@ -91,7 +104,11 @@ export async function recordAttempt(
 /** A receiver answered 410 Gone: the webhook is disabled and its other open deliveries are given up. */
 export async function disableWebhook(db: Db, webhookId: number, reason: string, now: number): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    await trx.updateTable('webhooks').set({ disabled_at: new Date(now).toISOString(), disabled_reason: reason }).where('id', '=', webhookId).execute();
+    await trx
+      .updateTable('webhooks')
+      .set({ disabled_at: new Date(now).toISOString(), disabled_reason: reason })
+      .where('id', '=', webhookId)
+      .execute();
     await trx
       .updateTable('webhook_deliveries')
       .set({ status: 'failed', last_error: `not sent: ${reason}`, lease_until: null })
@@ -113,7 +130,12 @@ export async function webhookTarget(db: Db, webhookId: number, now: number) {
   return { ...row, secrets: [row.secret, ...previous] };
 }
 
-export async function listDeliveries(db: Db, scope: TenantScope, webhookId: number, w: PageWindow): Promise<{ rows: Delivery[]; total: number }> {
+export async function listDeliveries(
+  db: Db,
+  scope: TenantScope,
+  webhookId: number,
+  w: PageWindow,
+): Promise<{ rows: Delivery[]; total: number }> {
   const base = db.selectFrom('webhook_deliveries').where(tenantIn(scope)).where('webhook_id', '=', webhookId);
   const rows = await windowed(base.selectAll().orderBy('id', 'desc'), w).execute();
   const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
@@ -121,7 +143,12 @@ export async function listDeliveries(db: Db, scope: TenantScope, webhookId: numb
 }
 
 export async function readSecret(db: Db, scope: TenantScope, webhookId: number) {
-  return db.selectFrom('webhooks').select(['secret', 'previous_secret_until']).where(tenantIn(scope)).where('id', '=', webhookId).executeTakeFirstOrThrow();
+  return db
+    .selectFrom('webhooks')
+    .select(['secret', 'previous_secret_until'])
+    .where(tenantIn(scope))
+    .where('id', '=', webhookId)
+    .executeTakeFirstOrThrow();
 }
 
 export async function replaceSecret(db: Db, scope: TenantScope, webhookId: number, secret: string, previousUntil: number): Promise<void> {

@@ -62,7 +62,10 @@ export class Dispatcher {
     const startedAt = new Date(now).toISOString();
     const started = Date.now();
     // Whatever goes wrong ends the attempt with its error recorded (retried while attempts remain).
-    const result: AttemptResult = await this.send(d, now).catch((err: unknown) => ({ statusCode: null, error: `the delivery failed: ${(err as Error).message}` }));
+    const result: AttemptResult = await this.send(d, now).catch((err: unknown) => ({
+      statusCode: null,
+      error: `the delivery failed: ${(err as Error).message}`,
+    }));
     let outcome = classify(result);
     if (outcome === 'retry' && attempt >= config.webhookAttempts) outcome = 'failed';
     const end = clock.now();
@@ -78,7 +81,16 @@ export class Dispatcher {
     );
     if (outcome === 'gone') await disableWebhook(db, d.webhook_id, `the receiver answered 410 Gone on ${new Date(end).toISOString()}`, end);
     log.info(
-      { webhookId: d.webhook_id, deliveryId: d.id, messageId: d.message_id, event: d.event_type, attempt, statusCode: result.statusCode, error: result.error, outcome },
+      {
+        webhookId: d.webhook_id,
+        deliveryId: d.id,
+        messageId: d.message_id,
+        event: d.event_type,
+        attempt,
+        statusCode: result.statusCode,
+        error: result.error,
+        outcome,
+      },
       'webhook delivery attempt',
     );
     return true;

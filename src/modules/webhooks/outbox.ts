@@ -35,7 +35,15 @@ export function enqueueEvent(sqlite: Sqlite, event: WebhookEvent, now: number): 
   for (const hook of hooks) {
     const id = `msg_${randomBytes(16).toString('base64url')}`;
     const payload: DeliveryPayload = { id, type: event.type, tenantId: event.tenantId, occurredAt: event.occurredAt, data: event.data };
-    insert.run({ webhookId: hook.id, tenantId: event.tenantId, messageId: id, type: event.type, payload: JSON.stringify(payload), now, createdAt });
+    insert.run({
+      webhookId: hook.id,
+      tenantId: event.tenantId,
+      messageId: id,
+      type: event.type,
+      payload: JSON.stringify(payload),
+      now,
+      createdAt,
+    });
   }
   return hooks.length;
 }

@@ -15,7 +15,12 @@ export function sign(secret: string, messageId: string, timestampSeconds: number
  * The three headers. With more than one secret (during a rotation) the signature header carries one
  * signature per secret, space-separated, as the specification allows: a receiver with either secret verifies.
  */
-export function signatureHeaders(secrets: readonly string[], messageId: string, timestampSeconds: number, body: string): Record<string, string> {
+export function signatureHeaders(
+  secrets: readonly string[],
+  messageId: string,
+  timestampSeconds: number,
+  body: string,
+): Record<string, string> {
   return {
     'webhook-id': messageId,
     'webhook-timestamp': String(timestampSeconds),

@@ -55,12 +55,16 @@ function rules(entries: readonly string[]): Rules {
 /** Throws on an entry that is neither a host name nor an address/CIDR. */
 export function parsePolicyList(text: string | undefined, fallback: readonly string[] = []): string[] {
   if (text === undefined) return [...fallback];
-  const entries = text.split(',').map((s) => s.trim()).filter(Boolean);
+  const entries = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const e of entries) {
     const [addr, bits] = e.split('/') as [string, string | undefined];
     const family = isIP(addr);
     const okBits = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (family === 6 ? 128 : 32));
-    if ((family === 0 && (bits !== undefined || !/^[a-z0-9.-]+$/i.test(addr))) || !okBits) throw new Error(`"${e}" is not a host name, an IP address or a CIDR range`);
+    if ((family === 0 && (bits !== undefined || !/^[a-z0-9.-]+$/i.test(addr))) || !okBits)
+      throw new Error(`"${e}" is not a host name, an IP address or a CIDR range`);
   }
   return entries;
 }
@@ -111,7 +115,8 @@ export function createUrlPolicy(allow: readonly string[], deny: readonly string[
       if (ip !== undefined && has(denyRules, ip)) return `${ip} is not a permitted webhook destination (deny list)`;
       if (allowRules.hosts.has(host) || (ip !== undefined && has(allowRules, ip))) return null; // named explicitly
       if (ip === undefined) return null; // decided when the name is resolved
-      if (has(defaultRules, ip)) return `${ip} is not a permitted webhook destination (default deny list: loopback, unspecified, link-local, metadata, multicast; TARS_WEBHOOK_ALLOW can name it)`;
+      if (has(defaultRules, ip))
+        return `${ip} is not a permitted webhook destination (default deny list: loopback, unspecified, link-local, metadata, multicast; TARS_WEBHOOK_ALLOW can name it)`;
       return allow.length > 0 ? `${ip} is not on the webhook allow list` : null;
     },
   };

@@ -5,7 +5,14 @@ import { requireTenant } from '../../access/scope';
 import { getTenantRef } from '../tenants/tenants.repository';
 import { WEBHOOK_EVENT_TYPES } from './event-types';
 import type { UrlPolicy } from './url-policy';
-import { toApiWebhook, toWebhookListItem, type ApiWebhook, type ApiWebhookListItem, type WebhookCreate, type WebhookUpdate } from './webhook';
+import {
+  toApiWebhook,
+  toWebhookListItem,
+  type ApiWebhook,
+  type ApiWebhookListItem,
+  type WebhookCreate,
+  type WebhookUpdate,
+} from './webhook';
 import { deleteWebhook, findWebhook, insertWebhook, listWebhooks, updateWebhookColumns } from './webhooks.repository';
 
 export function webhookTypes(): Array<{ type: string; description: string }> {
@@ -30,7 +37,13 @@ function checkDestination(policy: UrlPolicy, url: string | undefined): void {
   if (refused) throw badRequest(`url: ${refused}`);
 }
 
-export async function createWebhook(db: Db, caller: Caller, input: WebhookCreate, createdAt: string, policy: UrlPolicy): Promise<ApiWebhook> {
+export async function createWebhook(
+  db: Db,
+  caller: Caller,
+  input: WebhookCreate,
+  createdAt: string,
+  policy: UrlPolicy,
+): Promise<ApiWebhook> {
   checkDestination(policy, input.url);
   const tenantScope = requireTenant(caller.scope, input.tenantId);
   return db.transaction().execute(async (trx) => {

@@ -13,8 +13,8 @@ declare const scopeBrand: unique symbol;
 export type TenantScope = ({ readonly all: true } | { readonly all: false; readonly tenantIds: readonly number[] }) & {
   readonly [scopeBrand]: true;
   /** As a parameter of a compiled query (db/query.ts): every tenant or some, and the JSON list bound for some. */
-  readonly [SQL_VARIANT]: 'all' | 'some';
-  readonly [SQL_VALUE]: string | null;
+  readonly [SQL_VARIANT]: 'all' | 'one' | 'some';
+  readonly [SQL_VALUE]: string | number | null;
 };
 
 /** Every tenant: a platform admin's scope, and the CLI's (which acts on the whole installation). */
@@ -39,7 +39,9 @@ function tenantScope(id: number): TenantScope {
   let scope = oneTenant.get(id);
   if (!scope) {
     if (oneTenant.size >= ONE_TENANT_SCOPES_KEPT) oneTenant.clear();
-    oneTenant.set(id, (scope = someTenants([id])));
+    // Its own variant: `tenant_id = ?` is a plain index comparison where a JSON list needs json_each per run.
+    const one = { all: false, tenantIds: Object.freeze([id]), [SQL_VARIANT]: 'one', [SQL_VALUE]: id };
+    oneTenant.set(id, (scope = Object.freeze(one) as unknown as TenantScope));
   }
   return scope;
 }

@@ -1,13 +1,16 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
-import { inJsonList, variantOf } from '../db/query';
+import { boundOf, inJsonList, variantOf } from '../db/query';
 import type { TenantScope } from './scope';
 
 /**
  * The WHERE condition that keeps a query on tenant-owned rows inside a scope: the one way tenant scoping is
  * written. `scope` is a caller's scope, or its placeholder in a query compiled once (db/query.ts: p.scope),
- * whose SQL then has a variant for every tenant (no condition) and one for some (their ids as one JSON list
- * parameter, so every scope of some tenants shares one statement).
+ * whose SQL then has a variant for every tenant (no condition), one for one tenant (its id) and one for some
+ * (their ids as one JSON list parameter, so every scope of several tenants shares one statement).
  */
 export function tenantIn(scope: TenantScope, column = 'tenant_id'): Expression<SqlBool> {
-  return variantOf(scope) === 'all' ? sql<SqlBool>`1 = 1` : inJsonList(column, scope);
+  const variant = variantOf(scope);
+  if (variant === 'all') return sql<SqlBool>`1 = 1`;
+  if (variant === 'one') return sql<SqlBool>`${sql.ref(column)} = ${boundOf(scope)}`;
+  return inJsonList(column, scope);
 }

@@ -69,7 +69,8 @@ describe('queries compiled once (defineQuery, defineShapedQuery)', () => {
     expect(await named.all(db, { ids, scope: tenantsScope([b.id]) })).to.deep.equal([{ id: b.id }]);
     expect(await named.all(db, { ids, scope: tenantsScope([a.id]) })).to.deep.equal([{ id: a.id }]);
     expect(await named.all(db, { ids, scope: tenantsScope([]) })).to.deep.equal([]);
-    expect(builds, 'one build for every tenant, one for some').to.equal(2);
+    expect(await named.all(db, { ids, scope: tenantsScope([a.id, b.id]) })).to.deep.equal([{ id: a.id }, { id: b.id }]);
+    expect(builds, 'one build for every tenant, one for one tenant (any), one for several').to.equal(3);
   });
 
   it('when run with shapes and values, then each shape is built once and every run reads its own values, by name', async () => {

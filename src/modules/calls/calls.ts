@@ -1,3 +1,4 @@
+import type { SchemaTypes } from '../../validation/schema-types';
 import type { Selectable } from 'kysely';
 import type { CdrCallTable } from '../../db/schema-reporting';
 
@@ -17,22 +18,7 @@ export interface CallsFilters {
 }
 
 /** A call record of the calls report (decisions.md §6b); times ISO 8601 UTC. */
-export interface CallRecord {
-  id: number;
-  uniqueId: string;
-  start: string;
-  answer: string | null;
-  end: string;
-  direction: 'inbound' | 'outbound' | 'internal';
-  source: string;
-  destination: string;
-  callerName: string;
-  extension: number | null;
-  queueId: number | null;
-  duration: number;
-  billsec: number;
-  disposition: string;
-}
+export type CallRecord = SchemaTypes['call-record'];
 
 export interface CallsPage {
   records: CallRecord[];

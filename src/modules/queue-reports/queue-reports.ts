@@ -1,35 +1,10 @@
+import type { SchemaTypes } from '../../validation/schema-types';
 import type { QueueRow } from '../queues/queues.repository';
 import type { Distribution } from '../../time/report-range';
 import type { Sums } from './spans';
 
 /** A queue statistics result (api.md §2.9), fields in the order of the expected reports. */
-export interface QueueStatsRow {
-  queueId: number;
-  queueName: string;
-  date: string;
-  distribution: Distribution;
-  peerName: string;
-  totalInbound: number;
-  inboundAnswered: number;
-  answeredUnder30: number;
-  talkTime: number;
-  waitTime: number;
-  minWaitTime: number;
-  maxWaitTime: number;
-  ringTime: number;
-  abandons: number;
-  abandonsUnder10: number;
-  exitTimeout: number;
-  exitKeypress: number;
-  ringNoAnswer: number;
-  noAnswerRingTime: number;
-  outbound: number;
-  outboundTalkTime: number;
-  totalOutbound: number;
-  totalCallbacks: number;
-  successfulCallbacks: number;
-  failedCallbacks: number;
-}
+export type QueueStatsRow = SchemaTypes['queue-stats']['results'][number];
 
 export interface QueueStatsResponse {
   queueIds: number[];

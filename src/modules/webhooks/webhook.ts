@@ -1,15 +1,8 @@
+import type { SchemaTypes } from '../../validation/schema-types';
 import type { WebhookInput, WebhookRow } from './webhooks.repository';
 
 /** The seven fields of api.md §2.8 (get, create, update and delete forms): never the signing secret. */
-export interface ApiWebhook {
-  id: number;
-  tenantId: number;
-  type: string;
-  url: string;
-  username: string | null;
-  password: string | null;
-  authtoken: string | null;
-}
+export type ApiWebhook = SchemaTypes['webhook'];
 
 /** The list form of api.md §2.8. */
 export type ApiWebhookListItem = Pick<ApiWebhook, 'id' | 'tenantId' | 'type' | 'url'>;

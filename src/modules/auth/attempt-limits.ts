@@ -50,14 +50,7 @@ async function tryPlace(db: Db, rules: readonly AttemptRule[], now: number): Pro
   return db.transaction().execute(async (trx) => {
     let wait = false;
     for (const rule of rules) {
-      const rows = await trx
-        .selectFrom('login_failures')
-        .select('at')
-        .where('key', '=', rule.key)
-        .where('at', '>', now - rule.windowMs)
-        .orderBy('at', 'desc')
-        .limit(rule.limit)
-        .execute();
+      const rows = await recentAttempts(trx, rule, now);
       if (rows.length < rule.limit) continue;
       if (rows.length - (running.get(rule.key) ?? 0) >= rule.limit) {
         // Full of settled failures: free when the oldest of the last `limit` leaves the window.
@@ -136,7 +129,15 @@ export async function settle(db: Db, place: Place, succeeded: boolean): Promise<
 
 /** Throws 429 when the rule's count is full (without taking a place). */
 export async function refuseWhenFull(db: Db, rule: AttemptRule, now: number): Promise<void> {
-  const rows = await db
+  const rows = await recentAttempts(db, rule, now);
+  if (rows.length < rule.limit) return;
+  const retryAfterS = ((rows[rows.length - 1]?.at ?? now) + rule.windowMs - now) / 1000;
+  throw tooManyRequests(`Too many ${rule.counts} for ${rule.what}; try again in ${Math.ceil(retryAfterS)} seconds`, retryAfterS);
+}
+
+/** The times of the rule's latest attempts within its window, newest first: at most as many as it allows. */
+function recentAttempts(db: Db, rule: AttemptRule, now: number): Promise<{ at: number }[]> {
+  return db
     .selectFrom('login_failures')
     .select('at')
     .where('key', '=', rule.key)
@@ -144,7 +145,4 @@ export async function refuseWhenFull(db: Db, rule: AttemptRule, now: number): Pr
     .orderBy('at', 'desc')
     .limit(rule.limit)
     .execute();
-  if (rows.length < rule.limit) return;
-  const retryAfterS = ((rows[rows.length - 1]?.at ?? now) + rule.windowMs - now) / 1000;
-  throw tooManyRequests(`Too many ${rule.counts} for ${rule.what}; try again in ${Math.ceil(retryAfterS)} seconds`, retryAfterS);
 }

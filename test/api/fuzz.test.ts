@@ -6,6 +6,7 @@ import type { RouteDef } from '../../src/http/route';
 import { readFixtureFile, seedFixture } from '../../src/seed/seed';
 import { startTestApp, type TestApp, type TestResponse } from '../helpers/app';
 import { anyJson, deeplyNested, RawJson, extremeNumbers, extremeNumberText, mutated, schemaById, validOf } from '../helpers/arbitraries';
+import { ERROR_NAMES } from '../helpers/errors';
 import { tokenFor } from '../helpers/factories';
 import { ACME } from '../helpers/fixtures';
 
@@ -17,16 +18,6 @@ import { ACME } from '../helpers/fixtures';
 const RUNS_PER_ROUTE = Number(process.env.TARS_FUZZ_RUNS ?? 25);
 /** Tables that a refused request may legitimately write to: the login throttle and MFA challenges. */
 const AUTH_STATE = new Set(['login_failures', 'mfa_challenges']);
-const ERROR_NAMES: Record<number, string> = {
-  400: 'BadRequest',
-  401: 'NotAuthenticated',
-  403: 'Forbidden',
-  404: 'NotFound',
-  409: 'Conflict',
-  413: 'PayloadTooLarge',
-  415: 'UnsupportedMediaType',
-  429: 'TooManyRequests',
-};
 
 describe('fuzzing every route (property-based, from schemas/)', function () {
   this.timeout(300_000);

@@ -4,7 +4,7 @@ import { startTestApp, TestClock, type TestApp } from '../helpers/app';
 import { expectError } from '../helpers/errors';
 import { startReceiver, type HttpReceiver } from '../helpers/http-receiver';
 import { startSmtp, type TestSmtp } from '../helpers/smtp';
-import { buildTenant, buildUser, ROLE } from '../helpers/factories';
+import { buildAppMfaUser, buildTenant, buildUser, ROLE } from '../helpers/factories';
 
 const SECRET = 'JBSWY3DPEHPK3PXP';
 const totp = new TOTP({ secret: Secret.fromBase32(SECRET), digits: 6, period: 30, algorithm: 'SHA1' });
@@ -19,13 +19,7 @@ describe('MFA', () => {
   const challenge = (u: { email: string; password: string }) =>
     app.request('POST', '/v2/authentication/mfa', { body: { email: u.email, password: u.password } });
   const validate = (token: string, otp: string) => app.request('POST', '/v2/mfa/validate', { body: { token, otp } });
-  const appUser = async () =>
-    buildUser(app.deps.database.db, (await buildTenant(app.deps.database.db)).id, ROLE.account, {
-      mfa_enabled: 1,
-      mfa_mode: 'app',
-      mfa_app_secret: SECRET,
-      mfa_app_verified: 1,
-    });
+  const appUser = () => buildAppMfaUser(app.deps.database.db, SECRET);
 
   before(async () => {
     smtp = await startSmtp();

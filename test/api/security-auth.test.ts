@@ -3,7 +3,7 @@ import jwt from 'jsonwebtoken';
 import { Secret, TOTP } from 'otpauth';
 import { startTestApp, TestClock, type TestApp, type TestResponse } from '../helpers/app';
 import { expectError } from '../helpers/errors';
-import { buildTenant, buildUser, ROLE, tokenFor } from '../helpers/factories';
+import { buildAppMfaUser, buildTenant, buildUser, ROLE, tokenFor } from '../helpers/factories';
 
 const SECRET = 'JBSWY3DPEHPK3PXP';
 const totp = new TOTP({ secret: Secret.fromBase32(SECRET), digits: 6, period: 30, algorithm: 'SHA1' });
@@ -21,13 +21,7 @@ describe('security: MFA codes cannot be brute-forced (issue 16, point 1)', funct
   const resend = (token: string) => app.request('POST', '/v2/mfa/resend-otp', { body: { token, mode: 'app' } });
   const right = () => totp.generate({ timestamp: clock.now() });
   const wrong = () => (right() === '000000' ? '111111' : '000000');
-  const appUser = async () =>
-    buildUser(app.deps.database.db, (await buildTenant(app.deps.database.db)).id, ROLE.account, {
-      mfa_enabled: 1,
-      mfa_mode: 'app',
-      mfa_app_secret: SECRET,
-      mfa_app_verified: 1,
-    });
+  const appUser = () => buildAppMfaUser(app.deps.database.db, SECRET);
 
   before(async () => {
     app = await startTestApp({ clock });

@@ -69,6 +69,12 @@ export async function buildUser(
   return { id: row.id, email, password: password ?? DEFAULT_PASSWORD, tenantId, role };
 }
 
+/** An account admin of a new tenant whose MFA is an authenticator app with this TOTP secret. */
+export async function buildAppMfaUser(db: Db, secret: string): Promise<BuiltUser> {
+  const tenant = await buildTenant(db);
+  return buildUser(db, tenant.id, ROLE.account, { mfa_enabled: 1, mfa_mode: 'app', mfa_app_secret: secret, mfa_app_verified: 1 });
+}
+
 /** An access token for a user without going through the (slow) login. */
 export async function tokenFor(app: TestApp, user: { id: number }): Promise<string> {
   const row = await app.deps.database.db.selectFrom('users').select('token_version').where('id', '=', user.id).executeTakeFirstOrThrow();

@@ -45,22 +45,10 @@ export type PauseRow = IntervalRow & { readonly reason: string };
 export type HourTalkRow = QueueAgent & { readonly hour: number; readonly talk: number };
 
 /** A call event as `callEventsFrom` reads it for a rebuild of anchors. */
-export interface StoredCallEvent {
-  readonly anchor: number;
-  readonly time: number;
-  readonly lineKey: number;
-  readonly seq: number;
-  readonly event: number;
-  readonly callid: string | null;
-}
+export type StoredCallEvent = Pick<QueueEventRow, 'anchor' | 'time' | 'lineKey' | 'seq' | 'event' | 'callid'>;
 
 /** A membership event as `memberEvents` reads it for a replay of intervals. */
-export interface StoredMemberEvent {
-  readonly agent: number;
-  readonly event: number;
-  readonly time: number;
-  readonly pauseReason: string | null;
-}
+export type StoredMemberEvent = Pick<QueueEventRow, 'agent' | 'event' | 'time' | 'pauseReason'>;
 
 /** The marks of a queue's stale derived data (queue_report_state). */
 export interface QueueMarks {

@@ -1,3 +1,4 @@
+import type { SchemaTypes } from '../../validation/schema-types';
 import type { Db } from '../../db/database';
 import { notFound } from '../../errors';
 import type { Caller } from '../../access/caller';
@@ -9,23 +10,9 @@ import { findWebhook } from './webhooks.repository';
 /** How long deliveries are also signed with the old secret after a rotation. */
 export const ROTATION_GRACE_MS = 24 * 60 * 60 * 1000;
 
-export interface ApiDelivery {
-  id: number;
-  messageId: string;
-  eventType: string;
-  status: string;
-  attempts: number;
-  lastStatusCode: number | null;
-  lastError: string | null;
-  createdAt: string;
-  nextAttemptAt: string | null;
-  deliveredAt: string | null;
-}
+export type ApiDelivery = SchemaTypes['webhook-delivery-page']['records'][number];
 
-export interface ApiSecret {
-  secret: string;
-  previousSecretValidUntil: string | null;
-}
+export type ApiSecret = SchemaTypes['webhook-secret'];
 
 async function visibleWebhook(db: Db, caller: Caller, id: number) {
   const hook = await findWebhook(db, caller.scope, id);

@@ -5,6 +5,7 @@ import * as webhookDeliveries from './2026-11-22T1700_webhook_deliveries';
 import * as pbxLogs from './2026-11-23T1200_pbx_logs';
 import * as importLineCounts from './2026-11-23T1300_import_line_counts';
 import * as queueEventColumns from './2026-11-24T1000_queue_event_columns';
+import * as selfService from './2026-11-25T1300_self_service';
 
 /**
  * Every migration, by name, imported statically so that the bundle and the standalone executable carry
@@ -17,4 +18,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-23T1200_pbx_logs': pbxLogs,
   '2026-11-23T1300_import_line_counts': importLineCounts,
   '2026-11-24T1000_queue_event_columns': queueEventColumns,
+  '2026-11-25T1300_self_service': selfService,
 };

@@ -14,7 +14,7 @@ const callerById = defineQuery((db, p: Params<{ id: number }>) => db.selectFrom(
 
 /** What a bearer token says: whose it is and the version of that user's credentials it was issued for. */
 export interface TokenVerifier {
-  verify(token: string): { readonly uid: number; readonly ver: number } | null;
+  verify(token: string): { readonly uid: number; readonly ver: number; readonly iat?: number } | null;
 }
 
 /** The authenticated user of a request: who it is, what it may do, and in which tenants. */
@@ -22,6 +22,8 @@ export interface Caller {
   readonly user: CallerUser;
   readonly permissions: ReadonlySet<Permission>;
   readonly scope: TenantScope;
+  /** When the request's token was issued (Unix seconds; 0 when not from a token): how recently the user proved who it is. */
+  readonly issuedAt: number;
 }
 
 /**
@@ -42,16 +44,16 @@ export async function resolveCaller(db: Db, tokens: TokenVerifier, token: string
   if (!claims) throw notAuthenticated('Missing, invalid or expired access token');
   const user = await callerById.first(db, { id: claims.uid });
   if (!user || user.token_version !== claims.ver) throw notAuthenticated('Missing, invalid or expired access token');
-  return callerOf(db, user);
+  return callerOf(db, user, claims.iat ?? 0);
 }
 
 /** The caller of a user row: at once for every role but a partner admin's, whose tenants are read. */
-export function callerOf(db: Db, user: CallerUser): Caller | Promise<Caller> {
+export function callerOf(db: Db, user: CallerUser, issuedAt = 0): Caller | Promise<Caller> {
   const permissions = permissionsOf(user);
   const reach = roleOf(user.user_role)?.reach ?? 'own';
-  if (reach === 'all') return { user, permissions, scope: ALL_TENANTS };
-  if (reach === 'own') return { user, permissions, scope: tenantsScope([user.tenant_id]) };
-  return partnerScope(db, user).then((scope) => ({ user, permissions, scope }));
+  if (reach === 'all') return { user, permissions, scope: ALL_TENANTS, issuedAt };
+  if (reach === 'own') return { user, permissions, scope: tenantsScope([user.tenant_id]), issuedAt };
+  return partnerScope(db, user).then((scope) => ({ user, permissions, scope, issuedAt }));
 }
 
 /**

@@ -18,6 +18,8 @@ export interface Database extends ReportingTables {
   webhooks: WebhookTable;
   saved_filters: SavedFilterTable;
   mfa_challenges: MfaChallengeTable;
+  mfa_enrolments: MfaEnrolmentTable;
+  password_resets: PasswordResetTable;
   login_failures: LoginFailureTable;
   report_runs: ReportRunTable;
   webhook_deliveries: WebhookDeliveryTable;
@@ -28,6 +30,8 @@ export interface TenantTable {
   id: Generated<number>;
   name: string;
   partner_id: number;
+  /** 1: every user must have MFA; one without it enrols before it gets a token. */
+  mfa_required: Generated<number>;
 }
 
 export interface BranchTable {
@@ -244,6 +248,22 @@ export interface MfaChallengeTable {
   mode: string;
   code_hash: string | null;
   attempts: Generated<number>;
+  expires_at: number;
+}
+
+/** An MFA mode set up and waiting for its first right code (issue 19). */
+export interface MfaEnrolmentTable {
+  user_id: number;
+  mode: string;
+  secret: string;
+  phone_number: string;
+  code_hash: string | null;
+  expires_at: number;
+}
+
+export interface PasswordResetTable {
+  token_hash: string;
+  user_id: number;
   expires_at: number;
 }
 

@@ -189,6 +189,17 @@ export interface SchemaTypes {
          */
         mfaVerifyToken: string;
         message: string;
+        /**
+         * SMS: where the code went, all but its last 4 digits masked.
+         */
+        phoneNumber?: string;
+      }
+    | {
+        /**
+         * Send it to POST /v2/mfa/setup and /v2/mfa/verify; it lives 5 minutes.
+         */
+        mfaSetupToken: string;
+        message: string;
       };
   'auth-response': {
     /**
@@ -1491,11 +1502,60 @@ export interface SchemaTypes {
      */
     paginated?: 0 | 1;
   };
+  'manual-reset-password': {
+    password: string;
+  };
+  'mfa-auth-resend': {
+    mode: 'app' | 'email' | 'sms';
+    token?: string;
+    /**
+     * The number the app shows (it may be masked); the code still goes only to the number on the account.
+     */
+    phoneNumber?: string;
+  };
+  'mfa-auth-setup': {
+    mode: 'app' | 'email' | 'sms';
+    /**
+     * Accepted as the app sends it; not needed.
+     */
+    token?: string;
+    /**
+     * The phone number the app sends; digits, with an optional leading +.
+     */
+    phoneNumber?: string;
+  };
+  'mfa-auth-verify': {
+    mode: 'app' | 'email' | 'sms';
+    otp: string;
+    token?: string;
+    secret?: string;
+    /**
+     * The phone number the app sends; digits, with an optional leading +.
+     */
+    phoneNumber?: string;
+  };
   'mfa-challenge': {
     mode: 'app' | 'email' | 'sms';
     /**
      * Send it with the code to POST /v2/mfa/validate; it lives 5 minutes.
      */
+    mfaVerifyToken: string;
+    message: string;
+    /**
+     * SMS: where the code went, all but its last 4 digits masked.
+     */
+    phoneNumber?: string;
+  };
+  'mfa-disable': {
+    /**
+     * The current password (or otp, or a sign-in of the last 10 minutes).
+     */
+    password?: string;
+    otp?: string;
+  };
+  'mfa-resend-response': {
+    status: string;
+    mode: 'app' | 'email' | 'sms';
     mfaVerifyToken: string;
     message: string;
   };
@@ -1505,6 +1565,56 @@ export interface SchemaTypes {
      */
     token: string;
     mode?: 'app' | 'email' | 'sms';
+    /**
+     * The number the app shows (it may be masked); the code still goes only to the number on the account.
+     */
+    phoneNumber?: string;
+  };
+  'mfa-setup-required': {
+    /**
+     * Send it to POST /v2/mfa/setup and /v2/mfa/verify; it lives 5 minutes.
+     */
+    mfaSetupToken: string;
+    message: string;
+  };
+  'mfa-setup-response': {
+    mode: 'app' | 'email' | 'sms';
+    mfaVerifyToken?: string;
+    /**
+     * SMS: the number, masked.
+     */
+    phoneNumber?: string;
+    /**
+     * App: the TOTP secret (base32), shown this once.
+     */
+    secret?: string;
+    /**
+     * App: the otpauth:// URI as a PNG data URL.
+     */
+    qrcode?: string;
+  };
+  'mfa-setup': {
+    mode: 'app' | 'email' | 'sms';
+    /**
+     * The mfaSetupToken of POST /v2/authentication/mfa.
+     */
+    token: string;
+    /**
+     * The phone number the app sends; digits, with an optional leading +.
+     */
+    phoneNumber?: string;
+  };
+  'mfa-toggle-response': {
+    status: string;
+    message: string;
+  };
+  'mfa-toggle': {
+    mode: 'app' | 'email' | 'sms';
+    /**
+     * Removing a mode: the current password (or otp, or a sign-in of the last 10 minutes).
+     */
+    password?: string;
+    otp?: string;
   };
   'mfa-validate': {
     /**
@@ -1512,6 +1622,19 @@ export interface SchemaTypes {
      */
     token: string;
     otp: string;
+  };
+  'mfa-verify': {
+    mode: 'app' | 'email' | 'sms';
+    otp: string;
+    /**
+     * The mfaSetupToken.
+     */
+    token: string;
+    secret?: string;
+    /**
+     * The phone number the app sends; digits, with an optional leading +.
+     */
+    phoneNumber?: string;
   };
   /**
    * This API described in OpenAPI 3.1, generated from the route table and the JSON Schemas the server validates with.
@@ -1536,6 +1659,16 @@ export interface SchemaTypes {
      * 0 returns every record on one page.
      */
     paginated?: 0 | 1;
+  };
+  'password-reset-request': {
+    email: string;
+  };
+  'password-reset': {
+    /**
+     * The token of the reset e-mail.
+     */
+    token: string;
+    password: string;
   };
   'phone-number-page': {
     /**
@@ -2039,6 +2172,34 @@ export interface SchemaTypes {
     postParams: {
       [k: string]: unknown;
     };
+  };
+  'settings-call-notifications': {
+    enableCallNotifications: 0 | 1;
+  };
+  'settings-dark-mode': {
+    darkMode: 0 | 1;
+  };
+  'settings-dnd': {
+    dnd: boolean;
+  };
+  'settings-mobile-call-notifications': {
+    enableMobileCallNotifications: 0 | 1;
+  };
+  'settings-mobile-chat-notifications': {
+    enableChatNotifications: 0 | 1;
+    enableAllNewMessageNotifications: 0 | 1;
+    enableDirectMessageNotifications: 0 | 1;
+  };
+  'settings-mobile-text-notifications': {
+    enableMobileTextNotifications: 0 | 1;
+  };
+  'settings-text-notifications': {
+    enableTextNotifications: 0 | 1;
+  };
+  'settings-title': {};
+  'status-response': {
+    status: string;
+    message: string;
   };
   /**
    * The User of api.md §2.1.

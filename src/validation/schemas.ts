@@ -29,11 +29,25 @@ import idParams from '../../schemas/id-params.json';
 import importSummary from '../../schemas/import-summary.json';
 import ingestLines from '../../schemas/ingest-lines.json';
 import listQuery from '../../schemas/list-query.json';
+import manualResetPassword from '../../schemas/manual-reset-password.json';
+import mfaAuthResend from '../../schemas/mfa-auth-resend.json';
+import mfaAuthSetup from '../../schemas/mfa-auth-setup.json';
+import mfaAuthVerify from '../../schemas/mfa-auth-verify.json';
 import mfaChallenge from '../../schemas/mfa-challenge.json';
+import mfaDisable from '../../schemas/mfa-disable.json';
+import mfaResendResponse from '../../schemas/mfa-resend-response.json';
 import mfaResend from '../../schemas/mfa-resend.json';
+import mfaSetupRequired from '../../schemas/mfa-setup-required.json';
+import mfaSetupResponse from '../../schemas/mfa-setup-response.json';
+import mfaSetup from '../../schemas/mfa-setup.json';
+import mfaToggleResponse from '../../schemas/mfa-toggle-response.json';
+import mfaToggle from '../../schemas/mfa-toggle.json';
 import mfaValidate from '../../schemas/mfa-validate.json';
+import mfaVerify from '../../schemas/mfa-verify.json';
 import openapi from '../../schemas/openapi.json';
 import pagingQuery from '../../schemas/paging-query.json';
+import passwordResetRequest from '../../schemas/password-reset-request.json';
+import passwordReset from '../../schemas/password-reset.json';
 import phoneNumberPage from '../../schemas/phone-number-page.json';
 import phoneNumberQuery from '../../schemas/phone-number-query.json';
 import phoneNumberRecord from '../../schemas/phone-number-record.json';
@@ -49,6 +63,15 @@ import savedFilterCreated from '../../schemas/saved-filter-created.json';
 import savedFilterPage from '../../schemas/saved-filter-page.json';
 import savedFilterUpdate from '../../schemas/saved-filter-update.json';
 import savedFilter from '../../schemas/saved-filter.json';
+import settingsCallNotifications from '../../schemas/settings-call-notifications.json';
+import settingsDarkMode from '../../schemas/settings-dark-mode.json';
+import settingsDnd from '../../schemas/settings-dnd.json';
+import settingsMobileCallNotifications from '../../schemas/settings-mobile-call-notifications.json';
+import settingsMobileChatNotifications from '../../schemas/settings-mobile-chat-notifications.json';
+import settingsMobileTextNotifications from '../../schemas/settings-mobile-text-notifications.json';
+import settingsTextNotifications from '../../schemas/settings-text-notifications.json';
+import settingsTitle from '../../schemas/settings-title.json';
+import statusResponse from '../../schemas/status-response.json';
 import user from '../../schemas/user.json';
 import webhookCreate from '../../schemas/webhook-create.json';
 import webhookDeliveryPage from '../../schemas/webhook-delivery-page.json';
@@ -92,11 +115,25 @@ export const SCHEMAS: readonly object[] = [
   importSummary,
   ingestLines,
   listQuery,
+  manualResetPassword,
+  mfaAuthResend,
+  mfaAuthSetup,
+  mfaAuthVerify,
   mfaChallenge,
+  mfaDisable,
+  mfaResendResponse,
   mfaResend,
+  mfaSetupRequired,
+  mfaSetupResponse,
+  mfaSetup,
+  mfaToggleResponse,
+  mfaToggle,
   mfaValidate,
+  mfaVerify,
   openapi,
   pagingQuery,
+  passwordResetRequest,
+  passwordReset,
   phoneNumberPage,
   phoneNumberQuery,
   phoneNumberRecord,
@@ -112,6 +149,15 @@ export const SCHEMAS: readonly object[] = [
   savedFilterPage,
   savedFilterUpdate,
   savedFilter,
+  settingsCallNotifications,
+  settingsDarkMode,
+  settingsDnd,
+  settingsMobileCallNotifications,
+  settingsMobileChatNotifications,
+  settingsMobileTextNotifications,
+  settingsTextNotifications,
+  settingsTitle,
+  statusResponse,
   user,
   webhookCreate,
   webhookDeliveryPage,

@@ -9,6 +9,8 @@ import { anyJson, deeplyNested, RawJson, extremeNumbers, extremeNumberText, muta
 import { ERROR_NAMES } from '../helpers/errors';
 import { tokenFor } from '../helpers/factories';
 import { ACME } from '../helpers/fixtures';
+import { startReceiver, type HttpReceiver } from '../helpers/http-receiver';
+import { startSmtp, type TestSmtp } from '../helpers/smtp';
 
 /*
  * Property-based requests to every route, driven by its schemas: valid bodies and queries, broken ones
@@ -60,12 +62,22 @@ describe('fuzzing every route (property-based, from schemas/)', function () {
     return h.digest('hex');
   };
 
+  let smtp: TestSmtp;
+  let sms: HttpReceiver;
+
   before(async () => {
-    app = await startTestApp();
+    // Real mail and SMS receivers: routes that send a code (MFA set-up, password reset) can succeed.
+    smtp = await startSmtp();
+    sms = await startReceiver();
+    app = await startTestApp({ env: { TARS_SMTP_URL: smtp.url, TARS_SMS_GATEWAY_URL: `${sms.url}/send` } });
     await seedFixture(app.deps.database, app.deps.validator, await readFixtureFile(ACME), new Date());
     for (const userId of [1, 7, 2, 3, 8, 4, 6]) tokens.push(await tokenFor(app, { id: userId }));
   });
-  after(() => app.close());
+  after(async () => {
+    await app.close();
+    await smtp.close();
+    await sms.close();
+  });
 
   const bodyArb = (route: RouteDef): fc.Arbitrary<unknown> => {
     if (!route.body) return fc.constant(undefined);

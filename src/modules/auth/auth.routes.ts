@@ -1,6 +1,8 @@
 import type { AppDeps } from '../../deps';
 import { publicRoute, type RouteDef } from '../../http/route';
+import { accountRoutes } from '../users/account.routes';
 import { AuthService } from './auth.service';
+import { mfaRoutes } from './mfa.routes';
 
 export function authRoutes(deps: AppDeps): RouteDef[] {
   const auth = new AuthService(deps);
@@ -56,5 +58,7 @@ export function authRoutes(deps: AppDeps): RouteDef[] {
       permission: 'public',
       handler: ({ body }) => auth.refresh(body.accessToken),
     }),
+    ...mfaRoutes(auth),
+    ...accountRoutes(deps, auth),
   ];
 }

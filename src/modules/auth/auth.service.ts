@@ -10,6 +10,7 @@ import {
   codeMatches,
   countWrongCode,
   findChallenge,
+  maskPhone,
   MFA_MODES,
   modeAllowed,
   openChallenge,
@@ -20,6 +21,8 @@ import {
 import { dummyHash, verifyPassword } from './passwords';
 import { refuseWhenFull, settle, takePlace } from './attempt-limits';
 import { loginRules, mfaCodeRule, mfaResendRule } from './throttle';
+import { tenantRequiresMfa } from './account.repository';
+import { EnrolmentService, type SetupAnswer } from './enrolment';
 
 export interface AuthResult {
   user: ApiUser;
@@ -30,6 +33,14 @@ export interface MfaChallengeBody {
   mode: MfaMode;
   mfaVerifyToken: string;
   message: string;
+  /** SMS only: where the code went, all but its last 4 digits masked. */
+  phoneNumber?: string;
+}
+
+/** A user of a tenant that requires MFA, without MFA yet: it enrols with this token before it gets an access token. */
+export interface MfaSetupBody {
+  mfaSetupToken: string;
+  message: string;
 }
 
 const BAD_CREDENTIALS = 'Invalid e-mail or password';
@@ -37,8 +48,14 @@ const BAD_CODE = 'Invalid or expired one-time code';
 
 type Deps = Pick<AppDeps, 'database' | 'tokens' | 'clock' | 'mailer' | 'sms'>;
 
+const SETUP_REQUIRED = 'Your organisation requires MFA: set it up through POST /v2/authentication/mfa';
+
 export class AuthService {
-  constructor(private readonly deps: Deps) {}
+  readonly enrolment: EnrolmentService;
+
+  constructor(private readonly deps: Deps) {
+    this.enrolment = new EnrolmentService(deps);
+  }
 
   private get db() {
     return this.deps.database.db;
@@ -50,13 +67,21 @@ export class AuthService {
     if (user.mfa_enabled === 1) {
       throw notAuthenticated('Multi-factor authentication is enabled for this account: log in through POST /v2/authentication/mfa');
     }
+    if (await tenantRequiresMfa(this.db, user.tenant_id)) throw notAuthenticated(SETUP_REQUIRED);
     return this.issue(user);
   }
 
   /** POST /v2/authentication/mfa: the user when MFA is off, else a challenge (and the code sent by e-mail/SMS). */
-  async loginMfa(email: string, password: string, ip: string): Promise<AuthResult | MfaChallengeBody> {
+  async loginMfa(email: string, password: string, ip: string): Promise<AuthResult | MfaChallengeBody | MfaSetupBody> {
     const user = await this.checkPassword(email, password, ip);
-    if (user.mfa_enabled !== 1) return this.issue(user);
+    if (user.mfa_enabled !== 1) {
+      if (!(await tenantRequiresMfa(this.db, user.tenant_id))) return this.issue(user);
+      const setup = await openChallenge(this.db, user.id, 'setup', this.deps.clock.now());
+      return {
+        mfaSetupToken: setup.token,
+        message: 'Your organisation requires MFA: set it up with POST /v2/mfa/setup (the token lives 5 minutes)',
+      };
+    }
     const mode = (MFA_MODES as readonly string[]).includes(user.mfa_mode) ? (user.mfa_mode as MfaMode) : 'app';
     return this.challenge(user, mode);
   }
@@ -64,7 +89,7 @@ export class AuthService {
   /** POST /v2/mfa/validate. Every code takes its place in the user's count of wrong codes first: past the limit, 429 whatever the code. */
   async validate(token: string, otp: string): Promise<AuthResult> {
     const challenge = await findChallenge(this.db, token, this.deps.clock.now());
-    if (!challenge) throw notAuthenticated(BAD_CODE);
+    if (!challenge || challenge.mode === 'setup') throw notAuthenticated(BAD_CODE);
     const user = await findUserById(this.db, challenge.userId);
     if (!user) throw notAuthenticated(BAD_CODE);
     const place = await takePlace(this.db, [mfaCodeRule(user.id)], this.deps.clock.now);
@@ -89,12 +114,20 @@ export class AuthService {
     return step !== null && (await recordTotpStep(this.db, user.id, step));
   }
 
-  /** POST /v2/mfa/resend-otp: a new challenge (and code) for an open one; the old token dies. */
+  /**
+   * POST /v2/mfa/resend-otp: a new challenge (and code) for an open one; the old token dies. The app sends the
+   * phone number it shows: the code still goes only to the number on the account (or being set up).
+   */
   async resend(token: string, mode: MfaMode | undefined): Promise<MfaChallengeBody> {
     const challenge = await findChallenge(this.db, token, this.deps.clock.now());
     if (!challenge) throw notAuthenticated(BAD_CODE);
     const user = await findUserById(this.db, challenge.userId);
     if (!user) throw notAuthenticated(BAD_CODE);
+    if (challenge.mode === 'setup') {
+      if (!mode) throw badRequest('mode is required to resend the code of a set-up');
+      const sent = await this.enrolment.resend(user, mode);
+      return { mode, mfaVerifyToken: token, message: sent.message };
+    }
     const next = mode ?? challenge.mode;
     if (!modeAllowed(user, next)) throw badRequest(`mode "${next}" is not set up for this account`);
     // A new challenge never resets the count of wrong codes, and new codes are limited themselves.
@@ -145,17 +178,56 @@ export class AuthService {
       await closeChallenge(this.db, challenge.token);
       throw err instanceof AppError ? err : unavailable(`The sign-in code could not be sent ${mode === 'email' ? 'by e-mail' : 'by SMS'}`);
     }
-    const where = mode === 'email' ? 'by e-mail' : 'by SMS';
-    return { mode, mfaVerifyToken: challenge.token, message: `A 6-digit code was sent ${where}` };
+    if (mode === 'email') return { mode, mfaVerifyToken: challenge.token, message: 'A 6-digit code was sent by e-mail' };
+    return {
+      mode,
+      mfaVerifyToken: challenge.token,
+      message: 'A 6-digit code was sent by SMS',
+      phoneNumber: maskPhone(user.mfa_phone_number),
+    };
   }
 
-  private async issue(user: UserRow): Promise<AuthResult> {
+  /** POST /v2/mfa/setup: a user enrolling before it signs in (its mfaSetupToken) sets a mode up. */
+  async setupWithToken(token: string, mode: MfaMode, phoneNumber: string | undefined): Promise<SetupAnswer> {
+    const user = await this.setupUser(token);
+    return { ...(await this.enrolment.setup(user, mode, phoneNumber)), mfaVerifyToken: token };
+  }
+
+  /** POST /v2/mfa/verify: the first right code switches MFA on and signs the user in; the set-up token dies. */
+  async verifyWithToken(token: string, mode: MfaMode, otp: string, given: { secret?: string; phoneNumber?: string }): Promise<AuthResult> {
+    const user = await this.setupUser(token);
+    await this.enrolment.verify(user, mode, otp, given);
+    await closeChallenge(this.db, token);
+    const fresh = await findUserById(this.db, user.id);
+    if (!fresh) throw notAuthenticated(BAD_CODE);
+    return this.issue(fresh);
+  }
+
+  private async setupUser(token: string): Promise<UserRow> {
+    const challenge = await findChallenge(this.db, token, this.deps.clock.now());
+    const user = challenge?.mode === 'setup' ? await findUserById(this.db, challenge.userId) : undefined;
+    if (!user) throw notAuthenticated('Invalid or expired MFA set-up token: sign in again');
+    return user;
+  }
+
+  /** The signed-in user as a sign-in returns it (GET /v2/users/me). */
+  async me(userId: number): Promise<ApiUser> {
+    const user = await findUserById(this.db, userId);
+    if (!user) throw notAuthenticated('Missing, invalid or expired access token');
+    return this.profileOf(user);
+  }
+
+  async issue(user: UserRow): Promise<AuthResult> {
+    return { user: await this.profileOf(user), accessToken: this.deps.tokens.issue({ uid: user.id, ver: user.token_version }) };
+  }
+
+  /** The User object of a sign-in: the caller's own, so with its SIP password. */
+  async profileOf(user: UserRow): Promise<ApiUser> {
     const caller = await callerOf(this.db, user);
-    const user_ = toApiUser(user, {
+    return toApiUser(user, {
       branchName: await branchName(this.db, scopeOfStoredRow(user), user.branch_id),
       permissions: [...caller.permissions].sort(),
       withPeerSecret: true,
     });
-    return { user: user_, accessToken: this.deps.tokens.issue({ uid: user.id, ver: user.token_version }) };
   }
 }

@@ -18,16 +18,19 @@ export const MFA_MODES: readonly MfaMode[] = ['app', 'email', 'sms'];
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
+/** A sign-in challenge is for a code of one mode; a set-up challenge (mfaSetupToken) lets a user enrol before it signs in. */
+export type ChallengeMode = MfaMode | 'setup';
+
 export interface Challenge {
   readonly token: string;
-  readonly mode: MfaMode;
+  readonly mode: ChallengeMode;
   /** The code to send by e-mail or SMS; null for app mode. */
   readonly code: string | null;
 }
 
-export async function openChallenge(db: Db, userId: number, mode: MfaMode, now: number): Promise<Challenge> {
+export async function openChallenge(db: Db, userId: number, mode: ChallengeMode, now: number): Promise<Challenge> {
   const token = randomBytes(32).toString('base64url');
-  const code = mode === 'app' ? null : String(randomInt(0, 1_000_000)).padStart(6, '0');
+  const code = mode === 'app' || mode === 'setup' ? null : String(randomInt(0, 1_000_000)).padStart(6, '0');
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('mfa_challenges').where('expires_at', '<=', now).execute();
     await trx
@@ -46,7 +49,7 @@ export async function openChallenge(db: Db, userId: number, mode: MfaMode, now: 
 
 export interface OpenChallenge {
   readonly userId: number;
-  readonly mode: MfaMode;
+  readonly mode: ChallengeMode;
   readonly codeHash: string | null;
   readonly attempts: number;
 }
@@ -60,7 +63,7 @@ export async function findChallenge(db: Db, token: string, now: number): Promise
     .where('expires_at', '>', now)
     .where('attempts', '<', MAX_WRONG_CODES)
     .executeTakeFirst();
-  return row ? { userId: row.user_id, mode: row.mode as MfaMode, codeHash: row.code_hash, attempts: row.attempts } : undefined;
+  return row ? { userId: row.user_id, mode: row.mode as ChallengeMode, codeHash: row.code_hash, attempts: row.attempts } : undefined;
 }
 
 export async function countWrongCode(db: Db, token: string): Promise<void> {
@@ -99,3 +102,28 @@ export function modeAllowed(user: UserRow, mode: MfaMode): boolean {
   if (mode === 'email') return user.mfa_email_verified === 1;
   return user.mfa_sms_verified === 1 && user.mfa_phone_number !== '';
 }
+
+/** A phone number as a challenge shows it: only its last 4 digits (`*******4567`). */
+export function maskPhone(number: string): string {
+  const digits = number.replace(/\D/g, '');
+  return digits.length <= 4 ? '*'.repeat(digits.length) : `${'*'.repeat(digits.length - 4)}${digits.slice(-4)}`;
+}
+
+/** A fresh TOTP secret (160 bits, RFC 4226's recommendation), base32. */
+export function newTotpSecret(): string {
+  return new Secret({ size: 20 }).base32;
+}
+
+/** The otpauth:// URI an authenticator app scans (Key URI Format): issuer TARS, the account's e-mail. */
+export function otpauthUri(email: string, base32Secret: string): string {
+  const secret = Secret.fromBase32(base32Secret);
+  return new TOTP({ issuer: 'TARS', label: email, secret, algorithm: 'SHA1', digits: 6, period: TOTP_PERIOD_S }).toString();
+}
+
+/** A 6-digit code for e-mail or SMS and the hash that is stored of it. */
+export function newCode(): { code: string; hash: string } {
+  const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+  return { code, hash: sha256(code) };
+}
+
+export const hashToken = sha256;

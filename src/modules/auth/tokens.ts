@@ -8,6 +8,8 @@ export interface TokenClaims {
   readonly uid: number;
   /** users.token_version at issue time; changing the password or deleting the user makes it stale. */
   readonly ver: number;
+  /** When it was issued (Unix seconds); set on the claims of a verified token. */
+  readonly iat?: number;
 }
 
 /**
@@ -33,10 +35,10 @@ export class TokenService {
     try {
       const payload = jwt.verify(token, this.key, { algorithms: ['HS256'] });
       if (typeof payload !== 'object' || payload === null) return null;
-      const { uid, ver, exp } = payload as Record<string, unknown>;
+      const { uid, ver, exp, iat } = payload as Record<string, unknown>;
       // jsonwebtoken checks `exp` only when present: a token without one would never expire.
       if (typeof exp !== 'number' || !Number.isSafeInteger(uid) || !Number.isSafeInteger(ver)) return null;
-      return { uid: uid as number, ver: ver as number };
+      return { uid: uid as number, ver: ver as number, iat: typeof iat === 'number' ? iat : 0 };
     } catch {
       return null;
     }

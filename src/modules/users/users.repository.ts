@@ -62,3 +62,25 @@ export async function recordTotpStep(db: Db, userId: number, step: number): Prom
     .executeTakeFirst();
   return Number(res.numUpdatedRows) === 1;
 }
+
+/** The signed-in user's own settings (PATCH /v2/users/user-settings/...): only these columns, only its row. */
+export type OwnSettings = Partial<
+  Pick<
+    UserRow,
+    | 'title'
+    | 'dark_mode'
+    | 'dnd'
+    | 'enable_call_notifications'
+    | 'enable_text_notifications'
+    | 'enable_mobile_call_notifications'
+    | 'enable_mobile_text_notifications'
+    | 'enable_chat_notifications'
+    | 'enable_all_new_message_notifications'
+    | 'enable_direct_message_notifications'
+  >
+>;
+
+export async function updateOwnSettings(db: Db, userId: number, settings: OwnSettings): Promise<boolean> {
+  const res = await db.updateTable('users').set(settings).where('id', '=', userId).executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}

@@ -1,0 +1,213 @@
+import QRCode from 'qrcode';
+import type { Caller } from '../../access/caller';
+import type { AppDeps } from '../../deps';
+import type { UserRow } from '../../db/schema';
+import { AppError, badRequest, notAuthenticated, unavailable } from '../../errors';
+import { findUserById, recordTotpStep } from '../users/users.repository';
+import { dropEnrolment, findEnrolment, saveEnrolment, tenantRequiresMfa, type Enrolment } from './account.repository';
+import { settle, takePlace } from './attempt-limits';
+import { codeMatches, maskPhone, newCode, newTotpSecret, otpauthUri, totpStep, type MfaMode } from './mfa';
+import { verifyPassword } from './passwords';
+import { mfaCodeRule, mfaResendRule } from './throttle';
+
+/** How long a mode set up waits for its first right code. */
+export const ENROLMENT_TTL_MS = 10 * 60 * 1000;
+/** A token issued this recently proves the user just signed in: enough to turn MFA off without a password. */
+export const RECENT_SIGN_IN_S = 10 * 60;
+
+/** POST /v2/mfa/setup and /v2/mfa/auth/setup (the app's MFASetupResponse). */
+export interface SetupAnswer {
+  mode: MfaMode;
+  mfaVerifyToken?: string;
+  phoneNumber?: string;
+  secret?: string;
+  qrcode?: string;
+}
+
+/** The app's MFAToggleResponse. */
+export interface ToggleAnswer {
+  status: 'success';
+  message: string;
+}
+
+/** What proves the signed-in user is at the device when MFA is turned off: its password, a current app code, or a fresh sign-in. */
+export interface Proof {
+  password?: string;
+  otp?: string;
+}
+
+type Deps = Pick<AppDeps, 'database' | 'clock' | 'mailer' | 'sms'>;
+
+const BAD_CODE = 'Invalid or expired one-time code';
+const MODE_NAMES: Record<MfaMode, string> = { app: 'an authenticator app', email: 'e-mail', sms: 'SMS' };
+
+/**
+ * MFA enrolment and management (issue 19). A mode is set up (a TOTP secret shown once as text and QR code, or a
+ * code sent to the phone number or e-mail address to be verified), waits in mfa_enrolments, and is switched on
+ * only by its first right code; every code checked here counts against the same per-user limit as a sign-in code.
+ */
+export class EnrolmentService {
+  constructor(private readonly deps: Deps) {}
+
+  private get db() {
+    return this.deps.database.db;
+  }
+
+  async setup(user: UserRow, mode: MfaMode, phoneNumber: string | undefined): Promise<SetupAnswer> {
+    const now = this.deps.clock.now();
+    const expires_at = now + ENROLMENT_TTL_MS;
+    if (mode === 'app') {
+      const secret = newTotpSecret();
+      await saveEnrolment(this.db, { user_id: user.id, mode, secret, phone_number: '', code_hash: null, expires_at });
+      return { mode, secret, qrcode: await QRCode.toDataURL(otpauthUri(user.email, secret)) };
+    }
+    if (mode === 'sms' && !phoneNumber) throw badRequest('phoneNumber is required to set up MFA by SMS');
+    // Every code sent counts against the user's hourly limit of new codes.
+    await settle(this.db, await takePlace(this.db, [mfaResendRule(user.id)], this.deps.clock.now), false);
+    const { code, hash } = newCode();
+    const phone = mode === 'sms' ? (phoneNumber as string) : '';
+    await saveEnrolment(this.db, { user_id: user.id, mode, secret: '', phone_number: phone, code_hash: hash, expires_at });
+    await this.send(user, mode, phone, code);
+    return mode === 'sms' ? { mode, phoneNumber: maskPhone(phone) } : { mode };
+  }
+
+  /** A new code for a mode waiting to be verified. */
+  async resend(user: UserRow, mode: MfaMode): Promise<{ status: 'success'; mode: MfaMode; mfaVerifyToken: string; message: string }> {
+    const waiting = await findEnrolment(this.db, user.id, mode, this.deps.clock.now());
+    if (!waiting || mode === 'app') throw badRequest(`No set-up of MFA by ${MODE_NAMES[mode]} is waiting for a code: start with setup`);
+    await this.setup(user, mode, waiting.phone_number || undefined);
+    return { status: 'success', mode, mfaVerifyToken: '', message: `A new 6-digit code was sent by ${MODE_NAMES[mode]}` };
+  }
+
+  /** Checks the first code of a mode set up and switches MFA on with it; 401 for a wrong code. */
+  async verify(user: UserRow, mode: MfaMode, otp: string, given: { secret?: string; phoneNumber?: string }): Promise<ToggleAnswer> {
+    const now = this.deps.clock.now();
+    const waiting = await findEnrolment(this.db, user.id, mode, now);
+    if (!waiting) throw badRequest(`No set-up of MFA by ${MODE_NAMES[mode]} is waiting: start with setup`);
+    if (given.secret !== undefined && given.secret !== waiting.secret) throw badRequest('secret is not the one of this set-up');
+    if (given.phoneNumber !== undefined && given.phoneNumber !== waiting.phone_number && mode === 'sms')
+      throw badRequest('phoneNumber is not the one the code was sent to');
+    const place = await takePlace(this.db, [mfaCodeRule(user.id)], this.deps.clock.now);
+    let ok = false;
+    try {
+      ok = await this.codeIsRight(user, waiting, otp, now);
+    } finally {
+      await settle(this.db, place, ok);
+    }
+    if (!ok) throw notAuthenticated(BAD_CODE);
+    await this.db.transaction().execute(async (trx) => {
+      const verified =
+        mode === 'app'
+          ? { mfa_app_secret: waiting.secret, mfa_app_verified: 1 }
+          : mode === 'sms'
+            ? { mfa_phone_number: waiting.phone_number, mfa_sms_verified: 1 }
+            : { mfa_email_verified: 1 };
+      await trx
+        .updateTable('users')
+        .set({ ...verified, mfa_enabled: 1, mfa_mode: mode })
+        .where('id', '=', user.id)
+        .execute();
+      await trx.deleteFrom('mfa_enrolments').where('user_id', '=', user.id).where('mode', '=', mode).execute();
+    });
+    return { status: 'success', message: `MFA by ${MODE_NAMES[mode]} is verified and on` };
+  }
+
+  /** Switches MFA on with a mode already verified. */
+  async enable(user: UserRow, mode: MfaMode): Promise<ToggleAnswer> {
+    if (!isVerified(user, mode)) throw badRequest(`MFA by ${MODE_NAMES[mode]} is not verified yet: set it up and verify it first`);
+    await this.db.updateTable('users').set({ mfa_enabled: 1, mfa_mode: mode }).where('id', '=', user.id).execute();
+    return { status: 'success', message: `MFA by ${MODE_NAMES[mode]} is on` };
+  }
+
+  /** Turns MFA off (its verified modes stay, to be switched on again); refused while the tenant requires MFA. */
+  async disable(user: UserRow, caller: Caller, proof: Proof): Promise<ToggleAnswer> {
+    await this.requireProof(user, caller, proof);
+    if (await tenantRequiresMfa(this.db, user.tenant_id))
+      throw new AppError(409, 'Your organisation requires MFA: it cannot be turned off');
+    await this.db.updateTable('users').set({ mfa_enabled: 0 }).where('id', '=', user.id).execute();
+    return { status: 'success', message: 'MFA is off' };
+  }
+
+  /** Forgets one mode; when it was the one in use, another verified mode takes over, or MFA goes off. */
+  async disableMode(user: UserRow, caller: Caller, mode: MfaMode, proof: Proof): Promise<ToggleAnswer> {
+    await this.requireProof(user, caller, proof);
+    const rest = (['app', 'sms', 'email'] as const).filter((m) => m !== mode && isVerified(user, m));
+    const inUse = user.mfa_enabled === 1 && user.mfa_mode === mode;
+    if (inUse && rest.length === 0 && (await tenantRequiresMfa(this.db, user.tenant_id)))
+      throw new AppError(409, 'Your organisation requires MFA: its last mode cannot be removed');
+    const forgotten =
+      mode === 'app'
+        ? { mfa_app_secret: '', mfa_app_verified: 0 }
+        : mode === 'sms'
+          ? { mfa_phone_number: '', mfa_sms_verified: 0 }
+          : { mfa_email_verified: 0 };
+    const next = inUse ? (rest[0] !== undefined ? { mfa_mode: rest[0] } : { mfa_enabled: 0 }) : {};
+    await this.db
+      .updateTable('users')
+      .set({ ...forgotten, ...next })
+      .where('id', '=', user.id)
+      .execute();
+    await dropEnrolment(this.db, user.id, mode);
+    return { status: 'success', message: `MFA by ${MODE_NAMES[mode]} is removed${'mfa_enabled' in next ? '; MFA is off' : ''}` };
+  }
+
+  private async requireProof(user: UserRow, caller: Caller, proof: Proof): Promise<void> {
+    if (proof.password !== undefined) {
+      const place = await takePlace(this.db, [mfaCodeRule(user.id)], this.deps.clock.now);
+      let ok = false;
+      try {
+        ok = await verifyPassword(proof.password, user.password_hash);
+      } finally {
+        await settle(this.db, place, ok);
+      }
+      if (!ok) throw notAuthenticated('The password is wrong');
+      return;
+    }
+    if (proof.otp !== undefined) {
+      const place = await takePlace(this.db, [mfaCodeRule(user.id)], this.deps.clock.now);
+      let ok = false;
+      try {
+        const step = user.mfa_app_verified === 1 ? totpStep(user.mfa_app_secret, proof.otp, this.deps.clock.now()) : null;
+        ok = step !== null && (await recordTotpStep(this.db, user.id, step));
+      } finally {
+        await settle(this.db, place, ok);
+      }
+      if (!ok) throw notAuthenticated(BAD_CODE);
+      return;
+    }
+    if (Date.now() / 1000 - caller.issuedAt > RECENT_SIGN_IN_S)
+      throw notAuthenticated(
+        'Confirm it is you: send your password (password) or a code of your authenticator app (otp), or sign in again',
+      );
+  }
+
+  private async codeIsRight(user: UserRow, waiting: Enrolment, otp: string, now: number): Promise<boolean> {
+    if (waiting.mode !== 'app') return waiting.code_hash !== null && codeMatches(waiting.code_hash, otp);
+    const step = totpStep(waiting.secret, otp, now);
+    return step !== null && (await recordTotpStep(this.db, user.id, step));
+  }
+
+  private async send(user: UserRow, mode: MfaMode, phone: string, code: string): Promise<void> {
+    const text = `Your TARS verification code is ${code}. It expires in 10 minutes.`;
+    try {
+      if (mode === 'email') await this.deps.mailer.send({ to: user.email, subject: 'Your TARS verification code', text });
+      else await this.deps.sms.send(phone, text);
+    } catch (err) {
+      await dropEnrolment(this.db, user.id, mode);
+      throw err instanceof AppError ? err : unavailable(`The verification code could not be sent by ${MODE_NAMES[mode]}`);
+    }
+  }
+
+  /** The signed-in user's row, fresh. */
+  async userOf(caller: Caller): Promise<UserRow> {
+    const user = await findUserById(this.db, caller.user.id);
+    if (!user) throw notAuthenticated('Missing, invalid or expired access token');
+    return user;
+  }
+}
+
+export function isVerified(user: UserRow, mode: MfaMode): boolean {
+  if (mode === 'app') return user.mfa_app_verified === 1 && user.mfa_app_secret !== '';
+  if (mode === 'sms') return user.mfa_sms_verified === 1 && user.mfa_phone_number !== '';
+  return user.mfa_email_verified === 1;
+}

@@ -1,0 +1,115 @@
+import type { AppDeps } from '../../deps';
+import { notAuthenticated } from '../../errors';
+import { publicRoute, route, type RouteDef } from '../../http/route';
+import type { SchemaId } from '../../validation/validation';
+import type { AuthService } from '../auth/auth.service';
+import { AccountService } from './account.service';
+import { updateOwnSettings, type OwnSettings } from './users.repository';
+
+/** The app's settings routes: path, body schema, and the columns its body sets (each a 0/1 flag unless said). */
+const SETTINGS: ReadonlyArray<{ path: string; schema: SchemaId; summary: string; columns: Record<string, keyof OwnSettings> }> = [
+  { path: 'title', schema: 'settings-title', summary: 'job title', columns: { title: 'title' } },
+  { path: 'dark-mode', schema: 'settings-dark-mode', summary: 'dark mode', columns: { darkMode: 'dark_mode' } },
+  { path: 'dnd', schema: 'settings-dnd', summary: 'do not disturb', columns: { dnd: 'dnd' } },
+  {
+    path: 'call-notifications',
+    schema: 'settings-call-notifications',
+    summary: 'call notifications',
+    columns: { enableCallNotifications: 'enable_call_notifications' },
+  },
+  {
+    path: 'text-notifications',
+    schema: 'settings-text-notifications',
+    summary: 'text notifications',
+    columns: { enableTextNotifications: 'enable_text_notifications' },
+  },
+  {
+    path: 'mobile/call-notifications',
+    schema: 'settings-mobile-call-notifications',
+    summary: 'incoming-call notifications on the mobile app',
+    columns: { enableMobileCallNotifications: 'enable_mobile_call_notifications' },
+  },
+  {
+    path: 'mobile/chat-notifications',
+    schema: 'settings-mobile-chat-notifications',
+    summary: 'chat notifications on the mobile app',
+    columns: {
+      enableChatNotifications: 'enable_chat_notifications',
+      enableAllNewMessageNotifications: 'enable_all_new_message_notifications',
+      enableDirectMessageNotifications: 'enable_direct_message_notifications',
+    },
+  },
+  {
+    path: 'mobile/text-notifications',
+    schema: 'settings-mobile-text-notifications',
+    summary: 'text notifications on the mobile app',
+    columns: { enableMobileTextNotifications: 'enable_mobile_text_notifications' },
+  },
+];
+
+/** "Me": the signed-in user's profile, settings and password (the hosted API's /v2/users/... routes of the mobile app). */
+export function accountRoutes(deps: AppDeps, auth: AuthService): RouteDef[] {
+  const account = new AccountService(deps);
+  const tag = 'Users';
+  return [
+    route({
+      method: 'get',
+      path: '/v2/users/me',
+      tag,
+      summary: 'The signed-in user, as a sign-in returns it',
+      response: 'user',
+      permission: 'authenticated',
+      handler: ({ caller }) => auth.me(caller.user.id),
+    }),
+    publicRoute({
+      method: 'post',
+      path: '/v2/users/request-password-reset',
+      tag,
+      summary: 'E-mail a single-use reset token (the same answer whether the address has an account or not)',
+      body: 'password-reset-request',
+      response: 'status-response',
+      permission: 'public',
+      handler: ({ body, ip }) => account.requestReset(body.email, ip),
+    }),
+    publicRoute({
+      method: 'post',
+      path: '/v2/users/reset-password',
+      tag,
+      summary: 'Set a new password with the token of the reset e-mail',
+      addition: true,
+      body: 'password-reset',
+      response: 'status-response',
+      permission: 'public',
+      handler: ({ body, ip }) => account.resetWithToken(body.token, body.password, ip),
+    }),
+    route({
+      method: 'post',
+      path: '/v2/users/manual-reset-password',
+      tag,
+      summary: "Change the signed-in user's password; every earlier token ends",
+      body: 'manual-reset-password',
+      response: 'status-response',
+      permission: 'authenticated',
+      handler: ({ caller, body }) => account.resetSignedIn(caller.user.id, body.password),
+    }),
+    ...SETTINGS.map((s) =>
+      route({
+        method: 'patch',
+        path: `/v2/users/user-settings/${s.path}`,
+        tag,
+        summary: `Set the signed-in user's ${s.summary}`,
+        body: s.schema,
+        response: s.schema,
+        permission: 'authenticated',
+        handler: async ({ caller, body }) => {
+          const given = body as Record<string, unknown>;
+          const set: Record<string, unknown> = {};
+          for (const [field, column] of Object.entries(s.columns))
+            set[column] = typeof given[field] === 'boolean' ? Number(given[field]) : given[field];
+          if (!(await updateOwnSettings(deps.database.db, caller.user.id, set as OwnSettings))) throw notAuthenticated();
+          return given as never;
+        },
+      }),
+    ),
+  ];
+}

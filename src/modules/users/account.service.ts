@@ -1,0 +1,107 @@
+import { randomBytes } from 'node:crypto';
+import { scopeOfStoredRow } from '../../access/scope';
+import type { AppDeps } from '../../deps';
+import type { UserRow } from '../../db/schema';
+import { badRequest, notAuthenticated } from '../../errors';
+import { dropResets, saveReset, takeReset } from '../auth/account.repository';
+import { settle, takePlace, type AttemptRule } from '../auth/attempt-limits';
+import { hashToken } from '../auth/mfa';
+import { hashPassword } from '../auth/passwords';
+import { findUserByEmail, findUserById, setPassword } from './users.repository';
+
+/** A reset token lives this long, and is good once. */
+export const RESET_TTL_MS = 30 * 60 * 1000;
+const HOUR_MS = 60 * 60 * 1000;
+
+/** Reset e-mails per address and per client, and password changes per user, each an hour (docs/security.md). */
+const resetRequestRules = (email: string, ip: string): AttemptRule[] => [
+  { key: `reset:${email.trim().toLowerCase()}`, limit: 5, windowMs: HOUR_MS, what: 'this address', counts: 'password-reset requests' },
+  { key: `reset-ip:${ip}`, limit: 30, windowMs: HOUR_MS, what: 'your address', counts: 'password-reset requests' },
+];
+const resetTokenRule = (ip: string): AttemptRule => ({
+  key: `reset-token:${ip}`,
+  limit: 10,
+  windowMs: HOUR_MS,
+  what: 'your address',
+  counts: 'invalid reset tokens',
+});
+const passwordChangeRule = (userId: number): AttemptRule => ({
+  key: `password:${userId}`,
+  limit: 5,
+  windowMs: HOUR_MS,
+  what: 'this account',
+  counts: 'password changes',
+});
+
+export interface StatusAnswer {
+  status: 'success';
+  message: string;
+}
+
+const REQUESTED: StatusAnswer = {
+  status: 'success',
+  message: 'If an account uses this address, an e-mail with a reset token is on its way; the token is good once, for 30 minutes',
+};
+
+type Deps = Pick<AppDeps, 'database' | 'clock' | 'mailer' | 'log'>;
+
+/** Password reset, by e-mail or signed in (issue 19). Every earlier access token and reset token dies with the old password. */
+export class AccountService {
+  constructor(private readonly deps: Deps) {}
+
+  private get db() {
+    return this.deps.database.db;
+  }
+
+  /** The same answer, at the same speed, whether the address has an account or not: the e-mail goes out afterwards. */
+  async requestReset(email: string, ip: string): Promise<StatusAnswer> {
+    await settle(this.db, await takePlace(this.db, resetRequestRules(email, ip), this.deps.clock.now), false);
+    const user = await findUserByEmail(this.db, email);
+    if (!user) return REQUESTED;
+    const token = randomBytes(32).toString('base64url');
+    const now = this.deps.clock.now();
+    await saveReset(this.db, hashToken(token), user.id, now, now + RESET_TTL_MS);
+    const text =
+      `Someone asked to reset the password of your TARS account ${user.email}.\n\n` +
+      `Your reset token (good once, for 30 minutes):\n\n${token}\n\n` +
+      'Send it with a new password to POST /v2/users/reset-password {"token": "...", "password": "..."}.\n' +
+      'If it was not you, ignore this e-mail: your password stays as it is.';
+    this.deps.mailer
+      .send({ to: user.email, subject: 'Reset your TARS password', text })
+      .catch((err: unknown) => this.deps.log.warn({ userId: user.id, err }, 'password-reset e-mail not sent'));
+    return REQUESTED;
+  }
+
+  /** POST /v2/users/reset-password: the token of the e-mail and a new password. */
+  async resetWithToken(token: string, password: string, ip: string): Promise<StatusAnswer> {
+    const place = await takePlace(this.db, [resetTokenRule(ip)], this.deps.clock.now);
+    let userId: number | undefined;
+    try {
+      userId = await takeReset(this.db, hashToken(token), this.deps.clock.now());
+    } finally {
+      await settle(this.db, place, userId !== undefined);
+    }
+    const user = userId === undefined ? undefined : await findUserById(this.db, userId);
+    if (!user) throw notAuthenticated('Invalid or expired reset token: ask for a new one');
+    await this.change(user, password);
+    return { status: 'success', message: 'The password is changed; sign in with it' };
+  }
+
+  /** POST /v2/users/manual-reset-password: the signed-in user's new password; its own token dies too. */
+  async resetSignedIn(userId: number, password: string): Promise<StatusAnswer> {
+    const user = await findUserById(this.db, userId);
+    if (!user) throw notAuthenticated('Missing, invalid or expired access token');
+    await settle(this.db, await takePlace(this.db, [passwordChangeRule(user.id)], this.deps.clock.now), false);
+    await this.change(user, password);
+    return { status: 'success', message: 'The password is changed; every earlier access token has ended: sign in again' };
+  }
+
+  private async change(user: UserRow, password: string): Promise<void> {
+    if (password.length < 8) throw badRequest('password must be at least 8 characters long');
+    const hash = await hashPassword(password);
+    await this.db.transaction().execute(async (trx) => {
+      await setPassword(trx, scopeOfStoredRow(user), user.id, hash);
+      await dropResets(trx, user.id);
+    });
+  }
+}

@@ -147,6 +147,27 @@ describe('secrets: absent from the log and from every response where they do not
     expect((await client.call('GET', '/v2/webhooks/1', { token: `${token.slice(0, -4)}AAAA` })).status, 'a forged token').to.equal(401);
   }
 
+  /** Self-service (issue 19): an authenticator app enrolled, "me" read, a password reset by its e-mailed token. */
+  async function useAccount(): Promise<void> {
+    const reports = { email: 'reports@acme.example', password: 'acme-reports-pass' };
+    const token = (await login(reports)).body.accessToken as string;
+    const setup = await client.call('POST', '/v2/mfa/auth/setup', { token, body: { mode: 'app' } });
+    expect(setup.status).to.equal(201);
+    made.set('TOTP secret (enrolled)', setup.body.secret as string);
+    const totp = new TOTP({ secret: Secret.fromBase32(setup.body.secret as string), digits: 6, period: 30, algorithm: 'SHA1' });
+    expect(
+      (await client.call('POST', '/v2/mfa/auth/verify', { token, body: { mode: 'app', otp: codeIn(totp.generate()) } })).status,
+    ).to.equal(201);
+    expect((await client.call('GET', '/v2/users/me', { token })).status).to.equal(200);
+    expect((await client.call('POST', '/v2/users/request-password-reset', { body: { email: reports.email } })).status).to.equal(201);
+    const resetToken = /\n\n([A-Za-z0-9_-]{43})\n\n/.exec((await smtp.next()).parsed.text ?? '')?.[1] as string;
+    made.set('password-reset token', resetToken).set('password set by a reset', 'reports-new-password-1');
+    const reset = await client.call('POST', '/v2/users/reset-password', {
+      body: { token: resetToken, password: 'reports-new-password-1' },
+    });
+    expect(reset.status).to.equal(201);
+  }
+
   /** Every secret the database holds, read after the run: hashes, signing secrets (current and previous). */
   function storedSecrets(): Map<string, string> {
     const db = new SqliteDatabase(join(dir, 'data', 'tars.db'), { readonly: true });
@@ -171,6 +192,7 @@ describe('secrets: absent from the log and from every response where they do not
   it('when logins of every kind, webhooks with credentials and deliveries ran, then no password, SIP or MFA secret, webhook credential, signing secret, hash or token is in the log, and none in a response where it does not belong', async () => {
     const token = await logIn();
     await useWebhooks(token);
+    await useAccount();
     expect(await server.stop('SIGTERM')).to.equal(0);
 
     const fixtureSecrets = new Map<string, string>([
@@ -210,6 +232,8 @@ describe('secrets: absent from the log and from every response where they do not
         [...valuesOf(x.body, 'mfaAppSecret'), ...valuesOf(x.body, 'otp')].filter((v) => v !== ''),
         where,
       ).to.deep.equal([]);
+      const enrolled = secretsIn(x.text, new Map([...made].filter(([label]) => label.startsWith('TOTP') || label.startsWith('password-'))));
+      expect(enrolled, where).to.deep.equal(x.path === '/v2/mfa/auth/setup' ? ['TOTP secret (enrolled)'] : []);
       const ownLogin = /^\/v2\/(authentication|mfa\/validate)/.test(x.path) && (x.body as { user?: { id?: number } })?.user?.id === 2;
       expect(x.text.includes('s1p-secret-101'), `peerSecret in ${where}`).to.equal(ownLogin);
     }

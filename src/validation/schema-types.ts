@@ -1014,6 +1014,10 @@ export interface SchemaTypes {
       id: number;
       name: string;
       partnerId?: number;
+      /**
+       * 1: every user of the tenant must have MFA; one without it enrols before it gets a token.
+       */
+      mfaRequired?: 0 | 1;
     }[];
     branches?: {
       /**

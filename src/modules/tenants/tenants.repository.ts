@@ -38,10 +38,10 @@ const defaultBranchZone = defineQuery((db, p: Params<{ scope: TenantScope }>) =>
     .limit(sql.lit(1)),
 );
 
-export async function insertTenant(db: Db, input: { id?: number; name: string; partnerId?: number }): Promise<number> {
+export async function insertTenant(db: Db, input: { id?: number; name: string; partnerId?: number; mfaRequired?: 0 | 1 }): Promise<number> {
   const row = await db
     .insertInto('tenants')
-    .values({ id: input.id, name: input.name, partner_id: input.partnerId ?? 0 })
+    .values({ id: input.id, name: input.name, partner_id: input.partnerId ?? 0, mfa_required: input.mfaRequired ?? 0 })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;

@@ -13,7 +13,7 @@ export function createLogger(level: LogLevel, destination: pino.DestinationStrea
     {
       level,
       base: { service: 'tars' },
-      timestamp: pino.stdTimeFunctions.isoTime,
+      timestamp: isoTimeOncePerMs(),
       redact: {
         paths: [
           'password',
@@ -32,6 +32,23 @@ export function createLogger(level: LogLevel, destination: pino.DestinationStrea
     },
     destination,
   );
+}
+
+/**
+ * pino's isoTime, formatted once per millisecond: Date#toISOString took 3.5 us of every request line, and under
+ * load several lines share a millisecond.
+ */
+function isoTimeOncePerMs(): () => string {
+  let ms = Number.NaN;
+  let field = '';
+  return () => {
+    const now = Date.now();
+    if (now !== ms) {
+      ms = now;
+      field = `,"time":"${new Date(now).toISOString()}"`;
+    }
+    return field;
+  };
 }
 
 /**

@@ -33,6 +33,14 @@ describe('the request log line', () => {
         { reqId: 'speed-1', method: 'GET', path: '/v2/webhooks/list-types', status: 200, userId: user.id, service: 'tars' },
       ]);
       expect(request[0]?.durationMs).to.be.a('number');
+      // Its time is the ISO instant it was written (formatted once per millisecond, shared by the lines of that ms).
+      const before = Date.now();
+      app.deps.log.info('first');
+      app.deps.log.info('second');
+      const times = lines.slice(-2).map((l) => (JSON.parse(l) as { time: string }).time);
+      expect(times[0]).to.match(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+      expect(Date.parse(times[1] as string)).to.be.within(before, Date.now());
+      expect(Date.parse(times[0] as string)).to.be.at.most(Date.parse(times[1] as string));
       expect(entries.find((e) => e.msg === 'other')).to.deep.include({ user: { password: '[redacted]' }, accessToken: '[redacted]' });
     } finally {
       await app.close();

@@ -107,6 +107,30 @@ describe('queue_log lines (reporting.md R1, R4)', () => {
     expect(parse('1793427706.1x|1.1|400|NONE|ENTERQUEUE||+1|1')).to.equal(QUEUE_LOG_SKIPS.notRecord);
   });
 
+  it('when a queue_log as Asterisk 1.4 app_queue/chan_agent wrote it is read, then every call and agent line is kept', () => {
+    const text = readFileSync('test/fixtures/real-formats/queue_log-asterisk-1.4', 'utf8');
+    const codes = text
+      .split('\n')
+      .slice(0, -1)
+      .map((line) => {
+        const ev = parse(line);
+        return typeof ev === 'string' ? ev : ev.code;
+      });
+    expect(codes).to.deep.equal([
+      QUEUE_LOG_SKIPS.unusedEvent,
+      EV.AGENTLOGIN,
+      EV.ENTERQUEUE,
+      EV.CONNECT,
+      EV.COMPLETECALLER,
+      EV.ENTERQUEUE,
+      EV.CONNECT,
+      EV.BLINDTRANSFER,
+      EV.ENTERQUEUE,
+      EV.ABANDON,
+      EV.AGENTLOGOFF,
+    ]);
+  });
+
   it('when the sample queue_log is read, then exactly the nine lines of docs/fixture-format.md are skipped', () => {
     const lines = readFileSync(QUEUE_LOG_SAMPLE, 'utf8').split('\n').slice(0, -1); // the text ends with a newline
     expect(lines).to.have.length(489);

@@ -84,6 +84,53 @@ describe('queue_log lines (reporting.md R1, R4)', () => {
     });
   });
 
+  it('when a line is in an Asterisk 1.4–11 form (R17), then TRANSFER, short CONNECT and AGENTCALLBACK* read as today', () => {
+    const transfer = parse('1200000000|1200000000.7|sales|SIP/1001|TRANSFER|2000|from-internal|12|95');
+    expect(transfer).to.include({ code: EV.BLINDTRANSFER, waitTime: 12, talkTime: 95, agent: 'SIP/1001' });
+    expect(parse('1200000000|1200000000.7|sales|SIP/1001|TRANSFER|2000|from-internal|12|95|1')).to.include({ talkTime: 95 });
+    expect(parse('1200000000|1200000000.7|sales|SIP/1001|TRANSFER|2000|from-internal|12')).to.equal(QUEUE_LOG_SKIPS.badData);
+    expect(parse('1200000000|1200000000.7|sales|SIP/1001|CONNECT|7|1200000001.9')).to.include({ code: EV.CONNECT, ringMs: 0 });
+    expect(parse('1200000000|1200000000.7|sales|SIP/1001|CONNECT|7|1200000001.9|x')).to.equal(QUEUE_LOG_SKIPS.badData);
+    expect(parse('1200000000|NONE|NONE|Agent/1001|AGENTCALLBACKLOGIN|1001@from-internal')).to.include({
+      code: EV.AGENTLOGIN,
+      queueName: 'NONE',
+    });
+    expect(parse('1200000000|NONE|NONE|Agent/1001|AGENTCALLBACKLOGOFF|1001@from-internal|3600|Agent')).to.include({ code: EV.AGENTLOGOFF });
+  });
+
+  it('when the epoch has a fraction or the line starts with a BOM or NUL bytes (R16, R17), then it is read as the plain line', () => {
+    expect(parse('1793427706.123456|1.1|400|NONE|ENTERQUEUE||+1|1')).to.include({ time: 1793427706, code: EV.ENTERQUEUE });
+    expect(parse('\uFEFF1793427706|1.1|400|NONE|ENTERQUEUE||+1|1')).to.include({ time: 1793427706, callid: '1.1' });
+    expect(parse('\0\0\u00001793427706|1.1|400|NONE|ENTERQUEUE||+1|1')).to.include({ time: 1793427706 });
+    expect(parse('1793427706.|1.1|400|NONE|ENTERQUEUE||+1|1')).to.equal(QUEUE_LOG_SKIPS.notRecord);
+    expect(parse('.5|1.1|400|NONE|ENTERQUEUE||+1|1')).to.equal(QUEUE_LOG_SKIPS.notRecord);
+    expect(parse('1793427706.1x|1.1|400|NONE|ENTERQUEUE||+1|1')).to.equal(QUEUE_LOG_SKIPS.notRecord);
+  });
+
+  it('when a queue_log as Asterisk 1.4 app_queue/chan_agent wrote it is read, then every call and agent line is kept', () => {
+    const text = readFileSync('test/fixtures/real-formats/queue_log-asterisk-1.4', 'utf8');
+    const codes = text
+      .split('\n')
+      .slice(0, -1)
+      .map((line) => {
+        const ev = parse(line);
+        return typeof ev === 'string' ? ev : ev.code;
+      });
+    expect(codes).to.deep.equal([
+      QUEUE_LOG_SKIPS.unusedEvent,
+      EV.AGENTLOGIN,
+      EV.ENTERQUEUE,
+      EV.CONNECT,
+      EV.COMPLETECALLER,
+      EV.ENTERQUEUE,
+      EV.CONNECT,
+      EV.BLINDTRANSFER,
+      EV.ENTERQUEUE,
+      EV.ABANDON,
+      EV.AGENTLOGOFF,
+    ]);
+  });
+
   it('when the sample queue_log is read, then exactly the nine lines of docs/fixture-format.md are skipped', () => {
     const lines = readFileSync(QUEUE_LOG_SAMPLE, 'utf8').split('\n').slice(0, -1); // the text ends with a newline
     expect(lines).to.have.length(489);

@@ -58,7 +58,8 @@ interface EventRule {
 
 const RULES: Readonly<Record<EventName, EventRule>> = {
   ENTERQUEUE: { min: 2, ints: [] },
-  CONNECT: { min: 3, ints: [1, 3], ringSeconds: 3 },
+  // Asterisk 1.4 writes CONNECT without the ring time (R17): it then reads as 0.
+  CONNECT: { min: 2, ints: [1], ringSeconds: 3 },
   COMPLETEAGENT: { min: 3, ints: [1, 2, 3], wait: 1, talk: 2 },
   COMPLETECALLER: { min: 3, ints: [1, 2, 3], wait: 1, talk: 2 },
   BLINDTRANSFER: { min: 5, ints: [3, 4, 5], wait: 3, talk: 4 },
@@ -128,6 +129,30 @@ for (const [name, r] of Object.entries(RULES)) {
   (RULES_BY_LENGTH[name.length] ??= []).push(rule);
 }
 
+/** Asterisk 1.4–11 names read as today's events (reporting.md R17). */
+const member = { min: 0, ints: [], wait: 0, talk: 0, ringSeconds: 0, ringMs: 0 };
+const OLD_NAMES: readonly Rule[] = [
+  { name: 'TRANSFER', code: EV.BLINDTRANSFER, min: 4, ints: [3, 4], wait: 3, talk: 4, ringSeconds: 0, ringMs: 0 },
+  { ...member, name: 'AGENTCALLBACKLOGIN', code: EV.AGENTLOGIN },
+  { ...member, name: 'AGENTCALLBACKLOGOFF', code: EV.AGENTLOGOFF },
+];
+for (const rule of OLD_NAMES) (RULES_BY_LENGTH[rule.name.length] ??= []).push(rule);
+
+/** Realtime exports write the epoch with a fraction (R16): the whole seconds, the fraction dropped; -1 when not an epoch. */
+function epochAt(line: string, end: number): number {
+  const whole = digitsAt(line, 0, end);
+  if (whole >= 0) return whole;
+  const dot = line.indexOf('.');
+  return dot > 0 && dot < end - 1 && digitsAt(line, dot + 1, end) >= 0 ? digitsAt(line, 0, dot) : -1;
+}
+
+/** A UTF-8 byte-order mark, or NUL bytes a crash left, before a line are not part of it (R17). */
+function dropLeadingJunk(line: string): string {
+  let i = 0;
+  while (i < line.length && (line.charCodeAt(i) === 0 || line.charCodeAt(i) === 0xfeff)) i++;
+  return i === 0 ? line : line.slice(i);
+}
+
 function ruleAt(line: string, from: number, to: number): Rule | undefined {
   const candidates = RULES_BY_LENGTH[to - from];
   if (candidates) for (const rule of candidates) if (line.startsWith(rule.name, from)) return rule;
@@ -172,19 +197,23 @@ function dataIs(line: string, bar: number, i: number, word: string): boolean {
  * every line of files of millions): fields are found with indexOf and read in place; only the strings
  * kept (call id, queue and agent names, a pause reason or caller number) are cut out of the line.
  */
-export function parseQueueLogLine(line: string): QueueLogEvent | QueueLogSkip {
+export function parseQueueLogLine(raw: string): QueueLogEvent | QueueLogSkip {
+  const c0 = raw.charCodeAt(0);
+  const line = c0 === 0 || c0 === 0xfeff ? dropLeadingJunk(raw) : raw;
   if ((line.length === 0 || line.charCodeAt(0) <= 32) && line.trim() === '') return QUEUE_LOG_SKIPS.blank;
   const p1 = line.indexOf('|');
   const p2 = p1 < 0 ? -1 : line.indexOf('|', p1 + 1);
   const p3 = p2 < 0 ? -1 : line.indexOf('|', p2 + 1);
   const p4 = p3 < 0 ? -1 : line.indexOf('|', p3 + 1);
-  const time = p4 < 0 ? -1 : digitsAt(line, 0, p1);
+  const time = p4 < 0 ? -1 : epochAt(line, p1);
   if (time < 0) return QUEUE_LOG_SKIPS.notRecord;
   const p5 = line.indexOf('|', p4 + 1);
   const rule = ruleAt(line, p4 + 1, p5 < 0 ? line.length : p5);
   if (!rule) return QUEUE_LOG_SKIPS.unusedEvent;
   if (rule.min > 0 && dataStart(line, p5, rule.min) < 0) return QUEUE_LOG_SKIPS.badData;
   for (const i of rule.ints) if (dataInt(line, p5, i) < 0) return QUEUE_LOG_SKIPS.badData;
+  if (rule.ringSeconds && dataStart(line, p5, rule.ringSeconds) >= 0 && dataInt(line, p5, rule.ringSeconds) < 0)
+    return QUEUE_LOG_SKIPS.badData;
   const code = rule.code;
   return {
     time,
@@ -194,7 +223,7 @@ export function parseQueueLogLine(line: string): QueueLogEvent | QueueLogSkip {
     code,
     waitTime: rule.wait ? dataInt(line, p5, rule.wait) : 0,
     talkTime: rule.talk ? dataInt(line, p5, rule.talk) : 0,
-    ringMs: rule.ringSeconds ? dataInt(line, p5, rule.ringSeconds) * 1000 : rule.ringMs ? dataInt(line, p5, rule.ringMs) : 0,
+    ringMs: rule.ringSeconds ? Math.max(0, dataInt(line, p5, rule.ringSeconds)) * 1000 : rule.ringMs ? dataInt(line, p5, rule.ringMs) : 0,
     pauseReason: code === EV.PAUSE ? dataText(line, p5, 1) : code === EV.ADDMEMBER && dataIs(line, p5, 1, 'PAUSED') ? '' : null,
     callerIdNum: code === EV.ENTERQUEUE ? dataText(line, p5, 2) : null,
   };

@@ -5,6 +5,8 @@ import * as webhookDeliveries from './2026-11-22T1700_webhook_deliveries';
 import * as pbxLogs from './2026-11-23T1200_pbx_logs';
 import * as importLineCounts from './2026-11-23T1300_import_line_counts';
 import * as queueEventColumns from './2026-11-24T1000_queue_event_columns';
+import * as agentAliases from './2026-11-25T1000_agent_aliases';
+import * as directory from './2026-11-25T1200_directory';
 import * as selfService from './2026-11-25T1300_self_service';
 
 /**
@@ -18,5 +20,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-23T1200_pbx_logs': pbxLogs,
   '2026-11-23T1300_import_line_counts': importLineCounts,
   '2026-11-24T1000_queue_event_columns': queueEventColumns,
+  '2026-11-25T1000_agent_aliases': agentAliases,
+  '2026-11-25T1200_directory': directory,
   '2026-11-25T1300_self_service': selfService,
 };

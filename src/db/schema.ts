@@ -8,6 +8,7 @@ export interface Database extends ReportingTables {
   extensions: ExtensionTable;
   users: UserTable;
   queues: QueueTable;
+  queue_members: QueueMemberTable;
   phone_numbers: PhoneNumberTable;
   phone_number_destinations: PhoneNumberDestinationTable;
   emergency_locations: EmergencyLocationTable;
@@ -49,6 +50,8 @@ export interface ExtensionTable {
   ext_name: string;
   peer_name: string;
   caller_id_number: string;
+  /** JSON array of the other names the PBX writes for this agent (reporting.md R14). */
+  agent_aliases: Generated<string>;
 }
 
 export interface UserTable {
@@ -108,6 +111,17 @@ export interface QueueTable {
   tenant_id: number;
   name: string;
   log_name: string;
+  number: Generated<string>;
+  ring_strategy: Generated<string>;
+  recording: Generated<string>;
+  branch_id: number | null;
+}
+
+/** A queue's static members (queues.conf `member =>`), reporting.md R15. */
+export interface QueueMemberTable {
+  queue_id: number;
+  extension_id: number;
+  penalty: Generated<number>;
 }
 
 export interface PhoneNumberTable {

@@ -57,7 +57,7 @@ function importCommand(kind: 'queue-log' | 'cdr', what: string, make: (sqlite: S
             })
           : await importFile(importer, file as string, { onProgress: progress.update });
         progress.done();
-        process.stdout.write(`${kind} ${basename(file as string)}: ${summary.toLine()}\n`);
+        process.stdout.write(`${kind} ${basename(file as string)}: ${summary.toText()}\n`);
         return EXIT.ok;
       } catch (err) {
         progress.done();

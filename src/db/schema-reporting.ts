@@ -52,8 +52,11 @@ export interface CdrCallTable {
   source_digits: string;
   destination_digits: string;
   caller_name: string;
+  /** The agents the channels resolved to (reporting.md R14); src_raw/dst_raw: the channels' own names when they differ. */
   src_agent: number;
   dst_agent: number;
+  src_raw: number | null;
+  dst_raw: number | null;
   src_ext: number | null;
   dst_ext: number | null;
   extension: number | null;

@@ -85,7 +85,20 @@ export async function fixtureProblems(db: Db, validator: Validator, fx: Fixture)
   unique('users', 'email', fx.users, (u) => u.email.toLowerCase(), existing.emails, 'e-mail');
   unique('extensions', 'extNum', fx.extensions, (e) => `${e.tenantId}\u0000${e.extNum}`, existing.extNums, 'extension number');
   unique('extensions', 'peerName', fx.extensions, (e) => `${e.tenantId}\u0000${e.peerName}`, existing.peerNames, 'peer name');
-  unique('queues', 'logName', fx.queues, (q) => q.logName, existing.logNames, 'queue log name');
+  // Without case, as Asterisk looks queues up (reporting.md R2).
+  unique('queues', 'logName', fx.queues, (q) => q.logName.toLowerCase(), existing.logNames, 'queue log name');
+  // An alias names one agent: never another extension's peerName or alias in the tenant (R14).
+  const names = new Map<string, number>();
+  for (const [i, e] of (fx.extensions ?? []).entries()) names.set(`${e.tenantId}\u0000${e.peerName}`, i);
+  for (const [i, e] of (fx.extensions ?? []).entries()) {
+    for (const alias of e.agentAliases ?? []) {
+      const key = `${e.tenantId}\u0000${alias}`;
+      const owner = names.get(key);
+      if (owner !== undefined && owner !== i)
+        problems.push(`extensions[${i}].agentAliases: ${JSON.stringify(alias)} already names extensions[${owner}]`);
+      names.set(key, i);
+    }
+  }
   unique('phoneNumbers', 'number', fx.phoneNumbers, (p) => p.number, existing.numbers, 'number');
 
   const groupIds = new Set<number>();
@@ -132,7 +145,7 @@ async function existingRecords(db: Db) {
     emails: new Set((await db.selectFrom('users').select('email').execute()).map((r) => r.email.toLowerCase())),
     extNums: new Set(extensionRows.map((e) => `${e.tenant_id}\u0000${e.ext_num}`)),
     peerNames: new Set(extensionRows.map((e) => `${e.tenant_id}\u0000${e.peer_name}`)),
-    logNames: new Set((await db.selectFrom('queues').select('log_name').execute()).map((r) => r.log_name)),
+    logNames: new Set((await db.selectFrom('queues').select('log_name').execute()).map((r) => r.log_name.toLowerCase())),
     numbers: new Set((await db.selectFrom('phone_numbers').select('number').execute()).map((r) => r.number)),
   };
 }

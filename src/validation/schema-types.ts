@@ -1172,6 +1172,12 @@ export interface SchemaTypes {
       extNum: number;
       extName?: string;
       peerName: string;
+      /**
+       * Other names the PBX writes for this agent in its logs (reporting.md R14): a member name, an interface.
+       *
+       * @maxItems 50
+       */
+      agentAliases?: string[];
       callerIdNumber?: string;
     }[];
     queues?: {
@@ -1473,11 +1479,23 @@ export interface SchemaTypes {
       [k: string]: number;
     };
     /**
-     * Agents with no extension in the queue's tenant, with their line counts; those lines are kept.
+     * Agent names that resolve to no extension of the queue's tenant, with their line counts; those lines are kept.
      */
     unknownAgents: {
       [k: string]: number;
     };
+    /**
+     * Addition to the hosted API: for the unknown queues and agents, the tars command that maps each (an interface and the member name seen in the same queues are one member, one command). Lines of unknown queues were skipped: import the file again after adding the queue.
+     */
+    toMap: {
+      kind: 'queue' | 'agent';
+      names: string[];
+      lines: number;
+      /**
+       * POSIX shell quoting; <…> marks what only the admin knows.
+       */
+      command: string;
+    }[];
   };
   /**
    * The body of POST /v2/reporting/ingest/queue-log and /cdr: lines of an Asterisk queue_log or Master.csv, in file order, without their newlines.

@@ -40,6 +40,7 @@ describe('POST /v2/reporting/ingest/queue-log and /cdr', () => {
       skippedBy: { 'blank line': 1, 'not a queue_log record': 1 },
       unknownQueues: {},
       unknownAgents: {},
+      toMap: [],
     });
     const stats = await app.request('POST', '/v2/reporting/queues/stats', {
       token: admin,

@@ -3,7 +3,8 @@ import { replayIntervals } from '../../src/modules/pbx-logs/intervals';
 import { EV } from '../../src/modules/pbx-logs/queue-log-line';
 
 type E = [number, keyof typeof EV, string?, number?];
-const replay = (events: E[]) =>
+/** `starts`: the times of the PBX's QUEUESTART / CONFIGRELOAD lines (R15). */
+const replay = (events: E[], starts: number[] = []) =>
   replayIntervals(
     events.map(([time, name, reason, agent]) => ({
       agent: agent ?? 7,
@@ -11,6 +12,7 @@ const replay = (events: E[]) =>
       event: EV[name],
       pauseReason: name === 'PAUSE' ? (reason ?? '') : name === 'ADDMEMBER' && reason === 'PAUSED' ? '' : null,
     })),
+    (time) => starts.filter((t) => t <= time).at(-1),
   );
 
 describe('membership and pauses (reporting.md R10)', () => {
@@ -66,11 +68,12 @@ describe('membership and pauses (reporting.md R10)', () => {
     });
   });
 
-  it('when PAUSE or UNPAUSE come from a non-member or agent NONE, then nothing changes; open states stay open', () => {
+  it('when lines come from agent NONE, or a non-member has only lines a non-member can get, then nothing changes; open states stay open', () => {
     expect(
       replay([
-        [5, 'PAUSE', 'Break'],
-        [6, 'UNPAUSE'],
+        [5, 'PAUSE', 'Break', 0],
+        [6, 'ENTERQUEUE'],
+        [7, 'ABANDON'],
         [10, 'ADDMEMBER', undefined, 0],
       ]),
     ).to.deep.equal({ sessions: [], pauses: [] });
@@ -83,5 +86,51 @@ describe('membership and pauses (reporting.md R10)', () => {
       sessions: [{ agent: 7, start: 10, end: null }],
       pauses: [{ agent: 7, start: 20, end: null, reason: 'Break' }],
     });
+  });
+});
+
+describe('static members (reporting.md R15)', () => {
+  it('when a non-member is paused, then it is a static member from the latest PBX start before the line, and the pause counts', () => {
+    expect(
+      replay(
+        [
+          [20, 'PAUSE', 'Lunch'],
+          [30, 'UNPAUSE'],
+        ],
+        [5, 10, 40],
+      ),
+    ).to.deep.equal({
+      sessions: [{ agent: 7, start: 10, end: null }],
+      pauses: [{ agent: 7, start: 20, end: 30, reason: 'Lunch' }],
+    });
+  });
+
+  it('when a non-member answers a call and the log has no start before it, then its membership opens at that line', () => {
+    expect(
+      replay(
+        [
+          [20, 'CONNECT'],
+          [25, 'RINGCANCELED'],
+          [60, 'COMPLETEAGENT'],
+        ],
+        [100],
+      ).sessions,
+    ).to.deep.equal([{ agent: 7, start: 20, end: null }]);
+  });
+
+  it('when a static member is removed and then rings again, then the new membership starts no earlier than the removal', () => {
+    expect(
+      replay(
+        [
+          [20, 'RINGNOANSWER'],
+          [30, 'REMOVEMEMBER'],
+          [50, 'CONNECT'],
+        ],
+        [10],
+      ).sessions,
+    ).to.deep.equal([
+      { agent: 7, start: 10, end: 30 },
+      { agent: 7, start: 30, end: null },
+    ]);
   });
 });

@@ -7,6 +7,8 @@ export interface ExtensionInput {
   extNum: number;
   extName?: string;
   peerName: string;
+  /** Other names of its agent in the PBX's logs (reporting.md R14). */
+  agentAliases?: readonly string[];
   callerIdNumber?: string;
 }
 
@@ -20,6 +22,7 @@ export async function insertExtension(db: Db, input: ExtensionInput): Promise<nu
       ext_name: input.extName ?? '',
       peer_name: input.peerName,
       caller_id_number: input.callerIdNumber ?? '',
+      agent_aliases: JSON.stringify(input.agentAliases ?? []),
     })
     .returning('id')
     .executeTakeFirstOrThrow();

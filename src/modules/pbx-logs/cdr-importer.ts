@@ -1,6 +1,6 @@
 import type { Sqlite } from '../../db/database';
 import { callerNameOf, channelAgent, parseCdrLine, type CdrRecord } from './cdr-line';
-import type { PbxDirectory } from './directory';
+import { rawOrNull, type PbxDirectory } from './directory';
 import { ImportRun, type ImportOptions, type StoredChunk } from './import-run';
 import type { ImportSummary } from './import-summary';
 import { pbxLogs, type CallRow, type PbxLogs } from './pbx-logs.repository';
@@ -23,7 +23,7 @@ interface PlacedCall {
 /**
  * Which tenant a CDR row belongs to, and how it is classified (README "Reports"):
  * - tenant: the queue the row passed through (lastapp Queue; the queue is Queue()'s first argument, else
- *   dst), else the tenant of the extension whose peer is the channel's agent, else the dstchannel's; a row
+ *   dst), else the tenant of the extension the channel's agent names (R14), else the dstchannel's; a row
  *   matching extensions of several tenants, or nothing, is skipped;
  * - direction: inbound when the channel is not an extension of the tenant (a trunk); else internal when the
  *   other side is (dstchannel's agent, dst as an extension number, or a queue), else outbound.
@@ -35,16 +35,16 @@ function placeCall(r: CdrRecord, directory: PbxDirectory): PlacedCall | string {
   let tenantId = queue?.tenantId;
   if (tenantId === undefined) {
     // By the agents' channels; failing those (voicemail: no destination channel), by the extension dialled.
-    const bySrc = directory.tenantsOfPeer(srcPeer);
-    const byDst = bySrc.length > 0 ? bySrc : directory.tenantsOfPeer(dstPeer);
+    const bySrc = directory.tenantsOfAgent(srcPeer);
+    const byDst = bySrc.length > 0 ? bySrc : directory.tenantsOfAgent(dstPeer);
     const tenants = byDst.length > 0 ? byDst : directory.tenantsOfExtNumber(r.dst);
     if (tenants.length > 1) return CDR_AMBIGUOUS;
     tenantId = tenants[0];
   }
   if (tenantId === undefined) return CDR_NO_TENANT;
-  const srcExt = directory.extensionByPeer(tenantId, srcPeer)?.extNum ?? null;
+  const srcExt = directory.extensionOf(tenantId, srcPeer)?.extNum ?? null;
   const dstIsExt = directory.extensionByNumber(tenantId, r.dst);
-  const dstExt = directory.extensionByPeer(tenantId, dstPeer)?.extNum ?? dstIsExt?.extNum ?? null;
+  const dstExt = directory.extensionOf(tenantId, dstPeer)?.extNum ?? dstIsExt?.extNum ?? null;
   const direction = srcExt === null ? 'inbound' : dstExt !== null || queue ? 'internal' : 'outbound';
   const outboundR9 = r.lastApp === 'Dial' && srcExt !== null && !dstIsExt;
   return { tenantId, queueId: queue?.id ?? null, srcExt, dstExt, direction, outboundR9 };
@@ -107,7 +107,9 @@ export class CdrImporter {
       summary.skip(call);
       return null;
     }
-    const agents = { src: directory.agentId(channelAgent(r.channel)), dst: directory.agentId(channelAgent(r.dstChannel)) };
+    const src = directory.agentIds(call.tenantId, channelAgent(r.channel));
+    const dst = directory.agentIds(call.tenantId, channelAgent(r.dstChannel));
+    const agents = { src: src.agent, dst: dst.agent, srcRaw: rawOrNull(src), dstRaw: rawOrNull(dst) };
     const result = this.repo.insertCall.run(callRow(r, call, this.run.keys.keyOf(line, r.start), agents));
     if (result.changes === 0) {
       summary.duplicates++;
@@ -119,7 +121,12 @@ export class CdrImporter {
   }
 }
 
-function callRow(r: CdrRecord, call: PlacedCall, lineKey: number, agents: { src: number; dst: number }): CallRow {
+function callRow(
+  r: CdrRecord,
+  call: PlacedCall,
+  lineKey: number,
+  agents: { src: number; dst: number; srcRaw: number | null; dstRaw: number | null },
+): CallRow {
   return {
     tenant_id: call.tenantId,
     start_at: r.start,
@@ -137,6 +144,8 @@ function callRow(r: CdrRecord, call: PlacedCall, lineKey: number, agents: { src:
     caller_name: callerNameOf(r.clid),
     src_agent: agents.src,
     dst_agent: agents.dst,
+    src_raw: agents.srcRaw,
+    dst_raw: agents.dstRaw,
     src_ext: call.srcExt,
     dst_ext: call.dstExt,
     extension: call.direction === 'inbound' ? call.dstExt : call.srcExt,

@@ -1,27 +1,29 @@
 import type { Sqlite } from '../../db/database';
 import { inScope, type TenantScope } from '../../access/scope';
+import { AgentNames, type DirectoryExtension, type ExtensionRef } from './agent-names';
 import { pbxLogs, type PbxLogs } from './pbx-logs.repository';
+
+export type { ExtensionRef };
 
 export interface QueueRef {
   readonly id: number;
   readonly tenantId: number;
 }
 
-export interface ExtensionRef {
-  readonly extNum: number;
-}
+/** The name a line carried, when it is not the agent it resolved to (the raw_agent columns). */
+export const rawOrNull = (ids: { agent: number; raw: number }): number | null => (ids.raw === ids.agent ? null : ids.raw);
 
 /**
  * What an import maps log names to, read once per import (and again when another process changed the
- * database): queues by their queue_log name, extensions by peer name and by number, per tenant. Only the
+ * database): queues by their queue_log name (without case, as Asterisk looks them up: reporting.md R2),
+ * extensions by every name the PBX writes for their agent (R14, agent-names.ts), per tenant. Only the
  * tenants of `scope` are visible, so a caller who may not act in a tenant cannot write that tenant's data
- * (its queues and extensions look unknown). Agent peer names are interned as small integers (`agents`).
+ * (its queues and extensions look unknown). Agent names are interned as small integers (`agents`).
  */
 export class PbxDirectory {
   private readonly queues = new Map<string, QueueRef>();
   private readonly queuesByTenant = new Map<number, number[]>();
-  private readonly byPeer = new Map<string, Map<number, ExtensionRef>>();
-  private readonly extNums = new Map<number, Map<string, ExtensionRef>>();
+  private readonly names = new Map<number, AgentNames>();
   private readonly agents = new Map<string, number>();
   private readonly repo: PbxLogs;
 
@@ -36,48 +38,67 @@ export class PbxDirectory {
   reload(): void {
     this.queues.clear();
     this.queuesByTenant.clear();
-    this.byPeer.clear();
-    this.extNums.clear();
+    this.names.clear();
     for (const q of this.repo.queues.all().filter((q) => inScope(this.scope, q.tenantId))) {
-      this.queues.set(q.logName, { id: q.id, tenantId: q.tenantId });
+      this.queues.set(q.logName.toLowerCase(), { id: q.id, tenantId: q.tenantId });
       this.queuesByTenant.set(q.tenantId, [...(this.queuesByTenant.get(q.tenantId) ?? []), q.id]);
     }
+    const byTenant = new Map<number, DirectoryExtension[]>();
     for (const e of this.repo.extensions.all().filter((e) => inScope(this.scope, e.tenantId))) {
-      const ref = { extNum: e.extNum };
-      if (!this.byPeer.has(e.peer)) this.byPeer.set(e.peer, new Map());
-      this.byPeer.get(e.peer)?.set(e.tenantId, ref);
-      if (!this.extNums.has(e.tenantId)) this.extNums.set(e.tenantId, new Map());
-      this.extNums.get(e.tenantId)?.set(String(e.extNum), ref);
+      byTenant.set(e.tenantId, [...(byTenant.get(e.tenantId) ?? []), e]);
     }
+    for (const [tenantId, extensions] of byTenant) this.names.set(tenantId, new AgentNames(extensions));
   }
 
   queueByLogName(name: string): QueueRef | undefined {
-    return this.queues.get(name);
+    return this.queues.get(name.toLowerCase());
   }
 
   queuesOfTenant(tenantId: number): readonly number[] {
     return this.queuesByTenant.get(tenantId) ?? [];
   }
 
-  extensionByPeer(tenantId: number, peer: string): ExtensionRef | undefined {
-    return this.byPeer.get(peer)?.get(tenantId);
+  /** The tenants in scope that have queues. */
+  tenantsWithQueues(): number[] {
+    return [...this.queuesByTenant.keys()];
+  }
+
+  /** The tenants in scope (those with extensions). */
+  tenants(): number[] {
+    return [...this.names.keys()];
+  }
+
+  /** The extension an agent string or a channel's agent names in a tenant (R14), if any. */
+  extensionOf(tenantId: number, agent: string): ExtensionRef | undefined {
+    return this.names.get(tenantId)?.resolve(agent);
   }
 
   extensionByNumber(tenantId: number, extNum: string): ExtensionRef | undefined {
-    return this.extNums.get(tenantId)?.get(extNum);
+    return this.names.get(tenantId)?.byNumber(extNum);
   }
 
   /** The tenants (in scope) with an extension of this number. */
   tenantsOfExtNumber(extNum: string): number[] {
-    return [...this.extNums].filter(([, byNum]) => byNum.has(extNum)).map(([tenantId]) => tenantId);
+    return [...this.names].filter(([, names]) => names.byNumber(extNum)).map(([tenantId]) => tenantId);
   }
 
-  /** The tenants (in scope) with an extension of this peer name. */
-  tenantsOfPeer(peer: string): number[] {
-    return [...(this.byPeer.get(peer)?.keys() ?? [])];
+  /** The tenants (in scope) in which this agent string names an extension. */
+  tenantsOfAgent(agent: string): number[] {
+    if (agent === '') return [];
+    return [...this.names].filter(([, names]) => names.resolve(agent)).map(([tenantId]) => tenantId);
   }
 
-  /** The interned id of an agent peer name; 0 for "". Must run inside the import's write transaction. */
+  /**
+   * The interned ids of an agent string in a tenant: `raw` for the string itself, `agent` for the peerName
+   * of the extension it names (the string itself when it names none). 0 for "".
+   */
+  agentIds(tenantId: number, name: string): { agent: number; raw: number } {
+    const raw = this.agentId(name);
+    const peer = this.extensionOf(tenantId, name)?.peer;
+    return { raw, agent: peer === undefined || peer === name ? raw : this.agentId(peer) };
+  }
+
+  /** The interned id of an agent name; 0 for "". Must run inside the import's write transaction. */
   agentId(peer: string): number {
     if (peer === '') return 0;
     let id = this.agents.get(peer);

@@ -1,5 +1,5 @@
 import type { Sqlite } from '../../db/database';
-import { ALL_TENANTS, type TenantScope } from '../../access/scope';
+import { ALL_TENANTS, scopeIds, type TenantScope } from '../../access/scope';
 import type { CdrRecord } from './cdr-line';
 import { PbxDirectory } from './directory';
 import { ImportSummary } from './import-summary';
@@ -29,7 +29,7 @@ export interface ImportOptions {
  * loses at most the chunk in flight (a rerun stores it then).
  */
 export class ImportRun {
-  readonly summary = new ImportSummary();
+  readonly summary: ImportSummary;
   keys = new LineKeys();
   readonly directory: PbxDirectory;
   private dataVersion: number;
@@ -45,7 +45,13 @@ export class ImportRun {
     readonly opts: ImportOptions,
   ) {
     this.repo = pbxLogs(sqlite);
-    this.directory = new PbxDirectory(sqlite, opts.scope ?? ALL_TENANTS);
+    const scope = opts.scope ?? ALL_TENANTS;
+    this.directory = new PbxDirectory(sqlite, scope);
+    const ids = scopeIds(scope);
+    this.summary = new ImportSummary(
+      (tenantId, extNum) => this.directory.extensionByNumber(tenantId, extNum) !== undefined,
+      ids?.length === 1 ? ids[0] : this.directory.tenants().length === 1 ? this.directory.tenants()[0] : undefined,
+    );
     this.dataVersion = this.repo.dataVersion();
   }
 

@@ -8,9 +8,13 @@ export interface ImportSummaryJson {
   skippedBy: Record<string, number>;
   /** queue_log queue names that match no queue, with their line counts. */
   unknownQueues: Record<string, number>;
-  /** Agent peer names with no extension in the queue's tenant, with their line counts (the lines are kept). */
+  /** Agent names that resolve to no extension of the queue's tenant (R14), with their line counts (the lines are kept). */
   unknownAgents: Record<string, number>;
+  /** For the unknown queues and agents: the command that maps each (mapping-hints.ts). */
+  toMap: MappingHint[];
 }
+
+import { mappingHints, type MappingHint, type UnknownAgent } from './mapping-hints';
 
 /** The key of an outcome in `outcomes()`: outcome and reason, tab-separated. */
 const outcomeKey = (outcome: 'imported' | 'duplicate' | 'skipped', reason: string) => `${outcome}\t${reason}`;
@@ -25,6 +29,16 @@ export class ImportSummary {
   private readonly skips = new Map<string, number>();
   private readonly queues = new Map<string, number>();
   private readonly agents = new Map<string, number>();
+  private readonly agentsSeen = new Map<string, { tenantId: number; lines: number; queues: Set<number> }>();
+
+  /**
+   * @param knownNumber whether a tenant has an extension of this number (the directory of the import)
+   * @param soleTenant the tenant the import is for, when it is one: unknown queues are added there
+   */
+  constructor(
+    private readonly knownNumber: (tenantId: number, extNum: string) => boolean = () => false,
+    private readonly soleTenant?: number,
+  ) {}
 
   skip(reason: string): void {
     bump(this.skips, reason);
@@ -34,8 +48,19 @@ export class ImportSummary {
     bump(this.queues, name);
   }
 
-  unknownAgent(peer: string): void {
-    bump(this.agents, peer);
+  unknownAgent(name: string, tenantId: number, queueId: number | null): void {
+    bump(this.agents, name);
+    let seen = this.agentsSeen.get(name);
+    if (!seen) this.agentsSeen.set(name, (seen = { tenantId, lines: 0, queues: new Set() }));
+    seen.lines++;
+    if (queueId !== null) seen.queues.add(queueId);
+  }
+
+  /** The commands that would map the unknown queues and agents. */
+  hints(): MappingHint[] {
+    const agents = new Map<string, UnknownAgent>();
+    for (const [name, a] of this.agentsSeen) agents.set(name, { ...a, knownNumber: (n) => this.knownNumber(a.tenantId, n) });
+    return mappingHints(this.queues, agents, this.soleTenant);
   }
 
   /** Lines by outcome and skip reason ('' unless skipped): what `import_line_counts` accumulates. */
@@ -63,6 +88,7 @@ export class ImportSummary {
       skippedBy: sortedObject(this.skips),
       unknownQueues: sortedObject(this.queues),
       unknownAgents: sortedObject(this.agents),
+      toMap: this.hints(),
     };
   }
 
@@ -74,5 +100,15 @@ export class ImportSummary {
     if (this.queues.size > 0) line += `; unknown queues: ${list(this.queues)}`;
     if (this.agents.size > 0) line += `; agents without an extension: ${list(this.agents)}`;
     return line;
+  }
+
+  /** The summary line, then what to run to map what was unknown, one command per line. */
+  toText(): string {
+    const hints = this.hints();
+    if (hints.length === 0) return this.toLine();
+    const lines = hints.map((h) => `  ${h.command}    # ${h.names.join(' = ')}: ${h.lines} lines`);
+    const again = this.queues.size > 0 ? ' Lines of unknown queues were skipped: import the file again after adding them.' : '';
+    const kept = this.agents.size > 0 ? ' Lines of unknown agents were kept and count for the agent once it is mapped.' : '';
+    return `${this.toLine()}\nTo map them:${again}${kept}\n${lines.join('\n')}`;
   }
 }

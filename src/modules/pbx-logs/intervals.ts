@@ -1,5 +1,6 @@
 import type { Sqlite } from '../../db/database';
 import { memberStep, type IntervalChange, type PairState } from './member-state';
+import type { PbxStarts } from './pbx-starts';
 import { pbxLogs, type PbxLogs, type StoredMemberEvent } from './pbx-logs.repository';
 
 interface OpenRows {
@@ -19,14 +20,19 @@ export interface MemberEvent extends StoredMemberEvent {
  */
 export class IntervalWriter {
   private readonly pairs = new Map<string, OpenRows>();
+  private readonly tenants = new Map<number, number | undefined>();
   private readonly repo: PbxLogs;
 
-  constructor(sqlite: Sqlite) {
+  constructor(
+    sqlite: Sqlite,
+    private readonly starts: PbxStarts,
+  ) {
     this.repo = pbxLogs(sqlite);
   }
 
   forget(): void {
     this.pairs.clear();
+    this.tenants.clear();
   }
 
   /** Applies one membership event; returns whether the membership itself (not only a pause) changed. */
@@ -35,11 +41,20 @@ export class IntervalWriter {
     const rows = this.rowsOf(e.queueId, e.agent);
     const state: PairState = { member: rows.session !== null, paused: rows.pause !== null };
     let membership = false;
-    for (const change of memberStep(state, e.event, e.time, e.pauseReason)) {
+    for (const change of memberStep(state, e.event, e.time, e.pauseReason, () => this.staticSince(e))) {
       this.write(rows, e, change);
       membership ||= change.kind === 'openSession' || change.kind === 'closeSession';
     }
     return membership;
+  }
+
+  /** R15: the latest start of the queue's PBX before the line, not before the pair's last membership ended. */
+  private staticSince(e: MemberEvent): number {
+    if (!this.tenants.has(e.queueId)) this.tenants.set(e.queueId, this.repo.tenantOfQueue.get({ queue: e.queueId })?.tenantId);
+    const tenantId = this.tenants.get(e.queueId);
+    const start = tenantId === undefined ? undefined : this.starts.latest(tenantId, e.time);
+    if (start === undefined) return e.time;
+    return Math.max(start, this.repo.lastSessionEnd.get({ queue: e.queueId, agent: e.agent })?.end ?? start);
   }
 
   private rowsOf(queueId: number, agent: number): OpenRows {
@@ -74,8 +89,11 @@ export class IntervalWriter {
   }
 }
 
-/** The intervals of a queue replayed from all its membership events (in time order), for a rebuild. */
-export function replayIntervals(events: Iterable<StoredMemberEvent>) {
+/**
+ * The intervals of a queue replayed from all the lines that show membership (in time order), for a rebuild.
+ * `latestStart`: the latest start of the queue's PBX at or before a time (R15).
+ */
+export function replayIntervals(events: Iterable<StoredMemberEvent>, latestStart: (time: number) => number | undefined) {
   const sessions: { agent: number; start: number; end: number | null }[] = [];
   const pauses: { agent: number; start: number; end: number | null; reason: string }[] = [];
   const open = new Map<number, { state: PairState; session?: (typeof sessions)[number]; pause?: (typeof pauses)[number] }>();
@@ -83,7 +101,9 @@ export function replayIntervals(events: Iterable<StoredMemberEvent>) {
     if (e.agent === 0) continue;
     let pair = open.get(e.agent);
     if (!pair) open.set(e.agent, (pair = { state: { member: false, paused: false } }));
-    for (const c of memberStep(pair.state, e.event, e.time, e.pauseReason)) {
+    const p = pair;
+    const since = () => Math.max(latestStart(e.time) ?? e.time, p.session?.end ?? -Infinity);
+    for (const c of memberStep(pair.state, e.event, e.time, e.pauseReason, since)) {
       if (c.kind === 'openSession') sessions.push((pair.session = { agent: e.agent, start: c.time, end: null }));
       else if (c.kind === 'openPause') pauses.push((pair.pause = { agent: e.agent, start: c.time, end: null, reason: c.reason }));
       else if (c.kind === 'closeSession' && pair.session) pair.session.end = c.time;

@@ -10,6 +10,7 @@ import {
   HOUR_AGGREGATES,
   outboundCallsOf,
   OUTBOUND_SUMS,
+  SHOWS_MEMBERSHIP,
   STATS_COLUMNS,
   vectorParams,
 } from './stats-sql';
@@ -60,7 +61,7 @@ export interface QueueMarks {
 // prettier-ignore
 const CALL_COLUMNS = [
   'tenant_id', 'start_at', 'answer_at', 'end_at', 'line_key', 'unique_id', 'direction', 'outbound_r9', 'via_queue', 'source', 'destination',
-  'source_digits', 'destination_digits', 'caller_name', 'src_agent', 'dst_agent', 'src_ext', 'dst_ext', 'extension', 'queue_id', 'duration',
+  'source_digits', 'destination_digits', 'caller_name', 'src_agent', 'dst_agent', 'src_raw', 'dst_raw', 'src_ext', 'dst_ext', 'extension', 'queue_id', 'duration',
   'billsec', 'disposition',
 ] as const satisfies readonly Exclude<keyof CdrCallTable, 'id'>[];
 
@@ -80,8 +81,10 @@ export interface QueueEventRow {
   readonly event: number;
   /** null for membership events. */
   readonly callid: string | null;
-  /** The interned agent (0: none). */
+  /** The interned agent the line's agent name resolved to (0: none), reporting.md R14. */
   readonly agent: number;
+  /** The line's own agent name when it differs from `agent`, else null. */
+  readonly rawAgent: number | null;
   readonly waitTime: number;
   readonly talkTime: number;
   readonly ringMs: number;
@@ -98,6 +101,7 @@ const EVENT_COLUMNS = [
   'event',
   'callid',
   'agent',
+  'raw_agent',
   'wait_time',
   'talk_time',
   'ring_ms',
@@ -117,18 +121,19 @@ function putEventRow(args: unknown[], at: number, row: QueueEventRow): void {
   args[at + 5] = row.event;
   args[at + 6] = row.callid;
   args[at + 7] = row.agent;
-  args[at + 8] = row.waitTime;
-  args[at + 9] = row.talkTime;
-  args[at + 10] = row.ringMs;
-  args[at + 11] = row.pauseReason;
+  args[at + 8] = row.rawAgent;
+  args[at + 9] = row.waitTime;
+  args[at + 10] = row.talkTime;
+  args[at + 11] = row.ringMs;
+  args[at + 12] = row.pauseReason;
 }
 
 const statementsOf = preparedStatements({
   queues: statement<None, { id: number; tenantId: number; logName: string }>(
     'SELECT id, tenant_id AS tenantId, log_name AS logName FROM queues ORDER BY id',
   ),
-  extensions: statement<None, { tenantId: number; extNum: number; peer: string }>(
-    'SELECT tenant_id AS tenantId, ext_num AS extNum, peer_name AS peer FROM extensions',
+  extensions: statement<None, { tenantId: number; extNum: number; peer: string; extName: string; aliases: string }>(
+    'SELECT tenant_id AS tenantId, ext_num AS extNum, peer_name AS peer, ext_name AS extName, agent_aliases AS aliases FROM extensions',
   ),
   queueById: statement<Queue, { tenantId: number; name: string }>('SELECT tenant_id AS tenantId, name FROM queues WHERE id = @queue'),
   tenantOfQueue: statement<Queue, { tenantId: number }>('SELECT tenant_id AS tenantId FROM queues WHERE id = @queue'),
@@ -182,10 +187,39 @@ const statementsOf = preparedStatements({
     'UPDATE queue_events SET anchor = @anchor WHERE queue_id = @queue AND anchor = @was AND time = @time AND line_key = @lineKey',
   ),
   memberEvents: statement<Queue, StoredMemberEvent>(
-    `SELECT agent, event, time, pause_reason AS pauseReason FROM queue_events WHERE queue_id = @queue AND NOT ${COUNTED_EVENTS} ORDER BY time, seq`,
+    `SELECT agent, event, time, pause_reason AS pauseReason FROM queue_events WHERE queue_id = @queue AND ${SHOWS_MEMBERSHIP} ORDER BY time, seq`,
+  ),
+  // a new resolution of agent names (identities.ts): each stored name with the agent it resolved to
+  eventAgents: statement<Queue, { raw: number; agent: number; name: string }>(`SELECT DISTINCT coalesce(e.raw_agent, e.agent) AS raw,
+    e.agent, a.peer AS name FROM queue_events e JOIN agents a ON a.id = coalesce(e.raw_agent, e.agent) WHERE e.queue_id = @queue`),
+  reassignAgent: statement<Queue & { raw: number; agent: number; rawAgent: number | null }>(
+    'UPDATE queue_events SET agent = @agent, raw_agent = @rawAgent WHERE queue_id = @queue AND coalesce(raw_agent, agent) = @raw',
+  ),
+  anchorHours: statement<Queue, { first: number | null; last: number | null }>(
+    'SELECT min(anchor) / 3600 AS first, max(anchor) / 3600 AS last FROM queue_events WHERE queue_id = @queue',
+  ),
+  callAgents: statement<{ tenant: number }, { raw: number; agent: number; name: string; side: 'src' | 'dst' }>(`
+    SELECT DISTINCT coalesce(c.src_raw, c.src_agent) AS raw, c.src_agent AS agent, a.peer AS name, 'src' AS side
+      FROM cdr_calls c JOIN agents a ON a.id = coalesce(c.src_raw, c.src_agent) WHERE c.tenant_id = @tenant
+    UNION SELECT DISTINCT coalesce(c.dst_raw, c.dst_agent), c.dst_agent, a.peer, 'dst'
+      FROM cdr_calls c JOIN agents a ON a.id = coalesce(c.dst_raw, c.dst_agent) WHERE c.tenant_id = @tenant`),
+  reassignSrc: statement<{ tenant: number; raw: number; agent: number; rawAgent: number | null; ext: number | null }>(
+    'UPDATE cdr_calls SET src_agent = @agent, src_raw = @rawAgent, src_ext = @ext WHERE tenant_id = @tenant AND coalesce(src_raw, src_agent) = @raw',
+  ),
+  reassignDst: statement<{ tenant: number; raw: number; agent: number; rawAgent: number | null; ext: number | null }>(
+    'UPDATE cdr_calls SET dst_agent = @agent, dst_raw = @rawAgent, dst_ext = @ext WHERE tenant_id = @tenant AND coalesce(dst_raw, dst_agent) = @raw',
   ),
   storedSeq: statement<{ time: number; lineKey: number }, { seq: number }>(
     'SELECT seq FROM queue_events WHERE time = @time AND line_key = @lineKey',
+  ),
+
+  // pbx_starts (R15)
+  pbxStarts: statement<None, { tenantId: number; time: number }>(
+    'SELECT tenant_id AS tenantId, time FROM pbx_starts ORDER BY tenant_id, time',
+  ),
+  insertPbxStart: statement<{ tenant: number; time: number }>('INSERT OR IGNORE INTO pbx_starts (tenant_id, time) VALUES (@tenant, @time)'),
+  lastSessionEnd: statement<QueueAgent, { end: number | null }>(
+    'SELECT max(end_at) AS end FROM agent_sessions WHERE queue_id = @queue AND agent = @agent',
   ),
 
   // agent_sessions, agent_pauses

@@ -3,6 +3,7 @@ import { latestEnter, type EnterRef } from './anchors';
 import { recomputeHours, recomputeOutbound } from './derived-hours';
 import { replayIntervals } from './intervals';
 import { pbxLogs, type PbxLogs } from './pbx-logs.repository';
+import { PbxStarts } from './pbx-starts';
 import { EV } from './queue-log-line';
 
 /**
@@ -52,11 +53,14 @@ function rebuildQueue(sqlite: Sqlite, queueId: number, from: number): void {
     touched.add(Math.floor(row.anchor / 3600)).add(Math.floor(anchor / 3600));
   }
   recomputeHours(sqlite, queueId, touched);
-  rebuildIntervals(repo, queueId);
+  rebuildIntervals(sqlite, repo, queueId);
 }
 
-function rebuildIntervals(repo: PbxLogs, queueId: number): void {
-  const { sessions, pauses } = replayIntervals(repo.memberEvents.all({ queue: queueId }));
+function rebuildIntervals(sqlite: Sqlite, repo: PbxLogs, queueId: number): void {
+  const tenantId = repo.tenantOfQueue.get({ queue: queueId })?.tenantId;
+  const starts = new PbxStarts(sqlite);
+  const latestStart = (time: number) => (tenantId === undefined ? undefined : starts.latest(tenantId, time));
+  const { sessions, pauses } = replayIntervals(repo.memberEvents.all({ queue: queueId }), latestStart);
   repo.deleteSessions.run({ queue: queueId });
   repo.deletePauses.run({ queue: queueId });
   for (const s of sessions) repo.insertSession({ queue: queueId, ...s });

@@ -1,12 +1,14 @@
 import type { Sqlite } from '../../db/database';
 import { AnchorCache } from './anchors';
+import { rawOrNull } from './directory';
 import { HourAccumulator } from './derived-hours';
 import { ImportRun, type ImportOptions, type StoredChunk } from './import-run';
 import type { ImportSummary } from './import-summary';
 import { IntervalWriter } from './intervals';
 import { EVENTS_PER_INSERT, pbxLogs, type PbxLogs, type QueueEventRow } from './pbx-logs.repository';
 import { processPending } from './pending';
-import { EV, isCallEvent, isMemberEvent, parseQueueLogLine, type QueueLogEvent } from './queue-log-line';
+import { PbxStarts } from './pbx-starts';
+import { EV, isCallEvent, isMemberEvent, isPbxStart, parseQueueLogLine, showsMembership, type QueueLogEvent } from './queue-log-line';
 
 const SEQ_COUNTER = 'queue_log_seq';
 
@@ -21,6 +23,7 @@ export class QueueLogImporter {
   private readonly repo: PbxLogs;
   private readonly anchors: AnchorCache;
   private readonly intervals: IntervalWriter;
+  private readonly starts: PbxStarts;
   private readonly hours = new HourAccumulator();
   /** The batch in flight: its rows, the events they were read from, and after the insert which were new. */
   private readonly batch = { rows: [] as QueueEventRow[], events: [] as QueueLogEvent[], stored: [] as boolean[], size: 0 };
@@ -33,7 +36,8 @@ export class QueueLogImporter {
     this.run = new ImportRun(sqlite, opts);
     this.repo = pbxLogs(sqlite);
     this.anchors = new AnchorCache(sqlite);
-    this.intervals = new IntervalWriter(sqlite);
+    this.starts = new PbxStarts(sqlite);
+    this.intervals = new IntervalWriter(sqlite, this.starts);
   }
 
   get summary(): ImportSummary {
@@ -62,6 +66,7 @@ export class QueueLogImporter {
   private forget(): void {
     this.anchors.forget();
     this.intervals.forget();
+    this.starts.reload();
     this.run.forgetCaches();
   }
 
@@ -87,13 +92,19 @@ export class QueueLogImporter {
       summary.skip(event);
       return false;
     }
+    if (isPbxStart(event.code)) {
+      this.pbxStarted(event.time);
+      return false;
+    }
     const queue = directory.queueByLogName(event.queueName);
     if (!queue) {
       summary.skip('unknown queue');
       summary.unknownQueue(event.queueName);
       return false;
     }
-    if (event.agent !== '' && !directory.extensionByPeer(queue.tenantId, event.agent)) summary.unknownAgent(event.agent);
+    if (event.agent !== '' && !directory.extensionOf(queue.tenantId, event.agent))
+      summary.unknownAgent(event.agent, queue.tenantId, queue.id);
+    const agent = directory.agentIds(queue.tenantId, event.agent);
     if (event.code === EV.ENTERQUEUE) this.anchors.entered(queue.id, event.callid, event.time);
     const b = this.batch;
     b.events[b.size] = event;
@@ -105,13 +116,30 @@ export class QueueLogImporter {
       seq: this.seq++,
       event: event.code,
       callid: isMemberEvent(event.code) ? null : event.callid,
-      agent: directory.agentId(event.agent),
+      agent: agent.agent,
+      rawAgent: rawOrNull(agent),
       waitTime: event.waitTime,
       talkTime: event.talkTime,
       ringMs: event.ringMs,
       pauseReason: event.pauseReason,
     };
     return ++b.size === EVENTS_PER_INSERT;
+  }
+
+  /**
+   * QUEUESTART or CONFIGRELOAD (queue NONE): a start of the PBX of every tenant the import may write to
+   * (R15). A start older than a queue's newest line makes its intervals stale.
+   */
+  private pbxStarted(time: number): void {
+    const { summary, directory } = this.run;
+    let stored = false;
+    for (const tenantId of directory.tenantsWithQueues()) {
+      if (!this.starts.add(tenantId, time)) continue;
+      stored = true;
+      for (const queueId of directory.queuesOfTenant(tenantId)) this.run.sawLine(queueId, time);
+    }
+    if (stored) summary.imported++;
+    else summary.duplicates++;
   }
 
   /** Inserts the batch; each new row then counts in the derived data (and in `items` for an onChunk hook). */
@@ -136,7 +164,7 @@ export class QueueLogImporter {
     summary.imported++;
     this.run.sawLine(row.queueId, row.time);
     this.hours.add(row);
-    if (isMemberEvent(row.event) && this.intervals.apply(row)) this.run.outboundChanged(row.queueId, row.time);
+    if (showsMembership(row.event) && this.intervals.apply(row)) this.run.outboundChanged(row.queueId, row.time);
     return true;
   }
 }

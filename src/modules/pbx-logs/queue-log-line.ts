@@ -21,19 +21,32 @@ export const EV = {
   CALLBACKREQUEST: 12,
   CALLBACKSUCCESS: 13,
   CALLBACKFAILED: 14,
+  /** Counts for nothing (R1); only shows that its agent is a member (R15). */
+  RINGCANCELED: 15,
   ADDMEMBER: 20,
   REMOVEMEMBER: 21,
   AGENTLOGIN: 22,
   AGENTLOGOFF: 23,
   PAUSE: 24,
   UNPAUSE: 25,
+  /** The PBX's queues (re)started: written with queue NONE, never stored as a queue's line (R15). */
+  QUEUESTART: 40,
+  CONFIGRELOAD: 41,
 } as const;
 
 export type EventName = keyof typeof EV;
 
 /** A call event other than ENTERQUEUE: it counts at its call's ENTERQUEUE time (R3). */
 export const isCallEvent = (code: number): boolean => code > EV.ENTERQUEUE && code < EV.ADDMEMBER;
-export const isMemberEvent = (code: number): boolean => code >= EV.ADDMEMBER;
+export const isMemberEvent = (code: number): boolean => code >= EV.ADDMEMBER && code < EV.QUEUESTART;
+/** QUEUESTART, CONFIGRELOAD: a static member's membership counts from the latest one (R15). */
+export const isPbxStart = (code: number): boolean => code === EV.QUEUESTART || code === EV.CONFIGRELOAD;
+/**
+ * A line that shows its agent is a member of the queue (R15): the membership events and the lines only a
+ * member gets (CONNECT, the answered ends, RINGNOANSWER, RINGCANCELED).
+ */
+export const showsMembership = (code: number): boolean =>
+  isMemberEvent(code) || (code >= EV.CONNECT && code <= EV.ATTENDEDTRANSFER) || code === EV.RINGNOANSWER || code === EV.RINGCANCELED;
 /** An answered call's end line (R5 inboundAnswered): COMPLETEAGENT, COMPLETECALLER, BLINDTRANSFER, ATTENDEDTRANSFER. */
 export const isAnswered = (code: number): boolean => code >= EV.COMPLETEAGENT && code <= EV.ATTENDEDTRANSFER;
 /** A line with a wait time (R5 set W): the answered lines and the exits ABANDON, EXITWITHTIMEOUT, EXITWITHKEY, EXITEMPTY. */
@@ -78,6 +91,9 @@ const RULES: Readonly<Record<EventName, EventRule>> = {
   CALLBACKREQUEST: { min: 0, ints: [] },
   CALLBACKSUCCESS: { min: 0, ints: [] },
   CALLBACKFAILED: { min: 0, ints: [] },
+  RINGCANCELED: { min: 0, ints: [] },
+  QUEUESTART: { min: 0, ints: [] },
+  CONFIGRELOAD: { min: 0, ints: [] },
 };
 
 /** Why a line was skipped; the import summary counts each. */

@@ -64,6 +64,8 @@ export const HOUR_AGGREGATES = STATS_COLUMNS.map((c) =>
 
 /** Events that count in no statistic (membership) are left out of the per-hour rows. */
 export const COUNTED_EVENTS = `event < ${EV.ADDMEMBER}`;
+/** The lines that show their agent is a member (queue-log-line.ts showsMembership, R15). */
+export const SHOWS_MEMBERSHIP = `(event >= ${EV.ADDMEMBER} OR event BETWEEN ${EV.CONNECT} AND ${EV.ATTENDEDTRANSFER} OR event IN (${EV.RINGNOANSWER}, ${EV.RINGCANCELED}))`;
 
 /**
  * The same sums kept in memory while a chunk is imported, then added to the per-hour rows in one upsert

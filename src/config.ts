@@ -1,5 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { DEFAULT_DENY, parsePolicyList } from './modules/webhooks/url-policy';
+import { machineZone } from './time/zone';
+import { isTimezone } from './validation/formats';
 
 /**
  * The server's configuration: command-line flags win over TARS_* environment variables, which win over
@@ -38,6 +40,8 @@ export interface Config {
   readonly metrics: boolean;
   /** When set, a scrape of /metrics must send it as a bearer token. */
   readonly metricsToken: string | undefined;
+  /** The zone of the PBX's wall-clock log times (reporting.md R16): TARS_PBX_TIMEZONE, else the machine's zone. */
+  readonly pbxTimezone: string;
 }
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -91,6 +95,12 @@ export const SETTINGS = [
   ['', 'TARS_WEBHOOK_ATTEMPTS', '8', 'attempts per webhook delivery before it is marked failed'],
   ['', 'TARS_WEBHOOK_RETRY_BASE', '10s', 'first retry delay of a failed delivery; doubled each time (with jitter), at most 1 h'],
   ['', 'TARS_METRICS', 'on', 'on: `GET /metrics` serves Prometheus metrics; off: it does not exist'],
+  [
+    '',
+    'TARS_PBX_TIMEZONE',
+    "(the machine's zone)",
+    "zone of the PBX's wall-clock times in Master.csv and datetime queue_log times (an IANA name such as Europe/Moscow, or UTC); `tars import --timezone` wins",
+  ],
   ['', 'TARS_METRICS_TOKEN', '', 'when set (at least 16 characters), a scrape of `/metrics` must send `Authorization: Bearer <token>`'],
 ] as const;
 
@@ -188,6 +198,10 @@ export function loadConfig(env: Env, flags: ConfigFlags = {}, cwd = process.cwd(
   if (metricsToken !== undefined && (metricsToken.length < 16 || /\s/.test(metricsToken)))
     problems.push('TARS_METRICS_TOKEN must be at least 16 characters long, without spaces');
 
+  const pbxTimezone = env.TARS_PBX_TIMEZONE || machineZone();
+  if (!isTimezone(pbxTimezone))
+    problems.push(`TARS_PBX_TIMEZONE must be an IANA timezone name such as Europe/Moscow, or UTC, got "${pbxTimezone}"`);
+
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze({
     port,
@@ -213,6 +227,7 @@ export function loadConfig(env: Env, flags: ConfigFlags = {}, cwd = process.cwd(
     webhookRetryBaseMs,
     metrics: metricsText === 'on',
     metricsToken,
+    pbxTimezone,
   });
 }
 

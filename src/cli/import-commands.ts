@@ -1,6 +1,9 @@
 import { basename } from 'node:path';
 import { loadConfig } from '../config';
 import { CdrImporter } from '../modules/pbx-logs/cdr-importer';
+import { ImportRefused } from '../modules/pbx-logs/import-run';
+import { layoutOf } from '../modules/pbx-logs/cdr-line';
+import { isTimezone } from '../validation/formats';
 import { followFile, importFile, type LineImporter } from '../modules/pbx-logs/file-import';
 import type { ImportOptions } from '../modules/pbx-logs/import-run';
 import { pbxEventHook } from '../modules/pbx-logs/pbx-events';
@@ -9,10 +12,23 @@ import type { Sqlite } from '../db/database';
 import { openDataDir } from '../runtime';
 import { CliError, DATA_DIR_HELP, EXIT, type Command, type Values } from './command';
 
-const OPTIONS = { 'data-dir': { type: 'string' }, follow: { type: 'boolean' }, 'emit-events': { type: 'boolean' } } as const;
+const OPTIONS = {
+  'data-dir': { type: 'string' },
+  follow: { type: 'boolean' },
+  'emit-events': { type: 'boolean' },
+  timezone: { type: 'string' },
+  columns: { type: 'string' },
+} as const;
 
 function helpOf(kind: 'queue-log' | 'cdr', what: string): string {
-  return `Usage: tars import ${kind} FILE [--data-dir DIR] [--follow] [--emit-events]
+  const columns =
+    kind === 'cdr'
+      ? `
+  --columns a,b,c  the file's columns by name, for a cdr_custom layout (names as in cdr_csv: start or
+                   calldate, src, dst, channel, dstchannel, lastapp, duration, billsec, disposition …);
+                   without it: the file's header row when it has one, else cdr_csv's order`
+      : '';
+  return `Usage: tars import ${kind} FILE [--data-dir DIR] [--timezone ZONE]${kind === 'cdr' ? ' [--columns a,b,c]' : ''} [--follow] [--emit-events]
 
 Imports ${what} into the database, streaming (memory stays flat whatever the file's size), in chunks
 of one transaction each, so it may run while the server runs on the same data directory. Shows a
@@ -24,6 +40,9 @@ that was killed is finished by running it again. Import the queue_log before the
 either order gives the same reports, this one is faster.
 
 ${DATA_DIR_HELP}
+  --timezone ZONE  the PBX's zone, in which wall-clock times are read (Master.csv, datetime queue_log
+                   times): an IANA name such as Europe/Moscow, or UTC (default: $TARS_PBX_TIMEZONE, else
+                   this machine's zone); the summary names the zone it used${columns}
   --follow         keep running and import lines as they are appended; follows log rotation
                    (a new file at the path, or the file truncated). Stop with Ctrl-C or SIGTERM.
                    Lines appended while it follows arrive live: they fire webhook events (STARTCALL,
@@ -40,14 +59,23 @@ function importCommand(kind: 'queue-log' | 'cdr', what: string, make: (sqlite: S
     options: OPTIONS,
     positionals: { min: 1, max: 1 },
     async run(values: Values, [file]: string[]) {
-      const database = await openDataDir(loadConfig(process.env, { 'data-dir': values['data-dir'] as string | undefined }).dataDir);
+      const config = loadConfig(process.env, { 'data-dir': values['data-dir'] as string | undefined });
+      const timezone = (values.timezone as string | undefined) ?? config.pbxTimezone;
+      if (!isTimezone(timezone))
+        throw new CliError(`--timezone must be an IANA timezone name such as Europe/Moscow, or UTC, got "${timezone}"`);
+      const cdrColumns = typeof values.columns === 'string' ? values.columns.split(',').map((c) => c.trim()) : undefined;
+      if (cdrColumns && kind !== 'cdr') throw new CliError('--columns is for tars import cdr');
+      const columnsProblem = cdrColumns ? layoutOf(cdrColumns) : undefined;
+      if (typeof columnsProblem === 'string') throw new CliError(`--columns: ${columnsProblem}`);
+      const database = await openDataDir(config.dataDir);
       // A bulk import may use a bigger page cache (32 MiB), and NORMAL sync (durable against a crash of the process
       // in WAL mode; a power cut may lose the last chunks, which a rerun stores again).
       database.sqlite.pragma('cache_size = -32768');
       database.sqlite.pragma('synchronous = NORMAL');
       const events = pbxEventHook(() => Date.now(), values['emit-events'] === true);
       // Lines are collected for the hook only when it may fire: a plain bulk import stays at full speed.
-      const importer = make(database.sqlite, values['emit-events'] || values.follow ? { onChunk: events.onChunk } : {});
+      const hook = values['emit-events'] || values.follow ? { onChunk: events.onChunk } : {};
+      const importer = make(database.sqlite, { ...hook, timezone, cdrColumns });
       const progress = progressBar(importer);
       try {
         const summary = values.follow
@@ -61,6 +89,7 @@ function importCommand(kind: 'queue-log' | 'cdr', what: string, make: (sqlite: S
         return EXIT.ok;
       } catch (err) {
         progress.done();
+        if (err instanceof ImportRefused) throw new CliError(`${file}: ${err.message}`);
         const code = (err as NodeJS.ErrnoException).code;
         if (code === 'ENOENT' || code === 'EACCES' || code === 'EISDIR') throw new CliError(`${file}: cannot be read (${code})`);
         throw err;

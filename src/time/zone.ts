@@ -3,6 +3,9 @@
  * Civil dates are "day numbers": days since 1970-01-01 of the proleptic Gregorian calendar.
  */
 
+/** The zone of the machine TARS runs on (honours TZ): the PBX's when TARS runs beside it (reporting.md R16). */
+export const machineZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
 function formatterOf(tz: string): Intl.DateTimeFormat {

@@ -1485,6 +1485,10 @@ export interface SchemaTypes {
       [k: string]: number;
     };
     /**
+     * Addition to the hosted API: the zone the PBX's wall-clock times (Master.csv, datetime queue_log times) were read in.
+     */
+    timezone: string;
+    /**
      * Addition to the hosted API: for the unknown queues and agents, the tars command that maps each (an interface and the member name seen in the same queues are one member, one command). Lines of unknown queues were skipped: import the file again after adding the queue.
      */
     toMap: {
@@ -1506,6 +1510,9 @@ export interface SchemaTypes {
      * @maxItems 10000
      */
     lines: string[];
+    timezone?: string & {
+      [k: string]: unknown;
+    };
   };
   /**
    * Query of the lists the project adds: an optional tenant and the paging of decisions.md §5b.

@@ -25,7 +25,7 @@ describe('GET and POST /v2/reporting/calls', () => {
   const get = (who: keyof typeof USERS, query: Record<string, string | number>) => app.request('GET', CALLS, { token: token[who], query });
   // The sample rows that have a tenant: all but the ten IVR hang-ups (trunk to "s") and the two broken lines.
   const rows = sampleLines(CDR_SAMPLE)
-    .map(parseCdrLine)
+    .map((line) => parseCdrLine(line))
     .filter((r): r is CdrRecord => typeof r !== 'string' && r.dst !== 's');
 
   before(async () => {

@@ -41,6 +41,7 @@ describe('POST /v2/reporting/ingest/queue-log and /cdr', () => {
       unknownQueues: {},
       unknownAgents: {},
       toMap: [],
+      timezone: 'UTC',
     });
     const stats = await app.request('POST', '/v2/reporting/queues/stats', {
       token: admin,
@@ -72,6 +73,19 @@ describe('POST /v2/reporting/ingest/queue-log and /cdr', () => {
     ]);
   });
 
+  it("when CDR lines come with the PBX's timezone, then their wall-clock times are read in it; an unknown zone or unreadable lines are refused", async () => {
+    const row =
+      '"","101","18725550000","from-internal","""Alice Smith"" <101>","PJSIP/101-00000031","PJSIP/voip-trunk-00000032","Dial","PJSIP/1@t","2026-11-04 12:00:00","2026-11-04 12:00:10","2026-11-04 12:01:10",70,60,"ANSWERED","DOCUMENTATION","1793793600.31",""';
+    const res = await app.request('POST', CDR, { token: admin, body: { lines: [row], timezone: 'Europe/Moscow' } });
+    expect(res.body).to.include({ imported: 1, timezone: 'Europe/Moscow' });
+    const start = app.deps.database.sqlite.prepare("SELECT start_at FROM cdr_calls WHERE unique_id = '1793793600.31'").pluck().get();
+    expect(start).to.equal(Date.parse('2026-11-04T09:00:00Z') / 1000);
+    expectError(await app.request('POST', CDR, { token: admin, body: { lines: [row], timezone: 'Mars/Olympus' } }), 400, ['timezone']);
+    const refused = await app.request('POST', CDR, { token: admin, body: { lines: ['a,b,c', 'not,a,cdr'] } });
+    expectError(refused, 400);
+    expect(refused.body.message).to.include('No row of this file can be read as a Master.csv');
+  });
+
   it('when the role lacks reporting.logs.ingest, or the body is not {lines}, then 403 or 400', async () => {
     expectError(await app.request('POST', QLOG, { token: reports, body: { lines: LINES } }), 403);
     expectError(await app.request('POST', QLOG, { token: admin, body: { line: 'x' } }), 400, ['lines', 'line']);
@@ -94,7 +108,9 @@ describe('POST /v2/reporting/ingest/queue-log and /cdr', () => {
     expect(lines('kind="queue-log",outcome="skipped",reason="blank line"')).to.equal(1);
     expect(lines('kind="queue-log",outcome="skipped",reason="not a queue_log record"')).to.equal(1);
     expect(lines('kind="queue-log",outcome="skipped",reason="unknown queue"')).to.equal(1);
-    expect(lines('kind="cdr",outcome="imported",reason=""')).to.equal(1);
-    expect(text, 'a refused request (403, 400) counts no line').not.to.match(/tars_import_lines\{kind="cdr",outcome="(duplicate|skipped)"/);
+    expect(lines('kind="cdr",outcome="imported",reason=""')).to.equal(2);
+    expect(text, 'a refused request (403, 400, unreadable lines) counts no line').not.to.match(
+      /tars_import_lines\{kind="cdr",outcome="(duplicate|skipped)"/,
+    );
   });
 });

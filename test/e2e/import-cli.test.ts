@@ -9,7 +9,17 @@ import { CDR_SAMPLE, dumpReporting, FIXTURES, QUEUE_LOG_SAMPLE, sampleLines } fr
 import { until } from '../helpers/until';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const tars = (args: string[]) => spawnSync(process.execPath, [join(ROOT, 'dist/tars.cjs'), ...args], { encoding: 'utf8' });
+const tars = (args: string[], env: Record<string, string> = {}) =>
+  spawnSync(process.execPath, [join(ROOT, 'dist/tars.cjs'), ...args], { encoding: 'utf8', env: { ...process.env, ...env } });
+const REAL = join(FIXTURES, 'real-formats');
+const firstCallStart = (dir: string) => {
+  const db = new SqliteDatabase(join(dir, 'tars.db'), { readonly: true, fileMustExist: true });
+  try {
+    return db.prepare('SELECT min(start_at) FROM cdr_calls').pluck().get() as number | null;
+  } finally {
+    db.close();
+  }
+};
 const countRows = (dir: string) => {
   const db = new SqliteDatabase(join(dir, 'tars.db'), { readonly: true, fileMustExist: true });
   try {
@@ -52,7 +62,38 @@ describe('tars import queue-log / cdr (the built CLI)', () => {
     expect(missing.stderr).to.match(/^tars import cdr: .*nope\.csv: cannot be read \(ENOENT\)\n$/);
     const help = tars(['import', 'queue-log', '--help']);
     expect(help.status).to.equal(0);
-    expect(help.stdout).to.include('Usage: tars import queue-log FILE [--data-dir DIR] [--follow]');
+    expect(help.stdout).to.include('Usage: tars import queue-log FILE [--data-dir DIR] [--timezone ZONE] [--follow]');
+  });
+
+  it("when no zone is given, then wall-clock times are read in the machine's zone; TARS_PBX_TIMEZONE and then --timezone win, and the summary names it", () => {
+    const file = join(REAL, 'Master-extra-columns.csv'); // one call at 2026-11-03 15:00:00 wall-clock time
+    const local = tars(['import', 'cdr', file, '--data-dir', data], { TZ: 'Asia/Tokyo' });
+    expect(local.stdout).to.include('1 imported').and.include('wall-clock times read in Asia/Tokyo');
+    expect(firstCallStart(data)).to.equal(Date.parse('2026-11-03T06:00:00Z') / 1000);
+    for (const [env, args, zone, iso] of [
+      [{ TARS_PBX_TIMEZONE: 'Europe/Moscow' }, [], 'Europe/Moscow', '2026-11-03T12:00:00Z'],
+      [{ TARS_PBX_TIMEZONE: 'Europe/Moscow' }, ['--timezone', 'America/New_York'], 'America/New_York', '2026-11-03T20:00:00Z'],
+    ] as const) {
+      const other = join(dir, `data-${zone.replace('/', '-')}`);
+      expect(tars(['seed', join(FIXTURES, 'acme.json'), '--data-dir', other]).status).to.equal(0);
+      expect(tars(['import', 'cdr', file, '--data-dir', other, ...args], env).stdout).to.include(`read in ${zone}`);
+      expect(firstCallStart(other)).to.equal(Date.parse(iso) / 1000);
+    }
+  });
+
+  it('when the zone is unknown or the layout cannot be read, then exit 1 with what was wrong and nothing is stored; --columns reads a cdr_custom file', () => {
+    const bad = tars(['import', 'cdr', join(REAL, 'Master-extra-columns.csv'), '--data-dir', data, '--timezone', 'Mars/Olympus']);
+    expect(bad.status).to.equal(1);
+    expect(bad.stderr).to.include('--timezone must be an IANA timezone name');
+    const custom = join(REAL, 'Master-cdr_custom.csv');
+    const refused = tars(['import', 'cdr', custom, '--data-dir', data]);
+    expect(refused.status).to.equal(1);
+    expect(refused.stderr).to.include("No row of this file can be read as a Master.csv in cdr_csv's column order").and.include('--columns');
+    expect(firstCallStart(data)).to.equal(null);
+    const columns =
+      'clid,src,dst,dcontext,channel,dstchannel,lastapp,lastdata,start,answer,end,duration,billsec,disposition,amaflags,accountcode,uniqueid,userfield,sequence';
+    expect(tars(['import', 'cdr', custom, '--data-dir', data, '--columns', columns]).stdout).to.include('1 imported');
+    expect(tars(['import', 'cdr', custom, '--data-dir', data, '--columns', 'src,dst']).stderr).to.include('--columns: the columns channel');
   });
 
   it('when the import is killed with SIGKILL midway, then running it again ends with the data of an uninterrupted import', async function () {

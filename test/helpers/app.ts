@@ -59,7 +59,11 @@ export class TestClock {
  */
 export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'tars-test-'));
-  const config = loadConfig({ TARS_LOG_LEVEL: 'silent', ...opts.env }, { 'data-dir': dataDir, host: '127.0.0.1', port: '0' });
+  // The PBX's zone is UTC unless a test says otherwise: the machine running the tests may be anywhere.
+  const config = loadConfig(
+    { TARS_LOG_LEVEL: 'silent', TARS_PBX_TIMEZONE: 'UTC', ...opts.env },
+    { 'data-dir': dataDir, host: '127.0.0.1', port: '0' },
+  );
   const deps = await buildDeps(config, opts.log ?? silentLogger, opts.clock);
   const app = createApp(deps, { checkResponses: true });
   const server: Server = await new Promise((resolve) => {

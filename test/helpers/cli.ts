@@ -23,11 +23,11 @@ export interface RunOptions {
   timeoutMs?: number;
 }
 
-/** The environment of a child: ours without any TARS_* setting, plus `env`. */
+/** The environment of a child: ours without any TARS_* setting, in TZ UTC (the PBX's zone by default), plus `env`. */
 function childEnv(env: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const base: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('TARS_')) base[k] = v;
-  return { ...base, ...env };
+  return { ...base, TZ: 'UTC', ...env };
 }
 
 export function runTars(args: string[], opts: RunOptions = {}): Promise<RunResult> {

@@ -1,7 +1,18 @@
 import type { Sqlite } from '../../db/database';
-import { callerNameOf, channelAgent, parseCdrLine, type CdrRecord } from './cdr-line';
+import {
+  callerNameOf,
+  CDR_CSV_LAYOUT,
+  CDR_SKIPS,
+  channelAgent,
+  isHeaderRow,
+  layoutOf,
+  parseCdrLine,
+  splitCsvLine,
+  type CdrLayout,
+  type CdrRecord,
+} from './cdr-line';
 import { rawOrNull, type PbxDirectory } from './directory';
-import { ImportRun, type ImportOptions, type StoredChunk } from './import-run';
+import { ImportRefused, ImportRun, type ImportOptions, type StoredChunk } from './import-run';
 import type { ImportSummary } from './import-summary';
 import { pbxLogs, type CallRow, type PbxLogs } from './pbx-logs.repository';
 import { processPending } from './pending';
@@ -52,10 +63,20 @@ function placeCall(r: CdrRecord, directory: PbxDirectory): PlacedCall | string {
 
 const digitsOf = (s: string) => s.replace(/\D+/g, '');
 
-/** Imports Master.csv lines (reporting.md R8), like QueueLogImporter: one transaction per chunk. */
+const HEADER_ROW = 'header row';
+
+const shown = (row: string) => JSON.stringify(row.length > 200 ? `${row.slice(0, 200)}…` : row);
+
+/**
+ * Imports Master.csv lines (reporting.md R8, R16, R17), like QueueLogImporter: one transaction per chunk.
+ * The layout of a file is decided by its first row that is not blank: `--columns` when given, a header row's
+ * names, else cdr_csv's order. Times are the PBX's wall clock, read in the import's zone.
+ */
 export class CdrImporter {
   private readonly run: ImportRun;
   private readonly repo: PbxLogs;
+  /** Of the current file: its layout once decided, and what its first chunk showed about it. */
+  private file = { layout: undefined as CdrLayout | undefined, checked: false, firstRow: '', rows: 0, unreadable: 0, read: 0 };
 
   constructor(
     private readonly sqlite: Sqlite,
@@ -71,6 +92,7 @@ export class CdrImporter {
 
   newFile(): void {
     this.run.newFile();
+    this.file = { layout: undefined, checked: false, firstRow: '', rows: 0, unreadable: 0, read: 0 };
   }
 
   importLines(lines: readonly string[]): void {
@@ -91,17 +113,56 @@ export class CdrImporter {
       const stored = this.storeLine(line);
       if (stored && this.run.collects) items.push(stored);
     }
+    this.checkLayout();
     return { kind: 'cdr', items };
+  }
+
+  /** After the first chunk with rows: refuses the file when not one of them could be read in its layout. */
+  private checkLayout(): void {
+    const f = this.file;
+    if (f.checked || f.rows === 0) return;
+    f.checked = true;
+    if (f.read > 0 || f.unreadable < f.rows) return;
+    const layout = f.layout ?? CDR_CSV_LAYOUT;
+    const how = layout === CDR_CSV_LAYOUT ? "cdr_csv's column order (no header row)" : 'the columns named';
+    throw new ImportRefused(
+      `No row of this file can be read as a Master.csv in ${how}: expected the columns ${layout.names.join(', ')}, ` +
+        `with start as YYYY-MM-DD HH:MM:SS; the first row held ${shown(f.firstRow)}. ` +
+        'Name the columns with --columns a,b,c (tars import cdr) or give the file a header row; nothing was imported.',
+    );
+  }
+
+  /** The layout, decided by the file's first row that is not blank; true when that row is a header (not a call). */
+  private decideLayout(line: string): boolean {
+    const columns = this.run.opts.cdrColumns;
+    const fields = splitCsvLine(line);
+    const header = fields !== null && isHeaderRow(fields);
+    const layout = columns ? layoutOf(columns) : header ? layoutOf(fields) : CDR_CSV_LAYOUT;
+    if (typeof layout === 'string') throw new ImportRefused(`The header row cannot be read: ${layout}; the row was ${shown(line)}.`);
+    this.file.layout = layout;
+    return header;
   }
 
   private storeLine(line: string): { id: number; tenantId: number; record: CdrRecord } | null {
     const { summary, directory } = this.run;
     summary.read++;
-    const r = parseCdrLine(line);
+    const f = this.file;
+    if (f.layout === undefined && line.trim() !== '' && this.decideLayout(line)) {
+      summary.skip(HEADER_ROW);
+      return null;
+    }
+    const r = parseCdrLine(line, f.layout, this.run.zone);
     if (typeof r === 'string') {
+      if (r !== CDR_SKIPS.blank) {
+        if (f.rows++ === 0) f.firstRow = line;
+        f.unreadable++;
+      }
       summary.skip(r);
       return null;
     }
+    if (f.rows++ === 0) f.firstRow = line;
+    f.read++;
+    summary.wallTimes = true;
     const call = placeCall(r, directory);
     if (typeof call === 'string') {
       summary.skip(call);

@@ -1,17 +1,93 @@
 /**
- * One record of an Asterisk Master.csv (cdr_csv column order), read by the rules of reporting.md R8:
- * one record per physical line, CSV with "" as the escaped quote, times in UTC. Pure.
+ * One record of an Asterisk Master.csv, read by the rules of reporting.md R8, R16 and R17: one record per
+ * physical line, CSV with "" as the escaped quote, wall-clock times of the PBX's zone. Pure.
  *
- * Columns: accountcode, src, dst, dcontext, clid, channel, dstchannel, lastapp, lastdata, start, answer,
- * end, duration, billsec, disposition, amaflags, uniqueid, userfield (the last three are optional).
+ * cdr_csv's columns (cdr/cdr_csv.c): accountcode, src, dst, dcontext, clid, channel, dstchannel, lastapp,
+ * lastdata, start, answer, end, duration, billsec, disposition, amaflags, uniqueid, userfield (the last three
+ * optional), then any columns a newer Asterisk or a configuration adds (sequence, linkedid, peeraccount …).
+ * Other layouts (MySQL and GUI exports with a header row, cdr_custom) name their columns (CdrLayout).
  */
 
-import { digitsAt } from './digits';
+import { parseWallTime, UTC_ZONE, type PbxZone } from './pbx-zone';
+
+/** The columns a record is read from; the rest of a row is ignored. */
+const FIELDS = [
+  'src',
+  'dst',
+  'clid',
+  'channel',
+  'dstchannel',
+  'lastapp',
+  'lastdata',
+  'start',
+  'answer',
+  'end',
+  'duration',
+  'billsec',
+  'disposition',
+  'uniqueid',
+] as const;
+export type CdrField = (typeof FIELDS)[number];
+const REQUIRED: readonly CdrField[] = ['src', 'dst', 'channel', 'dstchannel', 'lastapp', 'start', 'duration', 'billsec', 'disposition'];
+/** Names exports use for a column: MySQL's cdr table has `calldate` where cdr_csv has `start`. */
+const SYNONYMS: Readonly<Record<string, CdrField>> = { calldate: 'start', callerid: 'clid', dstchan: 'dstchannel' };
+
+/** Where each column is: its index (-1: absent, only for the optional ones). */
+export interface CdrLayout {
+  readonly index: Readonly<Record<CdrField, number>>;
+  /** Rows with fewer columns are skipped. */
+  readonly minColumns: number;
+  /** The columns in order, for messages. */
+  readonly names: readonly string[];
+}
+
+const CDR_CSV_COLUMNS = [
+  'accountcode',
+  'src',
+  'dst',
+  'dcontext',
+  'clid',
+  'channel',
+  'dstchannel',
+  'lastapp',
+  'lastdata',
+  'start',
+  'answer',
+  'end',
+  'duration',
+  'billsec',
+  'disposition',
+  'amaflags',
+  'uniqueid',
+  'userfield',
+];
+
+/** cdr_csv's own order: 15 columns at least, any number after userfield. */
+export const CDR_CSV_LAYOUT: CdrLayout = { ...(layoutOf(CDR_CSV_COLUMNS) as CdrLayout), minColumns: 15 };
+
+/** A layout from column names (a header row, or `--columns`); a message when a needed column is missing. */
+export function layoutOf(names: readonly string[]): CdrLayout | string {
+  const index = Object.fromEntries(FIELDS.map((f) => [f, -1])) as Record<CdrField, number>;
+  names.forEach((raw, i) => {
+    const name = raw.trim().toLowerCase();
+    const field = (SYNONYMS[name] ?? name) as CdrField;
+    if (FIELDS.includes(field) && index[field] < 0) index[field] = i;
+  });
+  const missing = REQUIRED.filter((f) => index[f] < 0);
+  if (missing.length > 0) return `the columns ${missing.join(', ')} are missing (found: ${names.join(', ')})`;
+  return { index, minColumns: Math.max(...REQUIRED.map((f) => index[f])) + 1, names };
+}
+
+/** A first row that names columns (`calldate` or `start`, `src`, `dst` …) rather than holding a call. */
+export function isHeaderRow(fields: readonly string[]): boolean {
+  const names = new Set(fields.map((f) => f.trim().toLowerCase()));
+  return (names.has('calldate') || names.has('start')) && names.has('src') && names.has('dst');
+}
 
 export const CDR_SKIPS = {
   blank: 'blank line',
   notCsv: 'not valid CSV',
-  short: 'fewer than 15 columns',
+  short: 'fewer columns than the layout needs',
   badStart: 'start is not YYYY-MM-DD HH:MM:SS',
   badNumber: 'duration or billsec is not an integer',
 } as const;
@@ -25,7 +101,7 @@ export interface CdrRecord {
   readonly dstChannel: string;
   readonly lastApp: string;
   readonly lastData: string;
-  /** Epoch seconds (UTC). */
+  /** Epoch seconds: the wall-clock `start` read in the PBX's zone. */
   readonly start: number;
   readonly answer: number | null;
   readonly end: number;
@@ -72,58 +148,42 @@ export function splitCsvLine(line: string): string[] | null {
 
 const INTEGER = /^-?\d+$/;
 
-/** Days from 1970-01-01 to a civil date (H. Hinnant's days_from_civil): no Date object per call. */
-function daysFromCivil(y: number, m: number, d: number): number {
-  const yy = m <= 2 ? y - 1 : y;
-  const era = Math.floor(yy / 400);
-  const yoe = yy - era * 400;
-  const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
-  return era * 146097 + yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy - 719468;
+/** A wall-clock time of the row read in the PBX's zone (R16), or null. */
+function timeOf(text: string | undefined, zone: PbxZone): number | null {
+  const wall = text === undefined ? null : parseWallTime(text);
+  return wall === null ? null : zone.instantOf(wall);
 }
 
-const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+/** `f[i]`, "" when the layout has no such column or the row stops before it. */
+const column = (f: readonly string[], i: number): string => (i < 0 ? '' : (f[i] ?? ''));
 
-/** "2026-10-31 06:21:43" (UTC) → epoch seconds; null when not that form or not a real date and time. */
-function parseCdrTime(text: string): number | null {
-  if (text.length !== 19 || text[4] !== '-' || text[7] !== '-' || text[10] !== ' ' || text[13] !== ':' || text[16] !== ':') return null;
-  const [y, mo, d, h, mi, s] = [
-    digitsAt(text, 0, 4),
-    digitsAt(text, 5, 7),
-    digitsAt(text, 8, 10),
-    digitsAt(text, 11, 13),
-    digitsAt(text, 14, 16),
-    digitsAt(text, 17, 19),
-  ];
-  if (y < 0 || mo < 1 || mo > 12 || d < 1 || h < 0 || h > 23 || mi < 0 || mi > 59 || s < 0 || s > 59) return null;
-  const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
-  if (d > (mo === 2 && !leap ? 28 : (DAYS_IN_MONTH[mo - 1] as number))) return null;
-  return daysFromCivil(y, mo, d) * 86_400 + h * 3600 + mi * 60 + s;
-}
-
-export function parseCdrLine(line: string): CdrRecord | CdrSkip {
+export function parseCdrLine(line: string, layout: CdrLayout = CDR_CSV_LAYOUT, zone: PbxZone = UTC_ZONE): CdrRecord | CdrSkip {
   if (line.trim() === '') return CDR_SKIPS.blank;
   const f = splitCsvLine(line);
   if (!f) return CDR_SKIPS.notCsv;
-  if (f.length < 15) return CDR_SKIPS.short;
-  const start = parseCdrTime(f[9] as string);
+  if (f.length < layout.minColumns) return CDR_SKIPS.short;
+  const at = layout.index;
+  const start = timeOf(f[at.start], zone);
   if (start === null) return CDR_SKIPS.badStart;
-  if (!INTEGER.test(f[12] as string) || !INTEGER.test(f[13] as string)) return CDR_SKIPS.badNumber;
-  const duration = Number(f[12]);
+  const durationText = column(f, at.duration);
+  const billsecText = column(f, at.billsec);
+  if (!INTEGER.test(durationText) || !INTEGER.test(billsecText)) return CDR_SKIPS.badNumber;
+  const duration = Number(durationText);
   return {
-    src: f[1] as string,
-    dst: f[2] as string,
-    clid: f[4] as string,
-    channel: f[5] as string,
-    dstChannel: f[6] as string,
-    lastApp: f[7] as string,
-    lastData: f[8] as string,
+    src: column(f, at.src),
+    dst: column(f, at.dst),
+    clid: column(f, at.clid),
+    channel: column(f, at.channel),
+    dstChannel: column(f, at.dstchannel),
+    lastApp: column(f, at.lastapp),
+    lastData: column(f, at.lastdata),
     start,
-    answer: parseCdrTime(f[10] as string),
-    end: parseCdrTime(f[11] as string) ?? start + Math.max(0, duration),
+    answer: timeOf(column(f, at.answer), zone),
+    end: timeOf(column(f, at.end), zone) ?? start + Math.max(0, duration),
     duration,
-    billsec: Number(f[13]),
-    disposition: f[14] as string,
-    uniqueId: f[16] ?? '',
+    billsec: Number(billsecText),
+    disposition: column(f, at.disposition),
+    uniqueId: column(f, at.uniqueid),
   };
 }
 

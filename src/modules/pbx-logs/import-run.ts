@@ -1,11 +1,23 @@
 import type { Sqlite } from '../../db/database';
+import { AppError } from '../../errors';
 import { ALL_TENANTS, scopeIds, type TenantScope } from '../../access/scope';
 import type { CdrRecord } from './cdr-line';
 import { PbxDirectory } from './directory';
 import { ImportSummary } from './import-summary';
 import { LineKeys } from './line-keys';
 import { pbxLogs, type PbxLogs } from './pbx-logs.repository';
+import { PbxZone } from './pbx-zone';
 import type { QueueLogEvent } from './queue-log-line';
+
+/**
+ * A file none of whose first rows can be read in the layout in use (reporting.md R17): refused before
+ * anything of it is stored, saying what was expected and what came.
+ */
+export class ImportRefused extends AppError {
+  constructor(message: string) {
+    super(400, message, { validationErrors: [message] });
+  }
+}
 
 /** What one chunk stored (not duplicates, not skipped lines), in file order: what `onChunk` receives. */
 export type StoredChunk =
@@ -20,6 +32,13 @@ export interface ImportOptions {
    * (e.g. webhook events for live lines) commits or rolls back together with the lines.
    */
   readonly onChunk?: (sqlite: Sqlite, chunk: StoredChunk) => void;
+  /**
+   * The zone of the PBX's wall-clock times (Master.csv, datetime queue_log times; reporting.md R16): an IANA
+   * name the caller has checked. Default UTC; the CLI and the ingest route pass TARS_PBX_TIMEZONE's value.
+   */
+  readonly timezone?: string;
+  /** Master.csv column names for a cdr_custom layout (`--columns`), else cdr_csv's order or the file's header. */
+  readonly cdrColumns?: readonly string[];
 }
 
 /**
@@ -30,6 +49,7 @@ export interface ImportOptions {
  */
 export class ImportRun {
   readonly summary: ImportSummary;
+  readonly zone: PbxZone;
   keys = new LineKeys();
   readonly directory: PbxDirectory;
   private dataVersion: number;
@@ -52,6 +72,8 @@ export class ImportRun {
       (tenantId, extNum) => this.directory.extensionByNumber(tenantId, extNum) !== undefined,
       ids?.length === 1 ? ids[0] : this.directory.tenants().length === 1 ? this.directory.tenants()[0] : undefined,
     );
+    this.zone = new PbxZone(opts.timezone ?? 'UTC');
+    this.summary.timezone = this.zone.name;
     this.dataVersion = this.repo.dataVersion();
   }
 

@@ -12,6 +12,8 @@ export interface ImportSummaryJson {
   unknownAgents: Record<string, number>;
   /** For the unknown queues and agents: the command that maps each (mapping-hints.ts). */
   toMap: MappingHint[];
+  /** The zone wall-clock times were read in (reporting.md R16). */
+  timezone: string;
 }
 
 import { mappingHints, type MappingHint, type UnknownAgent } from './mapping-hints';
@@ -23,6 +25,9 @@ const bump = (m: Map<string, number>, key: string) => m.set(key, (m.get(key) ?? 
 const sortedObject = (m: Map<string, number>) => Object.fromEntries([...m].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 
 export class ImportSummary {
+  /** The zone wall-clock times are read in; `wallTimes`: whether the lines had any (the line names the zone then). */
+  timezone = 'UTC';
+  wallTimes = false;
   read = 0;
   imported = 0;
   duplicates = 0;
@@ -89,6 +94,7 @@ export class ImportSummary {
       unknownQueues: sortedObject(this.queues),
       unknownAgents: sortedObject(this.agents),
       toMap: this.hints(),
+      timezone: this.timezone,
     };
   }
 
@@ -99,6 +105,7 @@ export class ImportSummary {
     let line = `${this.read} lines read, ${this.imported} imported, ${this.duplicates} duplicates, ${this.skipped} skipped${skipped}`;
     if (this.queues.size > 0) line += `; unknown queues: ${list(this.queues)}`;
     if (this.agents.size > 0) line += `; agents without an extension: ${list(this.agents)}`;
+    if (this.wallTimes) line += `; wall-clock times read in ${this.timezone}`;
     return line;
   }
 

@@ -17,13 +17,13 @@ export function ingestRoutes(deps: AppDeps): RouteDef[] {
       ...common,
       path: '/v2/reporting/ingest/queue-log',
       summary: 'Import Asterisk queue_log lines',
-      handler: ({ caller, body }) => ingestLines(deps.database, deps.clock, caller, 'queue-log', body),
+      handler: ({ caller, body }) => ingestLines(deps.database, deps.clock, caller, 'queue-log', body, deps.config.pbxTimezone),
     }),
     route({
       ...common,
       path: '/v2/reporting/ingest/cdr',
       summary: 'Import Asterisk CDR (Master.csv) lines',
-      handler: ({ caller, body }) => ingestLines(deps.database, deps.clock, caller, 'cdr', body),
+      handler: ({ caller, body }) => ingestLines(deps.database, deps.clock, caller, 'cdr', body, deps.config.pbxTimezone),
     }),
   ];
 }

@@ -8,14 +8,17 @@ import { QueueLogImporter } from './queue-log-importer';
 
 export interface IngestBody {
   lines: string[];
+  /** The PBX's zone (reporting.md R16), checked by the schema. */
+  timezone?: string;
 }
 
 /**
  * POST /v2/reporting/ingest/queue-log and /cdr: the lines of one request are imported like a small file
- * (one transaction, then derived data brought up to date). Tenant scope: only the queues and extensions of
- * tenants the caller may act in exist for it; a line naming anything else is skipped like an unknown
- * queue, so the summary reveals nothing about other tenants. Lines sent here arrive live: they fire webhook
- * events (STARTCALL, ENDCALL, …) in the same transaction.
+ * (one transaction, then derived data brought up to date; a Master.csv header row names the columns of the
+ * request's lines, and lines none of which can be read are refused with 400, nothing stored). Tenant scope:
+ * only the queues and extensions of tenants the caller may act in exist for it; a line naming anything else
+ * is skipped like an unknown queue, so the summary reveals nothing about other tenants. Lines sent here
+ * arrive live: they fire webhook events (STARTCALL, ENDCALL, …) in the same transaction.
  */
 export async function ingestLines(
   database: OpenDatabase,
@@ -23,11 +26,12 @@ export async function ingestLines(
   caller: Caller,
   kind: 'queue-log' | 'cdr',
   body: IngestBody,
+  defaultZone: string,
 ): Promise<ImportSummaryJson> {
   // The importer writes through the raw connection: holding Kysely's connection keeps every other
   // query of this process (and its transactions) out of the way meanwhile.
   return database.db.connection().execute(async () => {
-    const opts = { scope: caller.scope, onChunk: pbxEventHook(() => clock.now(), true).onChunk };
+    const opts = { scope: caller.scope, onChunk: pbxEventHook(() => clock.now(), true).onChunk, timezone: body.timezone ?? defaultZone };
     const importer = kind === 'queue-log' ? new QueueLogImporter(database.sqlite, opts) : new CdrImporter(database.sqlite, opts);
     importer.importLines(body.lines);
     return importer.finish().toJSON();

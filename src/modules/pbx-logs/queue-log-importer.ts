@@ -2,13 +2,25 @@ import type { Sqlite } from '../../db/database';
 import { AnchorCache } from './anchors';
 import { rawOrNull } from './directory';
 import { HourAccumulator } from './derived-hours';
-import { ImportRun, type ImportOptions, type StoredChunk } from './import-run';
+import { ImportRefused, ImportRun, type ImportOptions, type StoredChunk } from './import-run';
 import type { ImportSummary } from './import-summary';
 import { IntervalWriter } from './intervals';
 import { EVENTS_PER_INSERT, pbxLogs, type PbxLogs, type QueueEventRow } from './pbx-logs.repository';
 import { processPending } from './pending';
 import { PbxStarts } from './pbx-starts';
-import { EV, isCallEvent, isMemberEvent, isPbxStart, parseQueueLogLine, showsMembership, type QueueLogEvent } from './queue-log-line';
+import { detectLayout, toNative, type QueueLogLayout } from './queue-log-layout';
+import {
+  EV,
+  isCallEvent,
+  isMemberEvent,
+  isPbxStart,
+  parseQueueLogLine,
+  QUEUE_LOG_SKIPS,
+  showsMembership,
+  type QueueLogEvent,
+} from './queue-log-line';
+
+const HEADER_ROW = 'header row';
 
 const SEQ_COUNTER = 'queue_log_seq';
 
@@ -28,6 +40,8 @@ export class QueueLogImporter {
   /** The batch in flight: its rows, the events they were read from, and after the insert which were new. */
   private readonly batch = { rows: [] as QueueEventRow[], events: [] as QueueLogEvent[], stored: [] as boolean[], size: 0 };
   private seq = 0;
+  /** Of the current file: its layout once its first line decided it (R17), and what its first chunk showed. */
+  private file = { decided: false, layout: null as QueueLogLayout | null, checked: false, firstLine: '', lines: 0, records: 0 };
 
   constructor(
     private readonly sqlite: Sqlite,
@@ -46,6 +60,7 @@ export class QueueLogImporter {
 
   newFile(): void {
     this.run.newFile();
+    this.file = { decided: false, layout: null, checked: false, firstLine: '', lines: 0, records: 0 };
   }
 
   /** Stores one chunk of lines (file order) in one transaction. */
@@ -53,6 +68,20 @@ export class QueueLogImporter {
     this.run.chunk(
       () => this.store(lines),
       () => this.forget(),
+    );
+  }
+
+  /** After the first chunk with lines: refuses the file when not one of them was a queue_log record (R17). */
+  private checkLayout(): void {
+    const f = this.file;
+    if (f.checked || f.lines === 0) return;
+    f.checked = true;
+    if (f.records > 0) return;
+    const shown = JSON.stringify(f.firstLine.length > 200 ? `${f.firstLine.slice(0, 200)}…` : f.firstLine);
+    throw new ImportRefused(
+      'No line of this file can be read as a queue_log: expected time|callid|queuename|agent|event|data… (time in epoch seconds ' +
+        'or YYYY-MM-DD HH:MM:SS), or a realtime export of those columns separated by tabs or commas, with or without a header row ' +
+        `naming them; the first line held ${shown}. Nothing was imported.`,
     );
   }
 
@@ -75,6 +104,7 @@ export class QueueLogImporter {
     const items: { queueId: number; event: QueueLogEvent }[] = [];
     for (const line of lines) if (this.addLine(line)) this.flush(items);
     this.flush(items);
+    this.checkLayout();
     this.repo.setCounter.run({ name: SEQ_COUNTER, value: this.seq });
     this.hours.flush(this.sqlite);
     return { kind: 'queue-log', items };
@@ -87,11 +117,25 @@ export class QueueLogImporter {
   private addLine(line: string): boolean {
     const { summary, directory } = this.run;
     summary.read++;
-    const event = parseQueueLogLine(line);
+    const f = this.file;
+    if (!f.decided && line.trim() !== '') {
+      const { layout, header } = detectLayout(line);
+      f.decided = true;
+      f.layout = layout;
+      if (header) {
+        summary.skip(HEADER_ROW);
+        return false;
+      }
+    }
+    const event = parseQueueLogLine(f.layout ? toNative(line, f.layout) : line, this.run.zone);
+    if (event !== QUEUE_LOG_SKIPS.blank && f.lines++ === 0) f.firstLine = line;
     if (typeof event === 'string') {
+      if (event !== QUEUE_LOG_SKIPS.notRecord && event !== QUEUE_LOG_SKIPS.blank) f.records++;
       summary.skip(event);
       return false;
     }
+    f.records++;
+    if (event.wallClock) summary.wallTimes = true;
     if (isPbxStart(event.code)) {
       this.pbxStarted(event.time);
       return false;
@@ -107,10 +151,11 @@ export class QueueLogImporter {
     const agent = directory.agentIds(queue.tenantId, event.agent);
     if (event.code === EV.ENTERQUEUE) this.anchors.entered(queue.id, event.callid, event.time);
     const b = this.batch;
+    const anchor = isCallEvent(event.code) ? this.anchors.anchorOf(queue.id, event.callid, event.time) : event.time;
     b.events[b.size] = event;
     b.rows[b.size] = {
       queueId: queue.id,
-      anchor: isCallEvent(event.code) ? this.anchors.anchorOf(queue.id, event.callid, event.time) : event.time,
+      anchor,
       time: event.time,
       lineKey: this.run.keys.keyOf(line, event.time),
       seq: this.seq++,
@@ -118,7 +163,7 @@ export class QueueLogImporter {
       callid: isMemberEvent(event.code) ? null : event.callid,
       agent: agent.agent,
       rawAgent: rawOrNull(agent),
-      waitTime: event.waitTime,
+      waitTime: event.waitTime < 0 ? event.time - anchor : event.waitTime, // an Asterisk 1.4 exit (R17)
       talkTime: event.talkTime,
       ringMs: event.ringMs,
       pauseReason: event.pauseReason,

@@ -4,6 +4,7 @@
  */
 
 import { digitsAt } from './digits';
+import { parseWallTime, UTC_ZONE, type PbxZone } from './pbx-zone';
 
 /** Event codes as stored: call events ENTERQUEUE..CALLBACKFAILED, membership events from ADDMEMBER on. */
 export const EV = {
@@ -78,9 +79,11 @@ const RULES: Readonly<Record<EventName, EventRule>> = {
   BLINDTRANSFER: { min: 5, ints: [3, 4, 5], wait: 3, talk: 4 },
   ATTENDEDTRANSFER: { min: 5, ints: [3, 4, 5], wait: 3, talk: 4 },
   ABANDON: { min: 3, ints: [1, 2, 3], wait: 3 },
-  EXITWITHTIMEOUT: { min: 3, ints: [1, 2, 3], wait: 3 },
+  // Asterisk 1.4 writes EXITWITHTIMEOUT with only the position, EXITWITHKEY with only key|position (R17):
+  // their wait is then the time since the call's ENTERQUEUE (waitTime -1 here; the importer knows the call).
+  EXITWITHTIMEOUT: { min: 1, ints: [1, 2, 3], wait: 3 },
   EXITEMPTY: { min: 3, ints: [1, 2, 3], wait: 3 },
-  EXITWITHKEY: { min: 4, ints: [2, 3, 4], wait: 4 },
+  EXITWITHKEY: { min: 2, ints: [2, 3, 4], wait: 4 },
   RINGNOANSWER: { min: 1, ints: [1], ringMs: 1 },
   ADDMEMBER: { min: 0, ints: [] },
   REMOVEMEMBER: { min: 0, ints: [] },
@@ -112,7 +115,10 @@ export interface QueueLogEvent {
   /** The agent field; "" for NONE or empty. */
   readonly agent: string;
   readonly code: number;
-  /** Seconds the caller waited (R4): hold time of an answered line, wait time of an exit; 0 for every other event. */
+  /**
+   * Seconds the caller waited (R4): hold time of an answered line, wait time of an exit; 0 for every other
+   * event; -1 for an Asterisk 1.4 exit that does not say (the time since its ENTERQUEUE, R17).
+   */
   readonly waitTime: number;
   /** Call time of an answered line (R4); 0 for every other event. */
   readonly talkTime: number;
@@ -122,6 +128,8 @@ export interface QueueLogEvent {
   readonly pauseReason: string | null;
   /** ENTERQUEUE: the caller's number (data2); null for every other event. */
   readonly callerIdNum: string | null;
+  /** The time was a wall-clock datetime read in the PBX's zone (R16), not an epoch. */
+  readonly wallClock: boolean;
 }
 
 type Rule = Required<EventRule> & { readonly name: string; readonly code: number };
@@ -213,7 +221,7 @@ function dataIs(line: string, bar: number, i: number, word: string): boolean {
  * every line of files of millions): fields are found with indexOf and read in place; only the strings
  * kept (call id, queue and agent names, a pause reason or caller number) are cut out of the line.
  */
-export function parseQueueLogLine(raw: string): QueueLogEvent | QueueLogSkip {
+export function parseQueueLogLine(raw: string, zone: PbxZone = UTC_ZONE): QueueLogEvent | QueueLogSkip {
   const c0 = raw.charCodeAt(0);
   const line = c0 === 0 || c0 === 0xfeff ? dropLeadingJunk(raw) : raw;
   if ((line.length === 0 || line.charCodeAt(0) <= 32) && line.trim() === '') return QUEUE_LOG_SKIPS.blank;
@@ -221,13 +229,23 @@ export function parseQueueLogLine(raw: string): QueueLogEvent | QueueLogSkip {
   const p2 = p1 < 0 ? -1 : line.indexOf('|', p1 + 1);
   const p3 = p2 < 0 ? -1 : line.indexOf('|', p2 + 1);
   const p4 = p3 < 0 ? -1 : line.indexOf('|', p3 + 1);
-  const time = p4 < 0 ? -1 : epochAt(line, p1);
+  let time = p4 < 0 ? -1 : epochAt(line, p1);
+  let wallClock = false;
+  if (time < 0 && p4 >= 0) {
+    // Realtime storage and its exports hold `YYYY-MM-DD HH:MM:SS[.ffffff]`, the PBX's local time (R16).
+    const wall = parseWallTime(line.slice(0, p1));
+    if (wall !== null) {
+      time = zone.instantOf(wall);
+      wallClock = true;
+    }
+  }
   if (time < 0) return QUEUE_LOG_SKIPS.notRecord;
   const p5 = line.indexOf('|', p4 + 1);
   const rule = ruleAt(line, p4 + 1, p5 < 0 ? line.length : p5);
   if (!rule) return QUEUE_LOG_SKIPS.unusedEvent;
   if (rule.min > 0 && dataStart(line, p5, rule.min) < 0) return QUEUE_LOG_SKIPS.badData;
-  for (const i of rule.ints) if (dataInt(line, p5, i) < 0) return QUEUE_LOG_SKIPS.badData;
+  // A field the line has (min says which it must have) must be a number where the rule wants one.
+  for (const i of rule.ints) if (dataStart(line, p5, i) >= 0 && dataInt(line, p5, i) < 0) return QUEUE_LOG_SKIPS.badData;
   if (rule.ringSeconds && dataStart(line, p5, rule.ringSeconds) >= 0 && dataInt(line, p5, rule.ringSeconds) < 0)
     return QUEUE_LOG_SKIPS.badData;
   const code = rule.code;
@@ -242,5 +260,6 @@ export function parseQueueLogLine(raw: string): QueueLogEvent | QueueLogSkip {
     ringMs: rule.ringSeconds ? Math.max(0, dataInt(line, p5, rule.ringSeconds)) * 1000 : rule.ringMs ? dataInt(line, p5, rule.ringMs) : 0,
     pauseReason: code === EV.PAUSE ? dataText(line, p5, 1) : code === EV.ADDMEMBER && dataIs(line, p5, 1, 'PAUSED') ? '' : null,
     callerIdNum: code === EV.ENTERQUEUE ? dataText(line, p5, 2) : null,
+    wallClock,
   };
 }

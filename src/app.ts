@@ -7,6 +7,8 @@ import { mountDocsPage } from './modules/api-docs/docs-page';
 import { apiDocsRoutes } from './modules/api-docs/api-docs.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { branchRoutes } from './modules/branches/branches.routes';
+import { extensionRoutes } from './modules/extensions/extensions.routes';
+import { queueRoutes } from './modules/queues/queues.routes';
 import { callCampaignRoutes } from './modules/call-campaigns/call-campaigns.routes';
 import { emergencyLocationRoutes } from './modules/emergency-locations/emergency-locations.routes';
 import { healthRoutes } from './modules/health/health.routes';
@@ -37,6 +39,8 @@ export function allRoutes(deps: AppDeps): RouteDef[] {
     ...emergencyLocationRoutes(deps),
     ...callCampaignRoutes(deps),
     ...branchRoutes(deps),
+    ...extensionRoutes(deps),
+    ...queueRoutes(deps),
     ...webhookRoutes(deps),
     ...webhookDeliveryRoutes(deps),
     ...queueReportRoutes(deps),

@@ -49,6 +49,7 @@ export const badRequest = (problems: string[] | string): AppError => {
 export const notAuthenticated = (message = 'Not authenticated'): AppError => new AppError(401, message);
 export const forbidden = (message = 'You are not allowed to do this'): AppError => new AppError(403, message);
 export const notFound = (what = 'Record'): AppError => new AppError(404, `${what} not found`);
+export const conflict = (message: string): AppError => new AppError(409, message);
 export const tooManyRequests = (message: string, retryAfterSeconds: number): AppError =>
   new AppError(429, message, { headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) } });
 export const unavailable = (message: string): AppError => new AppError(503, message);

@@ -1,8 +1,9 @@
 import { parseArgs } from 'node:util';
 import { ConfigError } from './config';
-import { sqliteCode } from './errors';
+import { AppError, sqliteCode } from './errors';
 import { CliError, EXIT, type Command } from './cli/command';
 import { migrateCommand, seedCommand } from './cli/data-commands';
+import { DIRECTORY_COMMANDS } from './cli/directory-commands';
 import { backupCommand, checkCommand, restoreCommand } from './cli/ops-commands';
 import { importCdrCommand, importQueueLogCommand } from './cli/import-commands';
 import { reportRunCommand } from './cli/report-commands';
@@ -20,6 +21,7 @@ export const COMMANDS: readonly Command[] = [
   importCdrCommand,
   userAddCommand,
   userPasswordCommand,
+  ...DIRECTORY_COMMANDS,
   backupCommand,
   restoreCommand,
   checkCommand,
@@ -76,7 +78,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(`${command.help}\n`);
     return EXIT.ok;
   }
-  let parsed: { values: Record<string, string | boolean | undefined>; positionals: string[] };
+  let parsed: { values: Record<string, string | boolean | string[] | undefined>; positionals: string[] };
   try {
     parsed = parseArgs({ args: [...rest], options: command.options, allowPositionals: true, strict: true }) as typeof parsed;
   } catch (err) {
@@ -100,6 +102,12 @@ function report(command: Command, err: unknown): number {
   if (err instanceof ConfigError) {
     process.stderr.write(`${name}: ${err.message}\n`);
     return EXIT.usage;
+  }
+  if (err instanceof AppError) {
+    // A service's refusal, as the HTTP API words it (a name taken, a record of no tenant …).
+    const details = err.validationErrors && err.validationErrors.join('; ') !== err.message ? `: ${err.validationErrors.join('; ')}` : '';
+    process.stderr.write(`${name}: ${err.message}${details}\n`);
+    return err.status === 400 ? EXIT.usage : EXIT.failed;
   }
   if (err instanceof CliError || err instanceof SeedError) {
     process.stderr.write(`${name}: ${err.message}\n`);

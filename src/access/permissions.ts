@@ -27,6 +27,14 @@ export const PERMISSIONS = {
   'admin.call-campaigns.read': 'list and read call campaigns',
   'admin.call-campaigns.update': 'change a call campaign',
   'admin.call-campaigns.delete': 'delete a call campaign',
+  'admin.extensions.create': 'create an extension',
+  'admin.extensions.read': 'list and read extensions',
+  'admin.extensions.update': "change an extension and its agent's aliases",
+  'admin.extensions.delete': 'delete an extension',
+  'admin.queues.create': 'create a queue',
+  'admin.queues.read': 'list and read queues and their members',
+  'admin.queues.update': 'change a queue and its static members',
+  'admin.queues.delete': 'delete a queue',
   'admin.branches.create': 'create a branch',
   'admin.branches.read': 'list and read branches',
   'webhooks.create': 'create a webhook',
@@ -53,9 +61,15 @@ export const ROLES: readonly Role[] = [
   { value: 1, name: 'PLATFORM_ADMIN', reach: 'all', grants: ['#'] },
   { value: 11, name: 'PARTNER_ADMIN', reach: 'partner', grants: ['#'] },
   { value: 3, name: 'ACCOUNT_ADMIN', reach: 'own', grants: ['#'] },
-  { value: 9, name: 'REPORTS_ADMIN', reach: 'own', grants: ['reporting.saved.*', 'reporting.queues.read', 'reporting.calls.read'] },
-  { value: 7, name: 'QUEUE_MANAGER', reach: 'own', grants: ['reporting.queues.read'] },
-  { value: 5, name: 'BASIC_USER', reach: 'own', grants: [] },
+  {
+    value: 9,
+    name: 'REPORTS_ADMIN',
+    reach: 'own',
+    grants: ['reporting.saved.*', 'reporting.queues.read', 'reporting.calls.read', 'admin.queues.read'],
+  },
+  { value: 7, name: 'QUEUE_MANAGER', reach: 'own', grants: ['reporting.queues.read', 'admin.queues.read'] },
+  // The hosted platform's mobile app lists its tenant's queues for any signed-in agent (GET /v2/queues).
+  { value: 5, name: 'BASIC_USER', reach: 'own', grants: ['admin.queues.read'] },
 ];
 
 export function roleOf(value: number): Role | undefined {

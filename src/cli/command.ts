@@ -2,7 +2,7 @@ import type { ParseArgsConfig } from 'node:util';
 import { SETTINGS } from '../config';
 
 export type Options = NonNullable<ParseArgsConfig['options']>;
-export type Values = Record<string, string | boolean | undefined>;
+export type Values = Record<string, string | boolean | string[] | undefined>;
 
 /** One CLI command: `tars <name…> [positionals] [options]`. */
 export interface Command {

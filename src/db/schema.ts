@@ -52,6 +52,7 @@ export interface ExtensionTable {
   caller_id_number: string;
   /** JSON array of the other names the PBX writes for this agent (reporting.md R14). */
   agent_aliases: Generated<string>;
+  branch_id: number | null;
 }
 
 export interface UserTable {

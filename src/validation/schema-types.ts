@@ -709,6 +709,38 @@ export interface SchemaTypes {
     }[];
   };
   /**
+   * The answer of GET /v2/queues: every queue of the tenant (or of every tenant the caller reaches), by id.
+   *
+   * Items: A queue as the hosted API lists it (GET /v2/queues?tenantId=; the mobile app's CallQueue).
+   */
+  'call-queue-list': {
+    /**
+     * A record id: a positive integer.
+     */
+    id: number;
+    name: string;
+    number: string;
+    ringStrategy: string;
+    recording: string;
+    branchId: number | null;
+    branchName: string | null;
+  }[];
+  /**
+   * A queue as the hosted API lists it (GET /v2/queues?tenantId=; the mobile app's CallQueue).
+   */
+  'call-queue': {
+    /**
+     * A record id: a positive integer.
+     */
+    id: number;
+    name: string;
+    number: string;
+    ringStrategy: string;
+    recording: string;
+    branchId: number | null;
+    branchName: string | null;
+  };
+  /**
    * One imported CDR row (Asterisk Master.csv) as the calls report shows it.
    */
   'call-record': {
@@ -1002,6 +1034,109 @@ export interface SchemaTypes {
      * On 400: every problem, one sentence each, naming the field.
      */
     validationErrors?: string[];
+  };
+  /**
+   * Addition to the hosted API. `extNum` and `peerName` are unique in the tenant; an alias may not be another extension's peerName or alias.
+   */
+  'extension-create': {
+    /**
+     * A record id: a positive integer.
+     */
+    tenantId: number;
+    /**
+     * A branch of the same tenant.
+     */
+    branchId?: number | null;
+    extNum: number;
+    extName?: string;
+    /**
+     * A name as a PBX log writes it: no |, no line break, not blank.
+     */
+    peerName: string;
+    /**
+     * @maxItems 50
+     *
+     * Items: A name as a PBX log writes it: no |, no line break, not blank.
+     */
+    agentAliases?: string[];
+    callerIdNumber?: string;
+  };
+  'extension-id-params': {
+    /**
+     * A record id: a positive integer.
+     */
+    extensionId: number;
+  };
+  'extension-page': {
+    /**
+     * Items: Addition to the hosted API: a PBX extension, which is also an agent of its queues. `peerName` is how the PBX's logs name it (PJSIP/101); `agentAliases` are the other names they use for the same agent (docs/reporting.md R14).
+     */
+    records: {
+      /**
+       * A record id: a positive integer.
+       */
+      id: number;
+      /**
+       * A record id: a positive integer.
+       */
+      tenantId: number;
+      branchId: number | null;
+      extNum: number;
+      extName: string;
+      peerName: string;
+      agentAliases: string[];
+      callerIdNumber: string;
+    }[];
+    /**
+     * The page returned (1 when paginated=0).
+     */
+    page: number;
+    /**
+     * max(1, ceil(total / recordsPerPage)).
+     */
+    maxPage: number;
+    /**
+     * Records matching the filters, on every page.
+     */
+    total: number;
+  };
+  /**
+   * Addition to the hosted API: the fields to change; `agentAliases` replaces the list.
+   */
+  'extension-update': {
+    branchId?: number | null;
+    extNum?: number;
+    extName?: string;
+    /**
+     * A name as a PBX log writes it: no |, no line break, not blank.
+     */
+    peerName?: string;
+    /**
+     * @maxItems 50
+     *
+     * Items: A name as a PBX log writes it: no |, no line break, not blank.
+     */
+    agentAliases?: string[];
+    callerIdNumber?: string;
+  };
+  /**
+   * Addition to the hosted API: a PBX extension, which is also an agent of its queues. `peerName` is how the PBX's logs name it (PJSIP/101); `agentAliases` are the other names they use for the same agent (docs/reporting.md R14).
+   */
+  extension: {
+    /**
+     * A record id: a positive integer.
+     */
+    id: number;
+    /**
+     * A record id: a positive integer.
+     */
+    tenantId: number;
+    branchId: number | null;
+    extNum: number;
+    extName: string;
+    peerName: string;
+    agentAliases: string[];
+    callerIdNumber: string;
   };
   /**
    * The fixture format of docs/fixture-format.md, loaded by `tars seed FILE` in one transaction.
@@ -1843,6 +1978,45 @@ export interface SchemaTypes {
     }[];
   };
   /**
+   * Addition to the hosted API.
+   */
+  'queue-create': {
+    /**
+     * A record id: a positive integer.
+     */
+    tenantId: number;
+    name: string;
+    /**
+     * The queue's name in queue_log (queues.conf section); unique without case; NONE is not a queue.
+     */
+    logName: string;
+    number?: string;
+    /**
+     * Asterisk's queue strategies.
+     */
+    ringStrategy?: 'ringall' | 'leastrecent' | 'fewestcalls' | 'random' | 'rrmemory' | 'rrordered' | 'linear' | 'wrandom';
+    recording?: string;
+    branchId?: number | null;
+    /**
+     * @maxItems 1000
+     *
+     * Items: A record id: a positive integer.
+     */
+    members?: number[];
+  };
+  'queue-id-params': {
+    /**
+     * A record id: a positive integer.
+     */
+    queueId: number;
+  };
+  'queue-list-query': {
+    /**
+     * Id of the tenant the record belongs to.
+     */
+    tenantId?: number;
+  };
+  /**
    * The body of POST /v2/reporting/queues/stats (api.md §4.3).
    */
   'queue-stats-request': {
@@ -1902,6 +2076,52 @@ export interface SchemaTypes {
       successfulCallbacks: number;
       failedCallbacks: number;
     }[];
+  };
+  /**
+   * Addition to the hosted API: the fields to change; `members` replaces the list.
+   */
+  'queue-update': {
+    name?: string;
+    logName?: string;
+    number?: string;
+    /**
+     * Asterisk's queue strategies.
+     */
+    ringStrategy?: 'ringall' | 'leastrecent' | 'fewestcalls' | 'random' | 'rrmemory' | 'rrordered' | 'linear' | 'wrandom';
+    recording?: string;
+    branchId?: number | null;
+    /**
+     * @maxItems 1000
+     *
+     * Items: A record id: a positive integer.
+     */
+    members?: number[];
+  };
+  /**
+   * Addition to the hosted API: a queue with what TARS needs to read the PBX's logs: `logName` (its name in queue_log, unique without case) and its static members (extension ids).
+   */
+  queue: {
+    /**
+     * A record id: a positive integer.
+     */
+    id: number;
+    /**
+     * A record id: a positive integer.
+     */
+    tenantId: number;
+    name: string;
+    logName: string;
+    number: string;
+    ringStrategy: string;
+    recording: string;
+    branchId: number | null;
+    branchName: string | null;
+    /**
+     * Extension ids of its static members.
+     *
+     * Items: A record id: a positive integer.
+     */
+    members: number[];
   };
   'report-range': unknown;
   'report-run-page': {

@@ -12,6 +12,8 @@ import callCampaignCreate from '../../schemas/call-campaign-create.json';
 import callCampaignPage from '../../schemas/call-campaign-page.json';
 import callCampaignUpdate from '../../schemas/call-campaign-update.json';
 import callCampaign from '../../schemas/call-campaign.json';
+import callQueueList from '../../schemas/call-queue-list.json';
+import callQueue from '../../schemas/call-queue.json';
 import callRecord from '../../schemas/call-record.json';
 import callerIdName from '../../schemas/caller-id-name.json';
 import callsPage from '../../schemas/calls-page.json';
@@ -23,6 +25,11 @@ import emergencyLocationPage from '../../schemas/emergency-location-page.json';
 import emergencyLocationUpdate from '../../schemas/emergency-location-update.json';
 import emergencyLocation from '../../schemas/emergency-location.json';
 import error from '../../schemas/error.json';
+import extensionCreate from '../../schemas/extension-create.json';
+import extensionIdParams from '../../schemas/extension-id-params.json';
+import extensionPage from '../../schemas/extension-page.json';
+import extensionUpdate from '../../schemas/extension-update.json';
+import extension from '../../schemas/extension.json';
 import fixture from '../../schemas/fixture.json';
 import health from '../../schemas/health.json';
 import idParams from '../../schemas/id-params.json';
@@ -52,8 +59,13 @@ import phoneNumberPage from '../../schemas/phone-number-page.json';
 import phoneNumberQuery from '../../schemas/phone-number-query.json';
 import phoneNumberRecord from '../../schemas/phone-number-record.json';
 import phoneNumber from '../../schemas/phone-number.json';
+import queueCreate from '../../schemas/queue-create.json';
+import queueIdParams from '../../schemas/queue-id-params.json';
+import queueListQuery from '../../schemas/queue-list-query.json';
 import queueStatsRequest from '../../schemas/queue-stats-request.json';
 import queueStats from '../../schemas/queue-stats.json';
+import queueUpdate from '../../schemas/queue-update.json';
+import queue from '../../schemas/queue.json';
 import reportRange from '../../schemas/report-range.json';
 import reportRunPage from '../../schemas/report-run-page.json';
 import reportRunRequest from '../../schemas/report-run-request.json';
@@ -98,6 +110,8 @@ export const SCHEMAS: readonly object[] = [
   callCampaignPage,
   callCampaignUpdate,
   callCampaign,
+  callQueueList,
+  callQueue,
   callRecord,
   callerIdName,
   callsPage,
@@ -109,6 +123,11 @@ export const SCHEMAS: readonly object[] = [
   emergencyLocationUpdate,
   emergencyLocation,
   error,
+  extensionCreate,
+  extensionIdParams,
+  extensionPage,
+  extensionUpdate,
+  extension,
   fixture,
   health,
   idParams,
@@ -138,8 +157,13 @@ export const SCHEMAS: readonly object[] = [
   phoneNumberQuery,
   phoneNumberRecord,
   phoneNumber,
+  queueCreate,
+  queueIdParams,
+  queueListQuery,
   queueStatsRequest,
   queueStats,
+  queueUpdate,
+  queue,
   reportRange,
   reportRunPage,
   reportRunRequest,

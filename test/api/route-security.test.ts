@@ -3,6 +3,7 @@ import { allRoutes } from '../../src/app';
 import type { Db } from '../../src/db/database';
 import type { RouteDef } from '../../src/http/route';
 import { startTestApp, type TestApp } from '../helpers/app';
+import { insertExtension } from '../../src/modules/extensions/extensions.repository';
 import { insertQueue } from '../../src/modules/queues/queues.repository';
 import { buildBranch, buildUser, ROLE, tokenFor, twoTenants } from '../helpers/factories';
 import { ADDRESS, buildCampaign, buildLocation, buildPhoneNumber, buildSavedFilter, buildWebhook } from '../helpers/records';
@@ -27,6 +28,14 @@ const location = (db: Db, t: number) => buildLocation(db, t);
 const campaign = (db: Db, t: number) => buildCampaign(db, t);
 const webhook = (db: Db, t: number) => buildWebhook(db, t);
 const filter = (db: Db, t: number, userId: number) => buildSavedFilter(db, t, userId);
+/** Extension numbers and queue names are unique: every call of a sample gets its own. */
+let unique = 7000;
+const extension = async (db: Db, t: number) => ({
+  id: await insertExtension(db, { tenantId: t, extNum: ++unique, peerName: `PJSIP/${unique}` }),
+});
+const queue = async (db: Db, t: number) => ({
+  id: await insertQueue(db, { tenantId: t, name: 'Role matrix', logName: `roles-${++unique}` }),
+});
 
 const SAMPLES: Record<string, Sample> = {
   'post /v2/reporting/saved': { body: (t) => ({ tenantId: t, url: '/v2/reporting/calls', module: 'calls', name: 'Role matrix' }) },
@@ -50,6 +59,18 @@ const SAMPLES: Record<string, Sample> = {
   'post /v2/admin/branches': { body: (t) => ({ tenantId: t, name: 'Role matrix' }) },
   'get /v2/admin/branches': { query: byTenant },
   'get /v2/admin/branches/:id': { record: (db, t) => buildBranch(db, t) },
+  'post /v2/extensions': {
+    body: (t) => ({ tenantId: t, extNum: ++unique, peerName: `PJSIP/${unique}`, agentAliases: [`Agent ${unique}`] }),
+  },
+  'get /v2/extensions': { query: byTenant },
+  'get /v2/extensions/:extensionId': { record: extension },
+  'patch /v2/extensions/:extensionId': { record: extension, body: () => ({ agentAliases: [`Alias ${++unique}`] }) },
+  'delete /v2/extensions/:extensionId': { record: extension },
+  'get /v2/queues': { query: byTenant },
+  'post /v2/queues': { body: (t) => ({ tenantId: t, name: 'Role matrix', logName: `roles-${++unique}` }) },
+  'get /v2/queues/:queueId': { record: queue },
+  'patch /v2/queues/:queueId': { record: queue, body: () => ({ ringStrategy: 'rrmemory' }) },
+  'delete /v2/queues/:queueId': { record: queue },
   'get /v2/webhooks': { query: byTenant },
   'post /v2/webhooks': { body: (t) => ({ tenantId: t, type: 'ENDCALL', url: 'https://hooks.example.test/roles' }) },
   'get /v2/webhooks/list-types': {},
@@ -68,7 +89,13 @@ const SAMPLES: Record<string, Sample> = {
   'get /v2/reporting/calls': { query: byTenant },
   'post /v2/reporting/calls': { body: byTenant },
   'post /v2/reporting/ingest/queue-log': { body: () => ({ lines: ['1793427706|1.1|no-such-queue|NONE|ENTERQUEUE||+13125555161|1'] }) },
-  'post /v2/reporting/ingest/cdr': { body: () => ({ lines: ['""'] }) },
+  'post /v2/reporting/ingest/cdr': {
+    body: () => ({
+      lines: [
+        '"","101","9","from-internal","","PJSIP/101-1","","Hangup","","2026-10-31 10:00:00","","2026-10-31 10:00:01",1,0,"NO ANSWER","DOCUMENTATION","1.1",""',
+      ],
+    }),
+  },
   'get /v2/users/me': {},
   'post /v2/users/manual-reset-password': { body: () => ({ password: 'role matrix password' }), endsTokens: true },
   'post /v2/mfa/auth/setup': { body: () => ({ mode: 'app' }) },
@@ -95,6 +122,8 @@ const queueOf = (tenantId: number) => 500_000 + tenantId;
 /** decisions.md §5, read independently of src/access/permissions.ts: which role may call which route. */
 function roleMayCall(role: number, route: RouteDef): boolean {
   if (route.permission === 'authenticated' || [ROLE.platform, ROLE.partner, ROLE.account].includes(role as 1)) return true;
+  // Every role lists and reads its tenant's queues (the hosted app's GET /v2/queues); only admins change them.
+  if (route.permission === 'admin.queues.read') return true;
   if (role === ROLE.reports) return route.path.startsWith('/v2/reporting/') && !route.path.startsWith('/v2/reporting/ingest/');
   if (role === ROLE.queues) return route.path.startsWith('/v2/reporting/queues/');
   return false;

@@ -1,9 +1,15 @@
+import type { Selectable } from 'kysely';
+import type { TenantScope } from '../../access/scope';
+import { tenantIn } from '../../access/tenant-filter';
+import { windowed, type PageWindow } from '../../access/paging';
 import type { Db } from '../../db/database';
+import type { ExtensionTable } from '../../db/schema';
 
 /** A PBX extension; agents are extensions, and `peerName` is their name in the queue log (PJSIP/101). */
 export interface ExtensionInput {
   id?: number;
   tenantId: number;
+  branchId?: number | null;
   extNum: number;
   extName?: string;
   peerName: string;
@@ -12,12 +18,15 @@ export interface ExtensionInput {
   callerIdNumber?: string;
 }
 
+export type ExtensionRow = Selectable<ExtensionTable>;
+
 export async function insertExtension(db: Db, input: ExtensionInput): Promise<number> {
   const row = await db
     .insertInto('extensions')
     .values({
       id: input.id,
       tenant_id: input.tenantId,
+      branch_id: input.branchId ?? null,
       ext_num: input.extNum,
       ext_name: input.extName ?? '',
       peer_name: input.peerName,
@@ -27,4 +36,66 @@ export async function insertExtension(db: Db, input: ExtensionInput): Promise<nu
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
+}
+
+export async function findExtension(db: Db, scope: TenantScope, id: number): Promise<ExtensionRow | undefined> {
+  return db.selectFrom('extensions').selectAll().where('id', '=', id).where(tenantIn(scope)).executeTakeFirst();
+}
+
+export async function findExtensionByNumber(
+  db: Db,
+  scope: TenantScope,
+  tenantId: number,
+  extNum: number,
+): Promise<ExtensionRow | undefined> {
+  return db
+    .selectFrom('extensions')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('ext_num', '=', extNum)
+    .where(tenantIn(scope))
+    .executeTakeFirst();
+}
+
+/** Every extension of one tenant (the uniqueness checks read them all: a tenant has hundreds, not millions). */
+export async function extensionsOfTenant(db: Db, scope: TenantScope, tenantId: number): Promise<ExtensionRow[]> {
+  return db.selectFrom('extensions').selectAll().where('tenant_id', '=', tenantId).where(tenantIn(scope)).orderBy('ext_num').execute();
+}
+
+export async function listExtensions(db: Db, scope: TenantScope, w: PageWindow): Promise<{ rows: ExtensionRow[]; total: number }> {
+  const rows = await windowed(
+    db.selectFrom('extensions').selectAll().where(tenantIn(scope)).orderBy('tenant_id').orderBy('ext_num'),
+    w,
+  ).execute();
+  const { total } = await db
+    .selectFrom('extensions')
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .where(tenantIn(scope))
+    .executeTakeFirstOrThrow();
+  return { rows, total };
+}
+
+export async function updateExtension(
+  db: Db,
+  scope: TenantScope,
+  id: number,
+  input: Omit<ExtensionInput, 'id' | 'tenantId'>,
+): Promise<void> {
+  await db
+    .updateTable('extensions')
+    .set({
+      branch_id: input.branchId ?? null,
+      ext_num: input.extNum,
+      ext_name: input.extName ?? '',
+      peer_name: input.peerName,
+      caller_id_number: input.callerIdNumber ?? '',
+      agent_aliases: JSON.stringify(input.agentAliases ?? []),
+    })
+    .where('id', '=', id)
+    .where(tenantIn(scope))
+    .execute();
+}
+
+export async function deleteExtension(db: Db, scope: TenantScope, id: number): Promise<void> {
+  await db.deleteFrom('extensions').where('id', '=', id).where(tenantIn(scope)).execute();
 }

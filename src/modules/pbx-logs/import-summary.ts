@@ -113,7 +113,7 @@ export class ImportSummary {
   toText(): string {
     const hints = this.hints();
     if (hints.length === 0) return this.toLine();
-    const lines = hints.map((h) => `  ${h.command}    # ${h.names.join(' = ')}: ${h.lines} lines`);
+    const lines = hints.map((h) => `  ${h.command}    # ${h.names.join(' = ')}: ${h.lines} line${h.lines === 1 ? '' : 's'}`);
     const again = this.queues.size > 0 ? ' Lines of unknown queues were skipped: import the file again after adding them.' : '';
     const kept = this.agents.size > 0 ? ' Lines of unknown agents were kept and count for the agent once it is mapped.' : '';
     return `${this.toLine()}\nTo map them:${again}${kept}\n${lines.join('\n')}`;

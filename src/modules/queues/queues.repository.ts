@@ -1,5 +1,6 @@
 import type { TenantScope } from '../../access/scope';
 import { tenantIn } from '../../access/tenant-filter';
+import { sql, type SqlBool } from 'kysely';
 import type { Db } from '../../db/database';
 import { defineQuery, inJsonList, type Params } from '../../db/query';
 import { notFound } from '../../errors';
@@ -10,15 +11,111 @@ export interface QueueInput {
   tenantId: number;
   name: string;
   logName: string;
+  number?: string;
+  ringStrategy?: string;
+  recording?: string;
+  branchId?: number | null;
 }
+
+const queueColumns = (input: Omit<QueueInput, 'id' | 'tenantId'>) => ({
+  name: input.name,
+  log_name: input.logName,
+  number: input.number ?? '',
+  ring_strategy: input.ringStrategy ?? 'ringall',
+  recording: input.recording ?? '',
+  branch_id: input.branchId ?? null,
+});
 
 export async function insertQueue(db: Db, input: QueueInput): Promise<number> {
   const row = await db
     .insertInto('queues')
-    .values({ id: input.id, tenant_id: input.tenantId, name: input.name, log_name: input.logName })
+    .values({ id: input.id, tenant_id: input.tenantId, ...queueColumns(input) })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
+}
+
+export async function updateQueue(db: Db, scope: TenantScope, id: number, input: Omit<QueueInput, 'id' | 'tenantId'>): Promise<void> {
+  await db.updateTable('queues').set(queueColumns(input)).where('id', '=', id).where(tenantIn(scope)).execute();
+}
+
+export async function deleteQueue(db: Db, scope: TenantScope, id: number): Promise<void> {
+  await db.deleteFrom('queues').where('id', '=', id).where(tenantIn(scope)).execute();
+}
+
+/** A queue with its branch's name, as the directory shows it. */
+export interface QueueDetailRow {
+  id: number;
+  tenant_id: number;
+  name: string;
+  log_name: string;
+  number: string;
+  ring_strategy: string;
+  recording: string;
+  branch_id: number | null;
+  branch_name: string | null;
+}
+
+export async function findQueues(db: Db, scope: TenantScope, id?: number): Promise<QueueDetailRow[]> {
+  let q = db
+    .selectFrom('queues as q')
+    .leftJoin('branches as b', 'b.id', 'q.branch_id')
+    .select([
+      'q.id',
+      'q.tenant_id',
+      'q.name',
+      'q.log_name',
+      'q.number',
+      'q.ring_strategy',
+      'q.recording',
+      'q.branch_id',
+      'b.name as branch_name',
+    ])
+    .where(tenantIn(scope, 'q.tenant_id'))
+    .orderBy('q.id');
+  if (id !== undefined) q = q.where('q.id', '=', id);
+  return q.execute();
+}
+
+/** The queue whose queue_log name is this one without regard to case, in any tenant (the names are unique so). */
+export async function queueByLogName(db: Db, logName: string): Promise<{ id: number; tenant_id: number } | undefined> {
+  return db
+    .selectFrom('queues')
+    .select(['id', 'tenant_id'])
+    .where(sql<SqlBool>`log_name = ${logName} COLLATE NOCASE`)
+    .executeTakeFirst();
+}
+
+export async function membersOf(db: Db, queueIds: readonly number[]): Promise<Map<number, number[]>> {
+  const out = new Map<number, number[]>();
+  if (queueIds.length === 0) return out;
+  const rows = await db
+    .selectFrom('queue_members')
+    .select(['queue_id', 'extension_id'])
+    .where('queue_id', 'in', queueIds)
+    .orderBy('extension_id')
+    .execute();
+  for (const r of rows) out.set(r.queue_id, [...(out.get(r.queue_id) ?? []), r.extension_id]);
+  return out;
+}
+
+export async function replaceMembers(db: Db, queueId: number, extensionIds: readonly number[]): Promise<void> {
+  await db.deleteFrom('queue_members').where('queue_id', '=', queueId).execute();
+  if (extensionIds.length > 0)
+    await db
+      .insertInto('queue_members')
+      .values(extensionIds.map((extension_id) => ({ queue_id: queueId, extension_id })))
+      .execute();
+}
+
+/** How many stored queue_log lines a queue has: its reports need it while there are any. */
+export async function storedLinesOf(db: Db, queueId: number): Promise<number> {
+  const r = await db
+    .selectFrom(sql<{ queue_id: number }>`queue_events`.as('e'))
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('e.queue_id', '=', queueId)
+    .executeTakeFirstOrThrow();
+  return r.n;
 }
 
 export interface QueueRow {

@@ -1,0 +1,283 @@
+import { loadConfig } from '../config';
+import { ALL_TENANTS } from '../access/scope';
+import type { OpenDatabase } from '../db/database';
+import { findExtensionByNumber } from '../modules/extensions/extensions.repository';
+import { changeExtension, createExtension, extensionPage, removeExtension, toApiExtension } from '../modules/extensions/extensions.service';
+import { callQueues, changeQueue, createQueue, getQueue, removeQueue } from '../modules/queues/queues.service';
+import { openDataDir } from '../runtime';
+import type { SchemaTypes } from '../validation/schema-types';
+import { Validator } from '../validation/validation';
+import { CliError, DATA_DIR_HELP, EXIT, type Command, type Options, type Values } from './command';
+
+/*
+ * The site's directory from the command line, for scripts and air-gapped set-up: the same services, checks
+ * and errors as the HTTP routes (docs/api.md "Directory"), acting in every tenant. Each command prints the
+ * record(s) it wrote or read as JSON, one per line.
+ */
+
+const validator = new Validator();
+
+function int(values: Values, flag: string, required = true): number | undefined {
+  const text = values[flag];
+  if (text === undefined) {
+    if (required) throw new CliError(`missing --${flag}`, EXIT.usage);
+    return undefined;
+  }
+  if (typeof text !== 'string' || !/^\d+$/.test(text)) throw new CliError(`--${flag} must be a whole number`, EXIT.usage);
+  return Number(text);
+}
+
+const list = (v: Values[string]): string[] => (Array.isArray(v) ? v : typeof v === 'string' ? [v] : []);
+const text = (v: Values[string]): string | undefined => (typeof v === 'string' ? v : undefined);
+
+/** A request body as the HTTP route would check it: the same schema, the same messages. */
+function checked<Id extends 'extension-create' | 'extension-update' | 'queue-create' | 'queue-update'>(
+  schema: Id,
+  body: Record<string, unknown>,
+): SchemaTypes[Id] {
+  const clean = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
+  const problems = validator.problems(schema, clean);
+  if (problems.length > 0) throw new CliError(problems.join('; '), EXIT.usage);
+  return clean as SchemaTypes[Id];
+}
+
+function directoryCommand(
+  name: [string, string],
+  summary: string,
+  usage: string,
+  options: Options,
+  act: (database: OpenDatabase, values: Values) => Promise<unknown>,
+): Command {
+  return {
+    name,
+    summary,
+    help: `Usage: tars ${name.join(' ')} ${usage}\n${DATA_DIR_HELP}`,
+    options: { ...options, 'data-dir': { type: 'string' } },
+    positionals: { min: 0, max: 0 },
+    async run(values) {
+      const database = await openDataDir(loadConfig(process.env, { 'data-dir': text(values['data-dir']) }).dataDir);
+      try {
+        const out = await act(database, values);
+        for (const record of Array.isArray(out) ? out : [out]) process.stdout.write(`${JSON.stringify(record)}\n`);
+        return EXIT.ok;
+      } finally {
+        await database.close();
+      }
+    },
+  };
+}
+
+async function extensionByNumber(database: OpenDatabase, values: Values) {
+  const tenantId = int(values, 'tenant') as number;
+  const extNum = int(values, 'ext') as number;
+  const row = await findExtensionByNumber(database.db, ALL_TENANTS, tenantId, extNum);
+  if (!row) throw new CliError(`tenant ${tenantId} has no extension ${extNum}`);
+  return toApiExtension(row);
+}
+
+const EXTENSION_FIELDS = `
+  --tenant ID          the tenant
+  --ext NUM            the extension number (unique in the tenant)
+  --name NAME          its display name (Asterisk's member name: a log line under it counts for it)
+  --peer PEER          how the PBX's logs name it (PJSIP/1001), unique in the tenant
+  --caller-id NUM      its caller ID number
+  --branch ID          a branch of the tenant`;
+
+export const extensionAddCommand = directoryCommand(
+  ['extension', 'add'],
+  'add an extension (an agent) to a tenant',
+  `--tenant ID --ext NUM --peer PEER [--name NAME] [--alias NAME]… [--caller-id NUM] [--branch ID] [--data-dir DIR]
+${EXTENSION_FIELDS}
+  --alias NAME         another name the PBX's logs use for this agent (repeat for several; reporting.md R14)`,
+  {
+    tenant: { type: 'string' },
+    ext: { type: 'string' },
+    peer: { type: 'string' },
+    name: { type: 'string' },
+    alias: { type: 'string', multiple: true },
+    'caller-id': { type: 'string' },
+    branch: { type: 'string' },
+  },
+  (database, v) =>
+    createExtension(
+      database,
+      ALL_TENANTS,
+      checked('extension-create', {
+        tenantId: int(v, 'tenant'),
+        extNum: int(v, 'ext'),
+        peerName: text(v.peer),
+        extName: text(v.name),
+        agentAliases: v.alias === undefined ? undefined : list(v.alias),
+        callerIdNumber: text(v['caller-id']),
+        branchId: int(v, 'branch', false),
+      }),
+    ),
+);
+
+export const extensionUpdateCommand = directoryCommand(
+  ['extension', 'update'],
+  "change an extension or its agent's aliases (stored log lines follow)",
+  `--tenant ID --ext NUM [--add-alias NAME]… [--remove-alias NAME]… [--name NAME] [--peer PEER] [--new-ext NUM] [--caller-id NUM] [--branch ID] [--data-dir DIR]
+${EXTENSION_FIELDS}
+  --add-alias NAME     another name the PBX's logs use for this agent (repeat for several)
+  --remove-alias NAME  a name that is no longer this agent's
+  --new-ext NUM        a new extension number`,
+  {
+    tenant: { type: 'string' },
+    ext: { type: 'string' },
+    'add-alias': { type: 'string', multiple: true },
+    'remove-alias': { type: 'string', multiple: true },
+    name: { type: 'string' },
+    peer: { type: 'string' },
+    'new-ext': { type: 'string' },
+    'caller-id': { type: 'string' },
+    branch: { type: 'string' },
+  },
+  async (database, v) => {
+    const ext = await extensionByNumber(database, v);
+    const removed = new Set(list(v['remove-alias']));
+    const aliases = [
+      ...ext.agentAliases.filter((a) => !removed.has(a)),
+      ...list(v['add-alias']).filter((a) => !ext.agentAliases.includes(a)),
+    ];
+    const aliasesChanged = v['add-alias'] !== undefined || v['remove-alias'] !== undefined;
+    const patch = checked('extension-update', {
+      agentAliases: aliasesChanged ? aliases : undefined,
+      extName: text(v.name),
+      peerName: text(v.peer),
+      extNum: int(v, 'new-ext', false),
+      callerIdNumber: text(v['caller-id']),
+      branchId: int(v, 'branch', false),
+    });
+    if (Object.keys(patch).length === 0) throw new CliError('nothing to change: give at least one option to change', EXIT.usage);
+    return changeExtension(database, ALL_TENANTS, ext.id, patch);
+  },
+);
+
+export const extensionListCommand = directoryCommand(
+  ['extension', 'list'],
+  "list a tenant's extensions",
+  '[--tenant ID] [--data-dir DIR]\n\n  --tenant ID          only this tenant (default: every tenant)',
+  { tenant: { type: 'string' } },
+  async (database, v) => (await extensionPage(database.db, ALL_TENANTS, { tenantId: int(v, 'tenant', false), paginated: 0 })).records,
+);
+
+export const extensionDeleteCommand = directoryCommand(
+  ['extension', 'delete'],
+  'delete an extension',
+  '--tenant ID --ext NUM [--data-dir DIR]',
+  { tenant: { type: 'string' }, ext: { type: 'string' } },
+  async (database, v) => removeExtension(database, ALL_TENANTS, (await extensionByNumber(database, v)).id),
+);
+
+const QUEUE_FIELDS = `
+  --tenant ID          the tenant
+  --log-name NAME      the queue's name in queue_log (its queues.conf section), unique without case
+  --name NAME          its display name
+  --number NUM         the number callers dial
+  --strategy S         ringall, leastrecent, fewestcalls, random, rrmemory, rrordered, linear or wrandom
+  --branch ID          a branch of the tenant
+  --member ID          an extension id of a static member (repeat for several; replaces the list)`;
+const QUEUE_OPTIONS = {
+  tenant: { type: 'string' },
+  'log-name': { type: 'string' },
+  name: { type: 'string' },
+  number: { type: 'string' },
+  strategy: { type: 'string' },
+  branch: { type: 'string' },
+  member: { type: 'string', multiple: true },
+} as const satisfies Options;
+
+const members = (v: Values) =>
+  v.member === undefined
+    ? undefined
+    : list(v.member).map((m) => {
+        if (!/^\d+$/.test(m)) throw new CliError('--member must be an extension id', EXIT.usage);
+        return Number(m);
+      });
+
+async function queueByLogName(database: OpenDatabase, v: Values) {
+  const tenantId = int(v, 'tenant') as number;
+  const logName = text(v['log-name']);
+  if (!logName) throw new CliError('missing --log-name', EXIT.usage);
+  const found = (await callQueues(database.db, ALL_TENANTS, { tenantId })).map((q) => q.id);
+  for (const id of found) {
+    const q = await getQueue(database.db, ALL_TENANTS, id);
+    if (q.logName.toLowerCase() === logName.toLowerCase()) return q;
+  }
+  throw new CliError(`tenant ${tenantId} has no queue with queue_log name ${JSON.stringify(logName)}`);
+}
+
+export const queueAddCommand = directoryCommand(
+  ['queue', 'add'],
+  'add a queue to a tenant',
+  `--tenant ID --log-name NAME --name NAME [--number NUM] [--strategy S] [--branch ID] [--member ID]… [--data-dir DIR]
+${QUEUE_FIELDS}`,
+  QUEUE_OPTIONS,
+  (database, v) =>
+    createQueue(
+      database.db,
+      ALL_TENANTS,
+      checked('queue-create', {
+        tenantId: int(v, 'tenant'),
+        logName: text(v['log-name']),
+        name: text(v.name),
+        number: text(v.number),
+        ringStrategy: text(v.strategy),
+        branchId: int(v, 'branch', false),
+        members: members(v),
+      }),
+    ),
+);
+
+export const queueUpdateCommand = directoryCommand(
+  ['queue', 'update'],
+  'change a queue (found by its queue_log name)',
+  `--tenant ID --log-name NAME [--name NAME] [--new-log-name NAME] [--number NUM] [--strategy S] [--branch ID] [--member ID]… [--data-dir DIR]
+${QUEUE_FIELDS}
+  --new-log-name NAME  a new queue_log name`,
+  { ...QUEUE_OPTIONS, 'new-log-name': { type: 'string' } },
+  async (database, v) => {
+    const queue = await queueByLogName(database, v);
+    const patch = checked('queue-update', {
+      name: text(v.name),
+      logName: text(v['new-log-name']),
+      number: text(v.number),
+      ringStrategy: text(v.strategy),
+      branchId: int(v, 'branch', false),
+      members: members(v),
+    });
+    if (Object.keys(patch).length === 0) throw new CliError('nothing to change: give at least one option to change', EXIT.usage);
+    return changeQueue(database.db, ALL_TENANTS, queue.id, patch);
+  },
+);
+
+export const queueListCommand = directoryCommand(
+  ['queue', 'list'],
+  "list a tenant's queues with their static members",
+  '[--tenant ID] [--data-dir DIR]\n\n  --tenant ID          only this tenant (default: every tenant)',
+  { tenant: { type: 'string' } },
+  async (database, v) => {
+    const queues = await callQueues(database.db, ALL_TENANTS, { tenantId: int(v, 'tenant', false) });
+    return Promise.all(queues.map((q) => getQueue(database.db, ALL_TENANTS, q.id)));
+  },
+);
+
+export const queueDeleteCommand = directoryCommand(
+  ['queue', 'delete'],
+  'delete a queue that has no stored log lines',
+  '--tenant ID --log-name NAME [--data-dir DIR]',
+  { tenant: { type: 'string' }, 'log-name': { type: 'string' } },
+  async (database, v) => removeQueue(database.db, ALL_TENANTS, (await queueByLogName(database, v)).id),
+);
+
+export const DIRECTORY_COMMANDS: readonly Command[] = [
+  extensionAddCommand,
+  extensionUpdateCommand,
+  extensionListCommand,
+  extensionDeleteCommand,
+  queueAddCommand,
+  queueUpdateCommand,
+  queueListCommand,
+  queueDeleteCommand,
+];

@@ -4,6 +4,7 @@ import { AppError, sqliteCode } from './errors';
 import { CliError, EXIT, type Command } from './cli/command';
 import { migrateCommand, seedCommand } from './cli/data-commands';
 import { DIRECTORY_COMMANDS } from './cli/directory-commands';
+import { pbxSyncCommand } from './cli/pbx-commands';
 import { backupCommand, checkCommand, restoreCommand } from './cli/ops-commands';
 import { importCdrCommand, importQueueLogCommand } from './cli/import-commands';
 import { reportRunCommand } from './cli/report-commands';
@@ -22,6 +23,7 @@ export const COMMANDS: readonly Command[] = [
   userAddCommand,
   userPasswordCommand,
   ...DIRECTORY_COMMANDS,
+  pbxSyncCommand,
   backupCommand,
   restoreCommand,
   checkCommand,
@@ -104,10 +106,10 @@ function report(command: Command, err: unknown): number {
     return EXIT.usage;
   }
   if (err instanceof AppError) {
-    // A service's refusal, as the HTTP API words it (a name taken, a record of no tenant …).
-    const details = err.validationErrors && err.validationErrors.join('; ') !== err.message ? `: ${err.validationErrors.join('; ')}` : '';
-    process.stderr.write(`${name}: ${err.message}${details}\n`);
-    return err.status === 400 ? EXIT.usage : EXIT.failed;
+    // A service's refusal, as the HTTP API words it (a name taken, a configuration that cannot be read …).
+    const details = err.validationErrors?.join('; ') ?? '';
+    process.stderr.write(`${name}: ${err.message}${details && !err.message.includes(details) ? `: ${details}` : ''}\n`);
+    return EXIT.failed;
   }
   if (err instanceof CliError || err instanceof SeedError) {
     process.stderr.write(`${name}: ${err.message}\n`);

@@ -61,15 +61,9 @@ export const ROLES: readonly Role[] = [
   { value: 1, name: 'PLATFORM_ADMIN', reach: 'all', grants: ['#'] },
   { value: 11, name: 'PARTNER_ADMIN', reach: 'partner', grants: ['#'] },
   { value: 3, name: 'ACCOUNT_ADMIN', reach: 'own', grants: ['#'] },
-  {
-    value: 9,
-    name: 'REPORTS_ADMIN',
-    reach: 'own',
-    grants: ['reporting.saved.*', 'reporting.queues.read', 'reporting.calls.read', 'admin.queues.read'],
-  },
-  { value: 7, name: 'QUEUE_MANAGER', reach: 'own', grants: ['reporting.queues.read', 'admin.queues.read'] },
-  // The hosted platform's mobile app lists its tenant's queues for any signed-in agent (GET /v2/queues).
-  { value: 5, name: 'BASIC_USER', reach: 'own', grants: ['admin.queues.read'] },
+  { value: 9, name: 'REPORTS_ADMIN', reach: 'own', grants: ['reporting.saved.*', 'reporting.queues.read', 'reporting.calls.read'] },
+  { value: 7, name: 'QUEUE_MANAGER', reach: 'own', grants: ['reporting.queues.read'] },
+  { value: 5, name: 'BASIC_USER', reach: 'own', grants: [] },
 ];
 
 export function roleOf(value: number): Role | undefined {

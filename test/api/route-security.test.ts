@@ -122,8 +122,6 @@ const queueOf = (tenantId: number) => 500_000 + tenantId;
 /** decisions.md §5, read independently of src/access/permissions.ts: which role may call which route. */
 function roleMayCall(role: number, route: RouteDef): boolean {
   if (route.permission === 'authenticated' || [ROLE.platform, ROLE.partner, ROLE.account].includes(role as 1)) return true;
-  // Every role lists and reads its tenant's queues (the hosted app's GET /v2/queues); only admins change them.
-  if (route.permission === 'admin.queues.read') return true;
   if (role === ROLE.reports) return route.path.startsWith('/v2/reporting/') && !route.path.startsWith('/v2/reporting/ingest/');
   if (role === ROLE.queues) return route.path.startsWith('/v2/reporting/queues/');
   return false;

@@ -1,0 +1,217 @@
+import type { OpenDatabase, Db } from '../../db/database';
+import { tenantsScope } from '../../access/scope';
+import { conflict } from '../../errors';
+import { parseAliases } from '../pbx-logs/agent-names';
+import { agentIdentitiesChanged } from '../pbx-logs/identities';
+import { extensionsOfTenant, insertExtension, updateExtension, type ExtensionRow } from '../extensions/extensions.repository';
+import { findQueues, insertQueue, membersOf, queueByLogName, replaceMembers, updateQueue } from '../queues/queues.repository';
+import { getTenantRef } from '../tenants/tenants.repository';
+import type { SiteConfig, SiteExtension, SiteQueue } from './site-config';
+
+/**
+ * `tars pbx sync` (docs/pbx-config.md): what the PBX's configuration says against what a tenant's directory
+ * has, as a plan of creations and changes, applied in one transaction. It adds and changes, never removes: an
+ * extension, alias, queue or member the configuration does not name stays (it may come from AMI, the API or
+ * an admin), and the plan says how many were left alone. Running it again after applying plans nothing.
+ */
+
+export interface PlannedExtension {
+  readonly action: 'create' | 'change';
+  readonly extNum: number;
+  readonly peerName: string;
+  readonly extName: string;
+  readonly agentAliases: string[];
+  /** For a change: what changes, in words. */
+  readonly changes: string[];
+  readonly id?: number;
+}
+
+export interface PlannedQueue {
+  readonly action: 'create' | 'change';
+  readonly logName: string;
+  readonly name: string;
+  readonly number: string;
+  readonly ringStrategy: string;
+  /** Extension numbers of its static members. */
+  readonly members: number[];
+  readonly changes: string[];
+  readonly id?: number;
+}
+
+export interface SyncPlan {
+  readonly tenantId: number;
+  readonly extensions: PlannedExtension[];
+  readonly queues: PlannedQueue[];
+  /** Records the configuration names that need no change. */
+  readonly unchanged: { extensions: number; queues: number };
+  /** What the configuration says that the sync does not act on, and why (a member of no extension, a name taken). */
+  readonly notes: string[];
+}
+
+/** A site extension as a directory record: without a device of its own, its first interface is its peerName. */
+function wanted(e: SiteExtension): { peerName: string; extName: string; aliases: string[] } {
+  const peerName = e.peerName ?? e.agentAliases.find((a) => a.includes('/')) ?? `Local/${e.extNum}`;
+  return { peerName, extName: e.extName ?? '', aliases: e.agentAliases.filter((a) => a !== peerName) };
+}
+
+function planExtensions(site: SiteConfig, current: ExtensionRow[], notes: string[]) {
+  const byNum = new Map(current.map((e) => [e.ext_num, e]));
+  const owner = new Map<string, number>(); // every agent name in the directory → its extension number
+  for (const e of current) for (const n of [e.peer_name, ...parseAliases(e.agent_aliases)]) owner.set(n, e.ext_num);
+  const out: PlannedExtension[] = [];
+  let unchanged = 0;
+  for (const e of site.extensions) {
+    const extNum = Number(e.extNum);
+    const want = wanted(e);
+    const free = (name: string) => {
+      const o = owner.get(name);
+      if (o === undefined || o === extNum) return true;
+      notes.push(`${JSON.stringify(name)} is already extension ${o}'s name: not added to extension ${extNum}`);
+      return false;
+    };
+    const have = byNum.get(extNum);
+    if (!have) {
+      if (!free(want.peerName)) continue;
+      const aliases = want.aliases.filter(free);
+      for (const n of [want.peerName, ...aliases]) owner.set(n, extNum);
+      out.push({ action: 'create', extNum, peerName: want.peerName, extName: want.extName, agentAliases: aliases, changes: [] });
+      continue;
+    }
+    const aliases = parseAliases(have.agent_aliases);
+    const added = want.aliases.filter((a) => a !== have.peer_name && !aliases.includes(a) && free(a));
+    for (const n of added) owner.set(n, extNum);
+    const changes = added.map((a) => `alias + ${JSON.stringify(a)}`);
+    const extName = e.extName !== null && e.extName !== have.ext_name ? e.extName : have.ext_name;
+    if (extName !== have.ext_name) changes.push(`name ${JSON.stringify(have.ext_name)} → ${JSON.stringify(extName)}`);
+    if (changes.length === 0) unchanged++;
+    else
+      out.push({ action: 'change', id: have.id, extNum, peerName: have.peer_name, extName, agentAliases: [...aliases, ...added], changes });
+  }
+  return { out, unchanged };
+}
+
+async function planQueues(db: Db, tenantId: number, site: SiteConfig, notes: string[]) {
+  const scope = tenantsScope([tenantId]);
+  const current = await findQueues(db, scope);
+  const members = await membersOf(
+    db,
+    current.map((q) => q.id),
+  );
+  const extIdToNum = new Map((await extensionsOfTenant(db, scope, tenantId)).map((e) => [e.id, e.ext_num]));
+  const out: PlannedQueue[] = [];
+  let unchanged = 0;
+  for (const q of site.queues) {
+    const wantMembers = memberNumbers(q, notes);
+    const have = current.find((c) => c.log_name.toLowerCase() === q.logName.toLowerCase());
+    if (!have) {
+      const elsewhere = await queueByLogName(db, q.logName);
+      if (elsewhere)
+        throw conflict(
+          `Queue ${JSON.stringify(q.logName)} (${q.file}:${q.line}) is already queue ${elsewhere.id} of tenant ${elsewhere.tenant_id}`,
+        );
+      out.push({
+        action: 'create',
+        logName: q.logName,
+        name: q.name,
+        number: q.number ?? '',
+        ringStrategy: q.strategy,
+        members: wantMembers,
+        changes: [],
+      });
+      continue;
+    }
+    const haveMembers = (members.get(have.id) ?? []).map((id) => extIdToNum.get(id) as number);
+    const addMembers = wantMembers.filter((m) => !haveMembers.includes(m));
+    const changes = addMembers.map((m) => `member + extension ${m}`);
+    if (q.strategy !== have.ring_strategy) changes.push(`strategy ${have.ring_strategy} → ${q.strategy}`);
+    const number = q.number ?? have.number;
+    if (number !== have.number) changes.push(`number ${JSON.stringify(have.number)} → ${JSON.stringify(number)}`);
+    if (changes.length === 0) unchanged++;
+    else
+      out.push({
+        action: 'change',
+        id: have.id,
+        logName: have.log_name,
+        name: have.name,
+        number,
+        ringStrategy: q.strategy,
+        members: [...haveMembers, ...addMembers],
+        changes,
+      });
+  }
+  return { out, unchanged };
+}
+
+function memberNumbers(q: SiteQueue, notes: string[]): number[] {
+  const nums: number[] = [];
+  for (const m of q.members) {
+    if (m.extNum === null) notes.push(`${m.file}:${m.line}: member ${m.interface} of ${q.logName} names no extension number: not added`);
+    else if (!nums.includes(Number(m.extNum))) nums.push(Number(m.extNum));
+  }
+  return nums;
+}
+
+export async function planSync(db: Db, tenantId: number, site: SiteConfig): Promise<SyncPlan> {
+  await getTenantRef(db, tenantsScope([tenantId]));
+  const notes = site.notes.map((n) => `${n.file}:${n.line}: ${n.message}`);
+  const exts = planExtensions(site, await extensionsOfTenant(db, tenantsScope([tenantId]), tenantId), notes);
+  const queues = await planQueues(db, tenantId, site, notes);
+  return { tenantId, extensions: exts.out, queues: queues.out, unchanged: { extensions: exts.unchanged, queues: queues.unchanged }, notes };
+}
+
+/** Plans again inside one write transaction and applies that plan; stored log lines then resolve their names again. */
+export async function applySync(database: OpenDatabase, tenantId: number, site: SiteConfig): Promise<SyncPlan> {
+  const scope = tenantsScope([tenantId]);
+  const plan = await database.db.transaction().execute(async (trx) => {
+    const plan = await planSync(trx, tenantId, site);
+    for (const e of plan.extensions) {
+      const fields = { extNum: e.extNum, peerName: e.peerName, extName: e.extName, agentAliases: e.agentAliases };
+      if (e.action === 'create') await insertExtension(trx, { tenantId, ...fields });
+      else {
+        const row = (await extensionsOfTenant(trx, scope, tenantId)).find((r) => r.id === e.id) as ExtensionRow;
+        await updateExtension(trx, scope, row.id, { ...fields, branchId: row.branch_id, callerIdNumber: row.caller_id_number });
+      }
+    }
+    const idOf = new Map((await extensionsOfTenant(trx, scope, tenantId)).map((r) => [r.ext_num, r.id]));
+    for (const q of plan.queues) {
+      const fields = { name: q.name, logName: q.logName, number: q.number, ringStrategy: q.ringStrategy };
+      const id = q.action === 'create' ? await insertQueue(trx, { tenantId, ...fields }) : (q.id as number);
+      if (q.action === 'change') {
+        const [row] = await findQueues(trx, scope, id);
+        await updateQueue(trx, scope, id, { ...fields, recording: row?.recording, branchId: row?.branch_id });
+      }
+      await replaceMembers(
+        trx,
+        id,
+        q.members.map((n) => idOf.get(n) as number),
+      );
+    }
+    return plan;
+  });
+  if (plan.extensions.length > 0) await database.db.connection().execute(async () => agentIdentitiesChanged(database.sqlite, tenantId));
+  return plan;
+}
+
+/** The plan as the CLI prints it. */
+export function planText(plan: SyncPlan, applied: boolean): string {
+  const verb = (action: string) => (applied ? (action === 'create' ? 'created' : 'changed') : `would ${action}`);
+  const lines: string[] = [];
+  for (const e of plan.extensions) {
+    const what =
+      e.action === 'create'
+        ? `${e.peerName}${e.extName ? ` "${e.extName}"` : ''}${e.agentAliases.length ? `, aliases ${e.agentAliases.map((a) => JSON.stringify(a)).join(', ')}` : ''}`
+        : e.changes.join('; ');
+    lines.push(`${verb(e.action)} extension ${e.extNum}: ${what}`);
+  }
+  for (const q of plan.queues) {
+    const what = q.action === 'create' ? `"${q.name}", ${q.ringStrategy}, members ${q.members.join(', ') || 'none'}` : q.changes.join('; ');
+    lines.push(`${verb(q.action)} queue ${q.logName}: ${what}`);
+  }
+  lines.push(
+    `left alone: ${plan.unchanged.extensions} extensions and ${plan.unchanged.queues} queues already as configured (records the configuration does not name are never removed)`,
+  );
+  for (const n of plan.notes) lines.push(`note: ${n}`);
+  if (!applied && (plan.extensions.length > 0 || plan.queues.length > 0))
+    lines.push('Nothing was written: run again with --apply to apply this plan.');
+  return lines.join('\n');
+}

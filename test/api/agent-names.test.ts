@@ -121,3 +121,55 @@ describe('unknown agents and queues: the summary says what to run, and a change 
     }
   });
 });
+
+describe('agent logins of queue NONE (reporting.md R15)', () => {
+  const LINES = [
+    '1793600000|NONE|NONE|NONE|QUEUESTART|',
+    '1793600100|MANAGER|400|Agent/101|ADDMEMBER|', // chan_agent / app_agent_pool member, not logged in yet
+    '1793600200|NONE|NONE|Agent/101|AGENTLOGIN|PJSIP/101-00000001',
+    '1793600300|NONE|NONE|Agent/101|AGENTLOGOFF|PJSIP/101-00000001|100',
+    '1793600400|NONE|NONE|Agent/101|AGENTLOGIN|PJSIP/101-00000002',
+  ];
+  const sessions = (sqlite: Awaited<ReturnType<typeof acmeDatabase>>['database']['sqlite']) =>
+    sqlite
+      .prepare(
+        'SELECT queue_id AS queue, (SELECT peer FROM agents WHERE id = agent) AS agent, start_at AS start, end_at AS "end" FROM agent_sessions ORDER BY queue_id, start_at',
+      )
+      .all();
+
+  it('when an Agent/ member is added, logs in and off with queue NONE, then it is available only while logged in, in the queues it is a member of', async () => {
+    const db = await acmeDatabase();
+    try {
+      const { sqlite } = db.database;
+      // Static member of 401 by configuration (queues.conf, tars pbx sync): a login makes it available there too.
+      sqlite.prepare('INSERT INTO queue_members (queue_id, extension_id) VALUES (2, 1)').run();
+      const importer = new QueueLogImporter(sqlite);
+      importer.importLines(LINES);
+      const summary = importer.finish().toJSON();
+      expect(summary).to.deep.include({ read: 5, imported: 5, skipped: 0, unknownQueues: {}, unknownAgents: {} });
+      expect(sessions(sqlite)).to.deep.equal([
+        { queue: 1, agent: 'PJSIP/101', start: 1793600200, end: 1793600300 },
+        { queue: 1, agent: 'PJSIP/101', start: 1793600400, end: null },
+        { queue: 2, agent: 'PJSIP/101', start: 1793600200, end: 1793600300 },
+        { queue: 2, agent: 'PJSIP/101', start: 1793600400, end: null },
+      ]);
+      const again = new QueueLogImporter(sqlite);
+      again.importLines(LINES);
+      expect(again.finish().toJSON()).to.deep.include({ imported: 0, duplicates: 5 });
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('when an Agent/ member never logs in, then it is never available', async () => {
+    const db = await acmeDatabase();
+    try {
+      const importer = new QueueLogImporter(db.database.sqlite);
+      importer.importLines(LINES.slice(0, 2));
+      importer.finish();
+      expect(sessions(db.database.sqlite)).to.deep.equal([]);
+    } finally {
+      await db.close();
+    }
+  });
+});

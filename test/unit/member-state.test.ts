@@ -118,7 +118,7 @@ describe('static members (reporting.md R15)', () => {
     ).to.deep.equal([{ agent: 7, start: 20, end: null }]);
   });
 
-  it('when a static member is removed and then rings again, then the new membership starts no earlier than the removal', () => {
+  it('when a static member is removed and then rings again, then the new membership starts at that line, unless the PBX restarted since', () => {
     expect(
       replay(
         [
@@ -130,7 +130,20 @@ describe('static members (reporting.md R15)', () => {
       ).sessions,
     ).to.deep.equal([
       { agent: 7, start: 10, end: 30 },
-      { agent: 7, start: 30, end: null },
+      { agent: 7, start: 50, end: null },
+    ]);
+    expect(
+      replay(
+        [
+          [20, 'RINGNOANSWER'],
+          [30, 'REMOVEMEMBER'],
+          [50, 'CONNECT'],
+        ],
+        [10, 40],
+      ).sessions,
+    ).to.deep.equal([
+      { agent: 7, start: 10, end: 30 },
+      { agent: 7, start: 40, end: null },
     ]);
   });
 });

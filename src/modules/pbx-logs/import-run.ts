@@ -131,6 +131,12 @@ export class ImportRun {
     else this.maxTime.set(queueId, time);
   }
 
+  /** The queue's intervals are replayed from this time at the end of the import (logins of queue NONE, R15). */
+  replayFrom(queueId: number, time: number): void {
+    markMin(this.rebuildFrom, queueId, time);
+    markMin(this.outboundFrom, queueId, time);
+  }
+
   outboundChanged(queueId: number, time: number): void {
     markMin(this.outboundFrom, queueId, time);
   }

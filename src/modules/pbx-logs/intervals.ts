@@ -41,20 +41,19 @@ export class IntervalWriter {
     const rows = this.rowsOf(e.queueId, e.agent);
     const state: PairState = { member: rows.session !== null, paused: rows.pause !== null };
     let membership = false;
-    for (const change of memberStep(state, e.event, e.time, e.pauseReason, () => this.staticSince(e))) {
+    for (const change of memberStep(state, e.event, e.time, { pauseReason: e.pauseReason, staticSince: () => this.staticSince(e) })) {
       this.write(rows, e, change);
       membership ||= change.kind === 'openSession' || change.kind === 'closeSession';
     }
     return membership;
   }
 
-  /** R15: the latest start of the queue's PBX before the line, not before the pair's last membership ended. */
+  /** R15: the latest start of the queue's PBX before the line, unless the pair's membership ended after it. */
   private staticSince(e: MemberEvent): number {
     if (!this.tenants.has(e.queueId)) this.tenants.set(e.queueId, this.repo.tenantOfQueue.get({ queue: e.queueId })?.tenantId);
     const tenantId = this.tenants.get(e.queueId);
     const start = tenantId === undefined ? undefined : this.starts.latest(tenantId, e.time);
-    if (start === undefined) return e.time;
-    return Math.max(start, this.repo.lastSessionEnd.get({ queue: e.queueId, agent: e.agent })?.end ?? start);
+    return staticSince(start, this.repo.lastSessionEnd.get({ queue: e.queueId, agent: e.agent })?.end ?? null, e.time);
   }
 
   private rowsOf(queueId: number, agent: number): OpenRows {
@@ -90,20 +89,34 @@ export class IntervalWriter {
 }
 
 /**
- * The intervals of a queue replayed from all the lines that show membership (in time order), for a rebuild.
- * `latestStart`: the latest start of the queue's PBX at or before a time (R15).
+ * When a static member's membership opens (R15): at the latest start of the PBX before its line; at the line
+ * itself when the log has no start before it, or when the pair's membership ended after that start (the agent
+ * was removed or logged off: only its line shows it is back).
  */
-export function replayIntervals(events: Iterable<StoredMemberEvent>, latestStart: (time: number) => number | undefined) {
+function staticSince(start: number | undefined, lastEnd: number | null, time: number): number {
+  return start === undefined || (lastEnd !== null && lastEnd >= start) ? time : start;
+}
+
+/**
+ * The intervals of a queue replayed from all the lines that show membership (in time order), for a rebuild.
+ * `latestStart`: the latest start of the queue's PBX at or before a time (R15); `staticAgents`: the agents
+ * configured as the queue's static members (queue_members), whom a login of queue NONE makes available.
+ */
+export function replayIntervals(
+  events: Iterable<StoredMemberEvent & { readonly needsLogin?: boolean }>,
+  latestStart: (time: number) => number | undefined,
+  staticAgents: ReadonlySet<number> = new Set(),
+) {
   const sessions: { agent: number; start: number; end: number | null }[] = [];
   const pauses: { agent: number; start: number; end: number | null; reason: string }[] = [];
   const open = new Map<number, { state: PairState; session?: (typeof sessions)[number]; pause?: (typeof pauses)[number] }>();
   for (const e of events) {
     if (e.agent === 0) continue;
     let pair = open.get(e.agent);
-    if (!pair) open.set(e.agent, (pair = { state: { member: false, paused: false } }));
+    if (!pair) open.set(e.agent, (pair = { state: { member: false, paused: false, listed: staticAgents.has(e.agent) } }));
     const p = pair;
-    const since = () => Math.max(latestStart(e.time) ?? e.time, p.session?.end ?? -Infinity);
-    for (const c of memberStep(pair.state, e.event, e.time, e.pauseReason, since)) {
+    const since = () => staticSince(latestStart(e.time), p.session?.end ?? null, e.time);
+    for (const c of memberStep(pair.state, e.event, e.time, { pauseReason: e.pauseReason, staticSince: since, needsLogin: e.needsLogin })) {
       if (c.kind === 'openSession') sessions.push((pair.session = { agent: e.agent, start: c.time, end: null }));
       else if (c.kind === 'openPause') pauses.push((pair.pause = { agent: e.agent, start: c.time, end: null, reason: c.reason }));
       else if (c.kind === 'closeSession' && pair.session) pair.session.end = c.time;

@@ -186,9 +186,14 @@ const statementsOf = preparedStatements({
   setAnchor: statement<Queue & { anchor: number; was: number; time: number; lineKey: number }>(
     'UPDATE queue_events SET anchor = @anchor WHERE queue_id = @queue AND anchor = @was AND time = @time AND line_key = @lineKey',
   ),
-  memberEvents: statement<Queue, StoredMemberEvent>(
-    `SELECT agent, event, time, pause_reason AS pauseReason FROM queue_events WHERE queue_id = @queue AND ${SHOWS_MEMBERSHIP} ORDER BY time, seq`,
+  // needsLogin: an Agent/ member, by the name the line carried or the one it resolved to (R15)
+  memberEvents: statement<Queue, StoredMemberEvent & { needsLogin: number }>(
+    `SELECT agent, event, time, pause_reason AS pauseReason,
+      EXISTS (SELECT 1 FROM agents a WHERE a.id IN (agent, raw_agent) AND a.peer LIKE 'Agent/%') AS needsLogin
+    FROM queue_events WHERE queue_id = @queue AND ${SHOWS_MEMBERSHIP} ORDER BY time, seq`,
   ),
+  staticAgents: statement<Queue, { agent: number }>(`SELECT a.id AS agent FROM queue_members m
+    JOIN extensions e ON e.id = m.extension_id JOIN agents a ON a.peer = e.peer_name WHERE m.queue_id = @queue`),
   // a new resolution of agent names (identities.ts): each stored name with the agent it resolved to
   eventAgents: statement<Queue, { raw: number; agent: number; name: string }>(`SELECT DISTINCT coalesce(e.raw_agent, e.agent) AS raw,
     e.agent, a.peer AS name FROM queue_events e JOIN agents a ON a.id = coalesce(e.raw_agent, e.agent) WHERE e.queue_id = @queue`),

@@ -60,7 +60,9 @@ function rebuildIntervals(sqlite: Sqlite, repo: PbxLogs, queueId: number): void 
   const tenantId = repo.tenantOfQueue.get({ queue: queueId })?.tenantId;
   const starts = new PbxStarts(sqlite);
   const latestStart = (time: number) => (tenantId === undefined ? undefined : starts.latest(tenantId, time));
-  const { sessions, pauses } = replayIntervals(repo.memberEvents.all({ queue: queueId }), latestStart);
+  const events = repo.memberEvents.all({ queue: queueId }).map((e) => ({ ...e, needsLogin: e.needsLogin === 1 }));
+  const staticAgents = new Set(repo.staticAgents.all({ queue: queueId }).map((r) => r.agent));
+  const { sessions, pauses } = replayIntervals(events, latestStart, staticAgents);
   repo.deleteSessions.run({ queue: queueId });
   repo.deletePauses.run({ queue: queueId });
   for (const s of sessions) repo.insertSession({ queue: queueId, ...s });

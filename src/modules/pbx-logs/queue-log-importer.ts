@@ -1,6 +1,6 @@
 import type { Sqlite } from '../../db/database';
 import { AnchorCache } from './anchors';
-import { rawOrNull } from './directory';
+import { rawOrNull, type QueueRef } from './directory';
 import { HourAccumulator } from './derived-hours';
 import { ImportRefused, ImportRun, type ImportOptions, type StoredChunk } from './import-run';
 import type { ImportSummary } from './import-summary';
@@ -37,8 +37,21 @@ export class QueueLogImporter {
   private readonly intervals: IntervalWriter;
   private readonly starts: PbxStarts;
   private readonly hours = new HourAccumulator();
-  /** The batch in flight: its rows, the events they were read from, and after the insert which were new. */
-  private readonly batch = { rows: [] as QueueEventRow[], events: [] as QueueLogEvent[], stored: [] as boolean[], size: 0 };
+  /**
+   * The batch in flight: its rows, the events they were read from, whether a row's intervals need a replay
+   * rather than a step (R15 logins), and after the insert which were new.
+   */
+  private readonly batch = {
+    rows: [] as QueueEventRow[],
+    events: [] as QueueLogEvent[],
+    replay: [] as boolean[],
+    /** Whether the row counts as a line in the summary (a login of queue NONE is one line stored in several queues). */
+    counts: [] as boolean[],
+    stored: [] as boolean[],
+    size: 0,
+  };
+  /** What the chunk stored, for an onChunk hook. */
+  private items: { queueId: number; event: QueueLogEvent }[] = [];
   private seq = 0;
   /** Of the current file: its layout once its first line decided it (R17), and what its first chunk showed. */
   private file = { decided: false, layout: null as QueueLogLayout | null, checked: false, firstLine: '', lines: 0, records: 0 };
@@ -102,8 +115,9 @@ export class QueueLogImporter {
   private store(lines: readonly string[]): StoredChunk {
     this.seq = (this.repo.counter.get({ name: SEQ_COUNTER })?.value ?? 0) + 1;
     const items: { queueId: number; event: QueueLogEvent }[] = [];
-    for (const line of lines) if (this.addLine(line)) this.flush(items);
-    this.flush(items);
+    this.items = items;
+    for (const line of lines) this.addLine(line);
+    this.flush();
     this.checkLayout();
     this.repo.setCounter.run({ name: SEQ_COUNTER, value: this.seq });
     this.hours.flush(this.sqlite);
@@ -112,9 +126,9 @@ export class QueueLogImporter {
 
   /**
    * Parses a line and adds its row to the batch (a skipped line is counted in the summary). Anchors are
-   * found here, in file order. Returns true when the batch is full.
+   * found here, in file order.
    */
-  private addLine(line: string): boolean {
+  private addLine(line: string): void {
     const { summary, directory } = this.run;
     summary.read++;
     const f = this.file;
@@ -124,7 +138,7 @@ export class QueueLogImporter {
       f.layout = layout;
       if (header) {
         summary.skip(HEADER_ROW);
-        return false;
+        return;
       }
     }
     const event = parseQueueLogLine(f.layout ? toNative(line, f.layout) : line, this.run.zone);
@@ -132,35 +146,72 @@ export class QueueLogImporter {
     if (typeof event === 'string') {
       if (event !== QUEUE_LOG_SKIPS.notRecord && event !== QUEUE_LOG_SKIPS.blank) f.records++;
       summary.skip(event);
-      return false;
+      return;
     }
     f.records++;
     if (event.wallClock) summary.wallTimes = true;
     if (isPbxStart(event.code)) {
       this.pbxStarted(event.time);
-      return false;
+      return;
     }
     const queue = directory.queueByLogName(event.queueName);
     if (!queue) {
-      summary.skip('unknown queue');
-      summary.unknownQueue(event.queueName);
-      return false;
+      if (!this.loginEverywhere(event, line)) {
+        summary.skip('unknown queue');
+        summary.unknownQueue(event.queueName);
+      }
+      return;
     }
     if (event.agent !== '' && !directory.extensionOf(queue.tenantId, event.agent))
       summary.unknownAgent(event.agent, queue.tenantId, queue.id);
+    this.enqueue(queue, event, event.code, this.run.keys.keyOf(line, event.time), true);
+  }
+
+  /**
+   * AGENTLOGIN / AGENTLOGOFF of queue NONE (R15): stored in every queue of the agent's tenant (the tenant
+   * where its name resolves, else the import's only tenant), where a replay of the queue's lines decides whether
+   * it is a member there. Returns false when the line is not one, or names no tenant.
+   */
+  private loginEverywhere(event: QueueLogEvent, line: string): boolean {
+    const { directory, summary } = this.run;
+    if ((event.code !== EV.AGENTLOGIN && event.code !== EV.AGENTLOGOFF) || event.queueName.toUpperCase() !== 'NONE' || event.agent === '')
+      return false;
+    const withQueues = directory.tenantsWithQueues();
+    const named = directory.tenantsOfAgent(event.agent).filter((t) => withQueues.includes(t));
+    const tenants = named.length > 0 ? named : withQueues.length === 1 ? withQueues : [];
+    if (tenants.length === 0) return false;
+    const code = event.code === EV.AGENTLOGIN ? EV.AGENTLOGIN_ALL : EV.AGENTLOGOFF_ALL;
+    let first = true;
+    for (const tenantId of tenants) {
+      if (named.length === 0) summary.unknownAgent(event.agent, tenantId, null);
+      for (const id of directory.queuesOfTenant(tenantId)) {
+        this.enqueue({ id, tenantId }, event, code, this.run.keys.keyOf(`${line}\u0000${id}`, event.time), first);
+        first = false;
+      }
+    }
+    return true;
+  }
+
+  /** Adds a line's row for a queue to the batch; inserts the batch when it is full. */
+  private enqueue(queue: QueueRef, event: QueueLogEvent, code: number, lineKey: number, counts: boolean): void {
+    const { directory } = this.run;
     const agent = directory.agentIds(queue.tenantId, event.agent);
     if (event.code === EV.ENTERQUEUE) this.anchors.entered(queue.id, event.callid, event.time);
     const b = this.batch;
-    const anchor = isCallEvent(event.code) ? this.anchors.anchorOf(queue.id, event.callid, event.time) : event.time;
+    const anchor = isCallEvent(code) ? this.anchors.anchorOf(queue.id, event.callid, event.time) : event.time;
+    const peer = directory.extensionOf(queue.tenantId, event.agent)?.peer ?? '';
     b.events[b.size] = event;
+    b.counts[b.size] = counts;
+    b.replay[b.size] =
+      code === EV.AGENTLOGIN_ALL || code === EV.AGENTLOGOFF_ALL || event.agent.startsWith('Agent/') || peer.startsWith('Agent/');
     b.rows[b.size] = {
       queueId: queue.id,
       anchor,
       time: event.time,
-      lineKey: this.run.keys.keyOf(line, event.time),
+      lineKey,
       seq: this.seq++,
-      event: event.code,
-      callid: isMemberEvent(event.code) ? null : event.callid,
+      event: code,
+      callid: isMemberEvent(code) ? null : event.callid,
       agent: agent.agent,
       rawAgent: rawOrNull(agent),
       waitTime: event.waitTime < 0 ? event.time - anchor : event.waitTime, // an Asterisk 1.4 exit (R17)
@@ -168,7 +219,7 @@ export class QueueLogImporter {
       ringMs: event.ringMs,
       pauseReason: event.pauseReason,
     };
-    return ++b.size === EVENTS_PER_INSERT;
+    if (++b.size === EVENTS_PER_INSERT) this.flush();
   }
 
   /**
@@ -188,28 +239,33 @@ export class QueueLogImporter {
   }
 
   /** Inserts the batch; each new row then counts in the derived data (and in `items` for an onChunk hook). */
-  private flush(items: { queueId: number; event: QueueLogEvent }[]): void {
+  private flush(): void {
     const b = this.batch;
+    if (b.size === 0) return;
     this.repo.events.insert(b.rows, b.size, b.stored);
     for (let i = 0; i < b.size; i++) {
       const row = b.rows[i] as QueueEventRow;
-      if (this.afterInsert(row, b.stored[i] === true) && this.run.collects)
-        items.push({ queueId: row.queueId, event: b.events[i] as QueueLogEvent });
+      if (this.afterInsert(row, b.stored[i] === true, b.counts[i] === true, b.replay[i] === true) && this.run.collects)
+        this.items.push({ queueId: row.queueId, event: b.events[i] as QueueLogEvent });
     }
     b.size = 0;
   }
 
-  /** What a new line changes besides its row: late marks, the per-hour sums, intervals. Returns whether it was new. */
-  private afterInsert(row: QueueEventRow, stored: boolean): boolean {
+  /**
+   * What a new line changes besides its row: late marks, the per-hour sums, intervals (stepped, or replayed
+   * for the whole queue when logins decide them, R15). Returns whether it was new.
+   */
+  private afterInsert(row: QueueEventRow, stored: boolean, counts: boolean, replay: boolean): boolean {
     const { summary } = this.run;
     if (!stored) {
-      summary.duplicates++;
+      if (counts) summary.duplicates++;
       return false;
     }
-    summary.imported++;
+    if (counts) summary.imported++;
     this.run.sawLine(row.queueId, row.time);
     this.hours.add(row);
-    if (showsMembership(row.event) && this.intervals.apply(row)) this.run.outboundChanged(row.queueId, row.time);
+    if (replay) this.run.replayFrom(row.queueId, row.time);
+    else if (showsMembership(row.event) && this.intervals.apply(row)) this.run.outboundChanged(row.queueId, row.time);
     return true;
   }
 }

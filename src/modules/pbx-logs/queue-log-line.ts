@@ -30,6 +30,9 @@ export const EV = {
   AGENTLOGOFF: 23,
   PAUSE: 24,
   UNPAUSE: 25,
+  /** AGENTLOGIN / AGENTLOGOFF written with queue NONE, stored in each queue of the agent's tenant (R15). */
+  AGENTLOGIN_ALL: 26,
+  AGENTLOGOFF_ALL: 27,
   /** The PBX's queues (re)started: written with queue NONE, never stored as a queue's line (R15). */
   QUEUESTART: 40,
   CONFIGRELOAD: 41,
@@ -70,7 +73,8 @@ interface EventRule {
   readonly ringMs?: number;
 }
 
-const RULES: Readonly<Record<EventName, EventRule>> = {
+/** Every event a log may name (the *_ALL codes are the importer's, never written by a PBX). */
+const RULES: Readonly<Record<Exclude<EventName, 'AGENTLOGIN_ALL' | 'AGENTLOGOFF_ALL'>, EventRule>> = {
   ENTERQUEUE: { min: 2, ints: [] },
   // Asterisk 1.4 writes CONNECT without the ring time (R17): it then reads as 0.
   CONNECT: { min: 2, ints: [1], ringSeconds: 3 },

@@ -265,10 +265,10 @@ export const queueListCommand = directoryCommand(
 
 export const queueDeleteCommand = directoryCommand(
   ['queue', 'delete'],
-  'delete a queue that has no stored log lines',
-  '--tenant ID --log-name NAME [--data-dir DIR]',
-  { tenant: { type: 'string' }, 'log-name': { type: 'string' } },
-  async (database, v) => removeQueue(database.db, ALL_TENANTS, (await queueByLogName(database, v)).id),
+  'delete a queue (--cascade: with its stored log lines and reports)',
+  '--tenant ID --log-name NAME [--cascade] [--data-dir DIR]\n\n  --cascade            also delete its stored queue_log lines and the reports made from them',
+  { tenant: { type: 'string' }, 'log-name': { type: 'string' }, cascade: { type: 'boolean' } },
+  async (database, v) => removeQueue(database.db, ALL_TENANTS, (await queueByLogName(database, v)).id, v.cascade === true),
 );
 
 export const DIRECTORY_COMMANDS: readonly Command[] = [

@@ -2004,6 +2004,12 @@ export interface SchemaTypes {
      */
     members?: number[];
   };
+  'queue-delete-query': {
+    /**
+     * 1: delete the queue's stored queue_log lines and the reports derived from them with it (without it a queue with lines is refused with 409).
+     */
+    cascade?: 0 | 1;
+  };
   'queue-id-params': {
     /**
      * A record id: a positive integer.

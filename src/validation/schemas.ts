@@ -60,6 +60,7 @@ import phoneNumberQuery from '../../schemas/phone-number-query.json';
 import phoneNumberRecord from '../../schemas/phone-number-record.json';
 import phoneNumber from '../../schemas/phone-number.json';
 import queueCreate from '../../schemas/queue-create.json';
+import queueDeleteQuery from '../../schemas/queue-delete-query.json';
 import queueIdParams from '../../schemas/queue-id-params.json';
 import queueListQuery from '../../schemas/queue-list-query.json';
 import queueStatsRequest from '../../schemas/queue-stats-request.json';
@@ -158,6 +159,7 @@ export const SCHEMAS: readonly object[] = [
   phoneNumberRecord,
   phoneNumber,
   queueCreate,
+  queueDeleteQuery,
   queueIdParams,
   queueListQuery,
   queueStatsRequest,

@@ -94,8 +94,16 @@ describe('the directory: extensions and queues over the API (issue 18)', () => {
     const changed = await app.request('PATCH', `/v2/queues/${made.body.id}`, { token: admin, body: { members: [3] } });
     expect(changed.body.members).to.deep.equal([3]);
     expectError(await app.request('GET', `/v2/queues/${made.body.id}`, { token: globex }), 404);
-    expectError(await app.request('DELETE', '/v2/queues/1', { token: admin }), 409); // the sample's lines
+    const refused = await app.request('DELETE', '/v2/queues/1', { token: admin }); // the sample's lines
+    expectError(refused, 409);
+    expect(refused.body.message).to.match(/^Queue 1 has \d+ stored queue_log lines .*cascade=1/);
     expect((await app.request('DELETE', `/v2/queues/${made.body.id}`, { token: admin })).status).to.equal(200);
     expect(rows().prepare('SELECT count(*) FROM queue_members WHERE queue_id = ?').pluck().get(made.body.id)).to.equal(0);
+
+    const cascaded = await app.request('DELETE', '/v2/queues/2?cascade=1', { token: admin });
+    expect(cascaded.status).to.equal(200);
+    for (const table of ['queue_events', 'queue_hour_stats', 'queue_day_stats', 'agent_sessions'])
+      expect(rows().prepare(`SELECT count(*) FROM ${table} WHERE queue_id = 2`).pluck().get(), table).to.equal(0);
+    expect(rows().prepare('SELECT count(*) FROM queue_events WHERE queue_id = 1').pluck().get()).to.be.greaterThan(0);
   });
 });

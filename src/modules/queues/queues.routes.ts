@@ -59,12 +59,13 @@ export function queueRoutes(deps: AppDeps): RouteDef[] {
       method: 'delete',
       path: `${path}/:queueId`,
       tag,
-      summary: 'Delete a queue that has no stored log lines',
+      summary: 'Delete a queue (with cascade=1, also its stored log lines and reports)',
       addition: true,
       permission: 'admin.queues.delete',
       params: 'queue-id-params',
+      query: 'queue-delete-query',
       response: 'queue',
-      handler: ({ caller, params }) => removeQueue(db, caller.scope, params.queueId),
+      handler: ({ caller, params, query }) => removeQueue(db, caller.scope, params.queueId, query.cascade === 1),
     }),
   ];
 }

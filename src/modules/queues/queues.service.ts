@@ -5,6 +5,7 @@ import type { SchemaTypes } from '../../validation/schema-types';
 import { getTenantRef } from '../tenants/tenants.repository';
 import {
   deleteQueue,
+  deleteQueueData,
   findQueues,
   insertQueue,
   membersOf,
@@ -103,12 +104,19 @@ export async function changeQueue(db: Db, scope: TenantScope, id: number, patch:
   });
 }
 
-/** Deletes a queue that has no stored log lines (its reports would lose their queue); returns it as it was. */
-export async function removeQueue(db: Db, scope: TenantScope, id: number): Promise<ApiQueue> {
+/**
+ * Deletes a queue, returning it as it was. A queue with stored log lines goes only with `cascade`, which
+ * deletes its lines and reports in the same transaction (its CDR rows stay, without a queue).
+ */
+export async function removeQueue(db: Db, scope: TenantScope, id: number, cascade = false): Promise<ApiQueue> {
   return db.transaction().execute(async (trx) => {
     const queue = await getQueue(trx, scope, id);
     const lines = await storedLinesOf(trx, id);
-    if (lines > 0) throw conflict(`Queue ${id} has ${lines} stored queue_log lines, which its reports need; it cannot be deleted`);
+    if (lines > 0 && !cascade)
+      throw conflict(
+        `Queue ${id} has ${lines} stored queue_log lines and the reports made from them; delete with cascade=1 to delete them too`,
+      );
+    await deleteQueueData(trx, id);
     await deleteQueue(trx, scope, id);
     return queue;
   });

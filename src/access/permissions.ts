@@ -37,6 +37,8 @@ export const PERMISSIONS = {
   'admin.queues.delete': 'delete a queue',
   'admin.branches.create': 'create a branch',
   'admin.branches.read': 'list and read branches',
+  'admin.branches.update': 'change a branch',
+  'admin.branches.delete': 'delete a branch',
   'webhooks.create': 'create a webhook',
   'webhooks.read': 'list and read webhooks, their signing secret and deliveries',
   'webhooks.update': 'change a webhook or rotate its secret',

@@ -381,6 +381,18 @@ export interface SchemaTypes {
     total: number;
   };
   /**
+   * Addition to the hosted API: the fields to change. A tenant's default branch cannot be left without one: set `default` 1 on another branch instead.
+   */
+  'branch-update': {
+    name?: (string | null) & string;
+    timezone?: string & {
+      [k: string]: unknown;
+    };
+    default?: (0 | 1) & {
+      [k: string]: unknown;
+    };
+  };
+  /**
    * The Branch of api.md §2.7.
    */
   branch: {

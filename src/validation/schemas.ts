@@ -7,6 +7,7 @@ import authOrChallenge from '../../schemas/auth-or-challenge.json';
 import authResponse from '../../schemas/auth-response.json';
 import branchCreate from '../../schemas/branch-create.json';
 import branchPage from '../../schemas/branch-page.json';
+import branchUpdate from '../../schemas/branch-update.json';
 import branch from '../../schemas/branch.json';
 import callCampaignCreate from '../../schemas/call-campaign-create.json';
 import callCampaignPage from '../../schemas/call-campaign-page.json';
@@ -106,6 +107,7 @@ export const SCHEMAS: readonly object[] = [
   authResponse,
   branchCreate,
   branchPage,
+  branchUpdate,
   branch,
   callCampaignCreate,
   callCampaignPage,

@@ -128,4 +128,36 @@ describe('POST /v2/admin/branches/', () => {
       expectError(await app.request('GET', '/v2/admin/branches', { token: cast.tokenB, query: { tenantId: cast.a.id } }), 403);
     });
   });
+
+  describe('PATCH and DELETE /v2/admin/branches/{id}', () => {
+    it('when a branch becomes the default, then the old default loses it; the default cannot be un-defaulted or deleted', async () => {
+      const t = await buildTenant(app.deps.database.db);
+      const admin = await tokenFor(app, await buildUser(app.deps.database.db, t.id, ROLE.account));
+      const first = await create(admin, { tenantId: t.id, name: 'First', default: 1 });
+      const second = await create(admin, { tenantId: t.id, name: 'Second' });
+      expectError(await app.request('PATCH', `/v2/admin/branches/${first.body.id}`, { token: admin, body: { default: 0 } }), 409);
+      expectError(await app.request('DELETE', `/v2/admin/branches/${first.body.id}`, { token: admin }), 409);
+      const moved = await app.request('PATCH', `/v2/admin/branches/${second.body.id}`, {
+        token: admin,
+        body: { default: 1, timezone: 'Asia/Tokyo', name: 'Second office' },
+      });
+      expect(moved.body).to.deep.include({ default: 1, timezone: 'Asia/Tokyo', name: 'Second office' });
+      expect((await app.request('GET', `/v2/admin/branches/${first.body.id}`, { token: admin })).body.default).to.equal(0);
+      const gone = await app.request('DELETE', `/v2/admin/branches/${first.body.id}`, { token: admin });
+      expect(gone.body).to.deep.include({ id: first.body.id, name: 'First' });
+      expectError(await app.request('GET', `/v2/admin/branches/${first.body.id}`, { token: admin }), 404);
+    });
+
+    it('when a branch has users, or belongs to another tenant, then 409 naming them or 404, and nothing changes', async () => {
+      const db = app.deps.database.db;
+      const branch = await buildBranch(db, cast.a.id);
+      await buildUser(db, cast.a.id, ROLE.basic, { branch_id: branch.id });
+      const refused = await app.request('DELETE', `/v2/admin/branches/${branch.id}`, { token: cast.tokenA });
+      expectError(refused, 409);
+      expect(refused.body.message).to.include('1 users');
+      expectError(await app.request('PATCH', `/v2/admin/branches/${branch.id}`, { token: cast.tokenB, body: { name: 'Taken over' } }), 404);
+      expectError(await app.request('PATCH', `/v2/admin/branches/${branch.id}`, { token: cast.tokenA, body: {} }), 400);
+      expect((await app.request('GET', `/v2/admin/branches/${branch.id}`, { token: cast.tokenA })).body.name).to.equal(branch.name);
+    });
+  });
 });

@@ -59,6 +59,8 @@ const SAMPLES: Record<string, Sample> = {
   'post /v2/admin/branches': { body: (t) => ({ tenantId: t, name: 'Role matrix' }) },
   'get /v2/admin/branches': { query: byTenant },
   'get /v2/admin/branches/:id': { record: (db, t) => buildBranch(db, t) },
+  'patch /v2/admin/branches/:id': { record: (db, t) => buildBranch(db, t), body: () => ({ name: 'Changed' }) },
+  'delete /v2/admin/branches/:id': { record: (db, t) => buildBranch(db, t) },
   'post /v2/extensions': {
     body: (t) => ({ tenantId: t, extNum: ++unique, peerName: `PJSIP/${unique}`, agentAliases: [`Agent ${unique}`] }),
   },

@@ -36,3 +36,35 @@ export async function listBranches(db: Db, scope: TenantScope, w: PageWindow): P
   ).execute();
   return { rows, total: Number(total) };
 }
+
+export async function updateBranch(
+  db: Db,
+  scope: TenantScope,
+  id: number,
+  set: { name?: string; timezone?: string; is_default?: number },
+): Promise<void> {
+  await db.updateTable('branches').set(set).where('id', '=', id).where(tenantIn(scope)).execute();
+}
+
+export async function deleteBranch(db: Db, scope: TenantScope, id: number): Promise<void> {
+  await db.deleteFrom('branches').where('id', '=', id).where(tenantIn(scope)).execute();
+}
+
+/** What refers to a branch, by kind, with counts (a branch with any cannot be deleted). */
+export async function branchDependents(db: Db, id: number): Promise<string[]> {
+  const out: string[] = [];
+  for (const [table, what] of [
+    ['users', 'users'],
+    ['phone_numbers', 'phone numbers'],
+    ['extensions', 'extensions'],
+    ['queues', 'queues'],
+  ] as const) {
+    const { n } = await db
+      .selectFrom(table)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('branch_id', '=', id)
+      .executeTakeFirstOrThrow();
+    if (Number(n) > 0) out.push(`${n} ${what}`);
+  }
+  return out;
+}

@@ -1,6 +1,6 @@
 import type { AppDeps } from '../../deps';
 import { route, type RouteDef } from '../../http/route';
-import { branchPage, createBranch, getBranch } from './branches.service';
+import { branchPage, changeBranch, createBranch, getBranch, removeBranch } from './branches.service';
 
 export function branchRoutes(deps: AppDeps): RouteDef[] {
   const { db } = deps.database;
@@ -36,6 +36,29 @@ export function branchRoutes(deps: AppDeps): RouteDef[] {
       params: 'id-params',
       response: 'branch',
       handler: ({ caller, params }) => getBranch(db, caller, params.id),
+    }),
+    route({
+      method: 'patch',
+      path: '/v2/admin/branches/:id',
+      tag: 'Branches',
+      summary: 'Change a branch (name, timezone, default)',
+      addition: true,
+      permission: 'admin.branches.update',
+      params: 'id-params',
+      body: 'branch-update',
+      response: 'branch',
+      handler: ({ caller, params, body }) => changeBranch(db, caller, params.id, body),
+    }),
+    route({
+      method: 'delete',
+      path: '/v2/admin/branches/:id',
+      tag: 'Branches',
+      summary: 'Delete a branch that is not the default and that nothing refers to',
+      addition: true,
+      permission: 'admin.branches.delete',
+      params: 'id-params',
+      response: 'branch',
+      handler: ({ caller, params }) => removeBranch(db, caller, params.id),
     }),
   ];
 }

@@ -1,11 +1,20 @@
 import type { Db } from '../../db/database';
 import type { Caller } from '../../access/caller';
-import { notFound } from '../../errors';
+import { conflict, notFound } from '../../errors';
 import { pageOf, pageWindow, type Page, type PageQuery } from '../../access/paging';
 import { listScope, requireTenant } from '../../access/scope';
 import { getTenantRef, timezoneOfTenant } from '../tenants/tenants.repository';
 import { toApiBranch, type ApiBranch, type BranchCreate } from './branch';
-import { clearDefaultBranch, findBranch, insertBranch, listBranches, type BranchWithTenant } from './branches.repository';
+import {
+  branchDependents,
+  clearDefaultBranch,
+  deleteBranch,
+  findBranch,
+  insertBranch,
+  listBranches,
+  updateBranch,
+  type BranchWithTenant,
+} from './branches.repository';
 
 export async function createBranch(db: Db, caller: Caller, input: BranchCreate): Promise<ApiBranch> {
   const tenantScope = requireTenant(caller.scope, input.tenantId);
@@ -30,4 +39,36 @@ export async function getBranch(db: Db, caller: Caller, id: number): Promise<Api
 export async function branchPage(db: Db, caller: Caller, q: { tenantId?: number } & PageQuery): Promise<Page<ApiBranch>> {
   const { rows, total } = await listBranches(db, listScope(caller.scope, q.tenantId), pageWindow(q));
   return pageOf(rows.map(toApi), total, q);
+}
+
+export interface BranchUpdate {
+  name?: string;
+  timezone?: string;
+  default?: number;
+}
+
+/** Changes a branch; making it the default takes that from the tenant's other branches. */
+export async function changeBranch(db: Db, caller: Caller, id: number, patch: BranchUpdate): Promise<ApiBranch> {
+  return db.transaction().execute(async (trx) => {
+    const current = await getBranch(trx, caller, id);
+    const tenantScope = requireTenant(caller.scope, current.tenant.id);
+    if (patch.default === 0 && current.default === 1)
+      throw conflict(`Branch ${id} is the default branch of tenant ${current.tenant.id}: make another branch the default instead`);
+    if (patch.default === 1 && current.default === 0) await clearDefaultBranch(trx, tenantScope);
+    await updateBranch(trx, tenantScope, id, { name: patch.name, timezone: patch.timezone, is_default: patch.default });
+    return getBranch(trx, caller, id);
+  });
+}
+
+/** Deletes a branch nothing refers to and that is not its tenant's default; returns it as it was. */
+export async function removeBranch(db: Db, caller: Caller, id: number): Promise<ApiBranch> {
+  return db.transaction().execute(async (trx) => {
+    const branch = await getBranch(trx, caller, id);
+    if (branch.default === 1)
+      throw conflict(`Branch ${id} is the default branch of tenant ${branch.tenant.id}: make another branch the default first`);
+    const dependents = await branchDependents(trx, id);
+    if (dependents.length > 0) throw conflict(`Branch ${id} still has ${dependents.join(', ')}: move them to another branch first`);
+    await deleteBranch(trx, requireTenant(caller.scope, branch.tenant.id), id);
+    return branch;
+  });
 }

@@ -19,6 +19,8 @@ export const PERMISSIONS = {
   'reporting.logs.ingest': 'send PBX log lines over HTTP',
   'admin.phone-numbers.read': 'list and read phone numbers',
   'admin.phone-numbers.update': 'change a caller ID name',
+  'admin.phone-numbers.create': 'add a phone number',
+  'admin.phone-numbers.delete': 'delete a phone number',
   'admin.emergency-locations.create': 'create an E911 location',
   'admin.emergency-locations.read': 'list and read E911 locations',
   'admin.emergency-locations.update': 'change an E911 location',

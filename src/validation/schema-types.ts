@@ -1846,6 +1846,35 @@ export interface SchemaTypes {
     token: string;
     password: string;
   };
+  /**
+   * Addition to the hosted API: a number of the tenant, with the fields of api.md §2.3. The answer is the detail record.
+   */
+  'phone-number-create': {
+    /**
+     * Id of the tenant the record belongs to.
+     */
+    tenantId: number;
+    branchId: number & {
+      [k: string]: unknown;
+    };
+    /**
+     * Digits, optionally after +; unique on the server.
+     */
+    number: string;
+    smsExtId: number & {
+      [k: string]: unknown;
+    };
+    registeredCNAM?: string | null;
+    diCommentName?: string | null;
+    recording?: string | null;
+    fax?: string | null;
+    faxEmail?: string | null;
+    faxStore?: 0 | 1 | null;
+    namePrefix?: string | null;
+    unconditionalStatus?: 0 | 1 | null;
+    emailRecording?: string | null;
+    storeAndForwardNumber?: string | null;
+  };
   'phone-number-page': {
     /**
      * Items: The flat list record of api.md §2.3: every text field a string ("" when unset), faxStore and unconditionalStatus the strings "0" or "1".

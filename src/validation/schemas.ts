@@ -56,6 +56,7 @@ import openapi from '../../schemas/openapi.json';
 import pagingQuery from '../../schemas/paging-query.json';
 import passwordResetRequest from '../../schemas/password-reset-request.json';
 import passwordReset from '../../schemas/password-reset.json';
+import phoneNumberCreate from '../../schemas/phone-number-create.json';
 import phoneNumberPage from '../../schemas/phone-number-page.json';
 import phoneNumberQuery from '../../schemas/phone-number-query.json';
 import phoneNumberRecord from '../../schemas/phone-number-record.json';
@@ -156,6 +157,7 @@ export const SCHEMAS: readonly object[] = [
   pagingQuery,
   passwordResetRequest,
   passwordReset,
+  phoneNumberCreate,
   phoneNumberPage,
   phoneNumberQuery,
   phoneNumberRecord,

@@ -3,6 +3,8 @@ import { startTestApp, type TestApp } from '../helpers/app';
 import { expectError } from '../helpers/errors';
 import { buildBranch, buildTenant, buildUser, ROLE, tokenFor, twoTenants } from '../helpers/factories';
 import { buildExtension, buildPhoneNumber } from '../helpers/records';
+import { ACME } from '../helpers/fixtures';
+import { readFixtureFile, seedFixture } from '../../src/seed/seed';
 
 describe('phone numbers: GET /v2/admin/phone-numbers/', () => {
   let app: TestApp;
@@ -176,5 +178,65 @@ describe('phone numbers: GET /v2/admin/phone-numbers/{id} and PATCH caller-id-na
     expectError(await patch(p.id, { callerIdName: 'STOLEN' }), 404);
     expectError(await get(p.id), 404);
     expect((await get(p.id, cast.tokenB)).body.registeredCNAM).to.equal('GLOBEX');
+  });
+});
+
+describe('POST and DELETE /v2/admin/phone-numbers (additions to the hosted API)', () => {
+  let app: TestApp;
+  let admin: string;
+  before(async () => {
+    app = await startTestApp();
+    await seedFixture(app.deps.database, app.deps.validator, await readFixtureFile(ACME), new Date());
+    admin = await tokenFor(app, { id: 2 });
+  });
+  after(() => app.close());
+
+  it('when a number is added, then 201 with the detail record; its list record shows it; delete returns it and it is 404 after', async () => {
+    const made = await app.request('POST', '/v2/admin/phone-numbers', {
+      token: admin,
+      body: { tenantId: 1, branchId: 2, number: '+13125559999', smsExtId: 2, diCommentName: 'Night line' },
+    });
+    expect(made.status).to.equal(201);
+    expect(made.body).to.deep.include({
+      number: '+13125559999',
+      diCommentName: 'Night line',
+      registeredCNAM: null,
+      smsExt: { id: 2, name: 'Bob Jones' },
+    });
+    const listed = await app.request('GET', '/v2/admin/phone-numbers', { token: admin, query: { tenantId: 1, number: '5559999' } });
+    expect(listed.body.records.map((r: { id: number; smsExtId: number }) => [r.id, r.smsExtId])).to.deep.equal([[made.body.id, 2]]);
+    expect((await app.request('DELETE', `/v2/admin/phone-numbers/${made.body.id}`, { token: admin })).body.id).to.equal(made.body.id);
+    expectError(await app.request('GET', `/v2/admin/phone-numbers/${made.body.id}`, { token: admin }), 404);
+  });
+
+  it("when the number is taken or the branch or SMS extension is another tenant's, then 409 or 400 naming them, and nothing is stored", async () => {
+    const count = () => app.deps.database.sqlite.prepare('SELECT count(*) FROM phone_numbers').pluck().get();
+    const n = count();
+    const existing = (await app.request('GET', '/v2/admin/phone-numbers/1', { token: admin })).body.number as string;
+    expectError(
+      await app.request('POST', '/v2/admin/phone-numbers', {
+        token: admin,
+        body: { tenantId: 1, branchId: 1, number: existing, smsExtId: 1 },
+      }),
+      409,
+    );
+    expectError(
+      await app.request('POST', '/v2/admin/phone-numbers', {
+        token: admin,
+        body: { tenantId: 1, branchId: 3, number: '+13125558888', smsExtId: 4 },
+      }),
+      400,
+      ['branchId', 'smsExtId'],
+    );
+    expectError(
+      await app.request('POST', '/v2/admin/phone-numbers', {
+        token: admin,
+        body: { tenantId: 1, branchId: 1, number: 'call me', smsExtId: 1 },
+      }),
+      400,
+      ['number'],
+    );
+    expectError(await app.request('DELETE', '/v2/admin/phone-numbers/4', { token: admin }), 404); // tenant 2's
+    expect(count()).to.equal(n);
   });
 });

@@ -46,6 +46,10 @@ const SAMPLES: Record<string, Sample> = {
   'get /v2/admin/phone-numbers': { query: byTenant },
   'patch /v2/admin/phone-numbers/caller-id-name/:id': { record: phone, body: () => ({ callerIdName: 'ROLES' }) },
   'get /v2/admin/phone-numbers/:id': { record: phone },
+  'delete /v2/admin/phone-numbers/:id': { record: phone },
+  'post /v2/admin/phone-numbers': {
+    body: (t) => ({ tenantId: t, branchId: branchOf(t), number: `+1555${++unique}`, smsExtId: extensionOf(t) }),
+  },
   'post /v2/admin/emergency-locations': { body: (t) => ({ tenantId: t, name: 'Role matrix', address: ADDRESS }) },
   'get /v2/admin/emergency-locations': { query: byTenant },
   'get /v2/admin/emergency-locations/:id': { record: location },
@@ -120,6 +124,8 @@ const SAMPLES: Record<string, Sample> = {
 
 /** Each tenant of the cast gets one queue, with an id derived from the tenant's. */
 const queueOf = (tenantId: number) => 500_000 + tenantId;
+const branchOf = (tenantId: number) => 600_000 + tenantId;
+const extensionOf = (tenantId: number) => 700_000 + tenantId;
 
 /** decisions.md §5, read independently of src/access/permissions.ts: which role may call which route. */
 function roleMayCall(role: number, route: RouteDef): boolean {
@@ -149,7 +155,14 @@ describe('every route: roles (decisions.md §5) and tenant isolation', () => {
     cast = await twoTenants(app);
     routes = allRoutes(app.deps).filter((r) => r.permission !== 'public');
     const db = app.deps.database.db;
-    for (const t of [cast.a.id, cast.b.id]) await insertQueue(db, { id: queueOf(t), tenantId: t, name: `Queue ${t}`, logName: `q${t}` });
+    for (const t of [cast.a.id, cast.b.id]) {
+      await insertQueue(db, { id: queueOf(t), tenantId: t, name: `Queue ${t}`, logName: `q${t}` });
+      await db
+        .insertInto('branches')
+        .values({ id: branchOf(t), tenant_id: t, name: `Branch ${t}`, timezone: 'UTC', is_default: 0 })
+        .execute();
+      await insertExtension(db, { id: extensionOf(t), tenantId: t, extNum: 9000 + t, peerName: `PJSIP/${9000 + t}` });
+    }
     for (const role of Object.values(ROLE)) {
       const user = await buildUser(db, cast.a.id, role, role === ROLE.partner ? { partner_id: cast.a.partnerId } : {});
       users.set(role, user);

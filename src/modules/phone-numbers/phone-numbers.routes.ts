@@ -1,11 +1,33 @@
 import type { AppDeps } from '../../deps';
 import { route, type RouteDef } from '../../http/route';
-import { getNumber, listNumbers, setCallerIdName } from './phone-numbers.service';
+import { createNumber, getNumber, listNumbers, removeNumber, setCallerIdName } from './phone-numbers.service';
 
 export function phoneNumberRoutes(deps: AppDeps): RouteDef[] {
   const { db } = deps.database;
   const tag = 'Phone numbers';
   return [
+    route({
+      method: 'post',
+      path: '/v2/admin/phone-numbers',
+      tag,
+      summary: 'Add a phone number to a tenant',
+      addition: true,
+      permission: 'admin.phone-numbers.create',
+      body: 'phone-number-create',
+      response: 'phone-number',
+      handler: ({ caller, body }) => createNumber(db, caller, body),
+    }),
+    route({
+      method: 'delete',
+      path: '/v2/admin/phone-numbers/:id',
+      tag,
+      summary: 'Delete a phone number with its destinations',
+      addition: true,
+      permission: 'admin.phone-numbers.delete',
+      params: 'id-params',
+      response: 'phone-number',
+      handler: ({ caller, params }) => removeNumber(db, caller, params.id),
+    }),
     route({
       method: 'get',
       path: '/v2/admin/phone-numbers',

@@ -1,8 +1,9 @@
 import type { Db } from '../../db/database';
-import { notFound } from '../../errors';
+import { badRequest, conflict, notFound } from '../../errors';
+import type { SchemaTypes } from '../../validation/schema-types';
 import type { Caller } from '../../access/caller';
 import { pageOf, pageWindow, type Page, type PageQuery } from '../../access/paging';
-import { listScope } from '../../access/scope';
+import { listScope, requireTenant } from '../../access/scope';
 import {
   toPhoneNumber,
   toPhoneNumberRecord,
@@ -10,7 +11,7 @@ import {
   type ApiPhoneNumberRecord,
   type PhoneNumberFilters,
 } from './phone-number';
-import { findPhoneNumber, listPhoneNumbers, phoneDestinations, setRegisteredCnam } from './phone-numbers.repository';
+import { findPhoneNumber, insertPhoneNumber, listPhoneNumbers, phoneDestinations, setRegisteredCnam } from './phone-numbers.repository';
 
 export async function listNumbers(db: Db, caller: Caller, q: PhoneNumberFilters & PageQuery): Promise<Page<ApiPhoneNumberRecord>> {
   const scope = listScope(caller.scope, q.tenantId);
@@ -29,5 +30,44 @@ export async function setCallerIdName(db: Db, caller: Caller, id: number, caller
   return db.transaction().execute(async (trx) => {
     if (!(await setRegisteredCnam(trx, caller.scope, id, callerIdName))) throw notFound(`Phone number ${id}`);
     return getNumber(trx, caller, id);
+  });
+}
+
+/**
+ * Adds a number to a tenant (an addition to the hosted API): its branch and SMS extension must be the
+ * tenant's (400), the number unique on the server (409).
+ */
+export async function createNumber(db: Db, caller: Caller, input: SchemaTypes['phone-number-create']): Promise<ApiPhoneNumber> {
+  requireTenant(caller.scope, input.tenantId);
+  return db.transaction().execute(async (trx) => {
+    const problems: string[] = [];
+    const branch = await trx
+      .selectFrom('branches')
+      .select('id')
+      .where('id', '=', input.branchId)
+      .where('tenant_id', '=', input.tenantId)
+      .executeTakeFirst();
+    if (!branch) problems.push(`branchId: branch ${input.branchId} is not a branch of tenant ${input.tenantId}`);
+    const ext = await trx
+      .selectFrom('extensions')
+      .select('id')
+      .where('id', '=', input.smsExtId)
+      .where('tenant_id', '=', input.tenantId)
+      .executeTakeFirst();
+    if (!ext) problems.push(`smsExtId: extension ${input.smsExtId} is not an extension of tenant ${input.tenantId}`);
+    if (problems.length > 0) throw badRequest(problems);
+    const taken = await trx.selectFrom('phone_numbers').select('id').where('number', '=', input.number).executeTakeFirst();
+    if (taken) throw conflict(`The number ${input.number} is already phone number ${taken.id}`);
+    return getNumber(trx, caller, await insertPhoneNumber(trx, input));
+  });
+}
+
+/** Deletes a number with its destinations (they cascade); returns its detail record as it was. */
+export async function removeNumber(db: Db, caller: Caller, id: number): Promise<ApiPhoneNumber> {
+  return db.transaction().execute(async (trx) => {
+    const number = await getNumber(trx, caller, id);
+    await trx.deleteFrom('phone_number_destinations').where('phone_number_id', '=', id).execute();
+    await trx.deleteFrom('phone_numbers').where('id', '=', id).where('tenant_id', '=', number.tenant.id).execute();
+    return number;
   });
 }

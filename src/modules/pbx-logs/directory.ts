@@ -5,6 +5,13 @@ import { pbxLogs, type PbxLogs } from './pbx-logs.repository';
 
 export type { ExtensionRef };
 
+export interface ResolvedAgent {
+  readonly agent: number;
+  readonly raw: number;
+  /** The peerName of the extension the name resolves to; undefined when it names none. */
+  readonly peer: string | undefined;
+}
+
 export interface QueueRef {
   readonly id: number;
   readonly tenantId: number;
@@ -25,6 +32,7 @@ export class PbxDirectory {
   private readonly queuesByTenant = new Map<number, number[]>();
   private readonly names = new Map<number, AgentNames>();
   private readonly agents = new Map<string, number>();
+  private readonly resolved = new Map<number, Map<string, ResolvedAgent>>();
   private readonly repo: PbxLogs;
 
   constructor(
@@ -39,6 +47,7 @@ export class PbxDirectory {
     this.queues.clear();
     this.queuesByTenant.clear();
     this.names.clear();
+    this.resolved.clear();
     for (const q of this.repo.queues.all().filter((q) => inScope(this.scope, q.tenantId))) {
       this.queues.set(q.logName.toLowerCase(), { id: q.id, tenantId: q.tenantId });
       this.queuesByTenant.set(q.tenantId, [...(this.queuesByTenant.get(q.tenantId) ?? []), q.id]);
@@ -89,13 +98,21 @@ export class PbxDirectory {
   }
 
   /**
-   * The interned ids of an agent string in a tenant: `raw` for the string itself, `agent` for the peerName
-   * of the extension it names (the string itself when it names none). 0 for "".
+   * An agent string of a tenant resolved (R14): `raw` the interned string itself, `agent` the interned
+   * peerName of the extension it names (the string itself when it names none; 0 for ""), `peer` that peerName.
+   * Kept per tenant and name: an import asks for the same few hundred names millions of times.
    */
-  agentIds(tenantId: number, name: string): { agent: number; raw: number } {
-    const raw = this.agentId(name);
-    const peer = this.extensionOf(tenantId, name)?.peer;
-    return { raw, agent: peer === undefined || peer === name ? raw : this.agentId(peer) };
+  agentIds(tenantId: number, name: string): ResolvedAgent {
+    let byName = this.resolved.get(tenantId);
+    if (!byName) this.resolved.set(tenantId, (byName = new Map()));
+    let r = byName.get(name);
+    if (r === undefined) {
+      const raw = this.agentId(name);
+      const peer = this.extensionOf(tenantId, name)?.peer;
+      r = { raw, agent: peer === undefined || peer === name ? raw : this.agentId(peer), peer };
+      byName.set(name, r);
+    }
+    return r;
   }
 
   /** The interned id of an agent name; 0 for "". Must run inside the import's write transaction. */

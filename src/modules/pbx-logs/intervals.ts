@@ -1,6 +1,7 @@
 import type { Sqlite } from '../../db/database';
 import { memberStep, type IntervalChange, type PairState } from './member-state';
 import type { PbxStarts } from './pbx-starts';
+import { isMemberEvent } from './queue-log-line';
 import { pbxLogs, type PbxLogs, type StoredMemberEvent } from './pbx-logs.repository';
 
 interface OpenRows {
@@ -19,7 +20,7 @@ export interface MemberEvent extends StoredMemberEvent {
  * once per pair and then kept in memory until `forget()` (another process wrote to the database).
  */
 export class IntervalWriter {
-  private readonly pairs = new Map<string, OpenRows>();
+  private readonly pairs = new Map<number, OpenRows>();
   private readonly tenants = new Map<number, number | undefined>();
   private readonly repo: PbxLogs;
 
@@ -39,6 +40,7 @@ export class IntervalWriter {
   apply(e: MemberEvent): boolean {
     if (e.agent === 0) return false; // NONE or empty changes no state (R10)
     const rows = this.rowsOf(e.queueId, e.agent);
+    if (rows.session !== null && !isMemberEvent(e.event)) return false; // a member's call line changes nothing
     const state: PairState = { member: rows.session !== null, paused: rows.pause !== null };
     let membership = false;
     for (const change of memberStep(state, e.event, e.time, { pauseReason: e.pauseReason, staticSince: () => this.staticSince(e) })) {
@@ -57,7 +59,7 @@ export class IntervalWriter {
   }
 
   private rowsOf(queueId: number, agent: number): OpenRows {
-    const key = `${queueId}:${agent}`;
+    const key = queueId * 0x100000000 + agent; // a number, not a string: this runs for most lines
     let rows = this.pairs.get(key);
     if (!rows) {
       const pair = { queue: queueId, agent };

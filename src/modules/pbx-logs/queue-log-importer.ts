@@ -162,7 +162,7 @@ export class QueueLogImporter {
       }
       return;
     }
-    if (event.agent !== '' && !directory.extensionOf(queue.tenantId, event.agent))
+    if (event.agent !== '' && directory.agentIds(queue.tenantId, event.agent).peer === undefined)
       summary.unknownAgent(event.agent, queue.tenantId, queue.id);
     this.enqueue(queue, event, event.code, this.run.keys.keyOf(line, event.time), true);
   }
@@ -199,7 +199,7 @@ export class QueueLogImporter {
     if (event.code === EV.ENTERQUEUE) this.anchors.entered(queue.id, event.callid, event.time);
     const b = this.batch;
     const anchor = isCallEvent(code) ? this.anchors.anchorOf(queue.id, event.callid, event.time) : event.time;
-    const peer = directory.extensionOf(queue.tenantId, event.agent)?.peer ?? '';
+    const peer = agent.peer ?? '';
     b.events[b.size] = event;
     b.counts[b.size] = counts;
     b.replay[b.size] =

@@ -9,6 +9,7 @@ import { authRoutes } from './modules/auth/auth.routes';
 import { branchRoutes } from './modules/branches/branches.routes';
 import { extensionRoutes } from './modules/extensions/extensions.routes';
 import { queueRoutes } from './modules/queues/queues.routes';
+import { tenantRoutes } from './modules/tenants/tenants.routes';
 import { callCampaignRoutes } from './modules/call-campaigns/call-campaigns.routes';
 import { emergencyLocationRoutes } from './modules/emergency-locations/emergency-locations.routes';
 import { healthRoutes } from './modules/health/health.routes';
@@ -41,6 +42,7 @@ export function allRoutes(deps: AppDeps): RouteDef[] {
     ...branchRoutes(deps),
     ...extensionRoutes(deps),
     ...queueRoutes(deps),
+    ...tenantRoutes(deps),
     ...webhookRoutes(deps),
     ...webhookDeliveryRoutes(deps),
     ...queueReportRoutes(deps),

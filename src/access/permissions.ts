@@ -29,6 +29,10 @@ export const PERMISSIONS = {
   'admin.call-campaigns.read': 'list and read call campaigns',
   'admin.call-campaigns.update': 'change a call campaign',
   'admin.call-campaigns.delete': 'delete a call campaign',
+  'admin.tenants.create': 'create a tenant (platform admins; partner admins in their partner)',
+  'admin.tenants.read': 'list and read tenants',
+  'admin.tenants.update': 'change a tenant',
+  'admin.tenants.delete': 'delete a tenant',
   'admin.extensions.create': 'create an extension',
   'admin.extensions.read': 'list and read extensions',
   'admin.extensions.update': "change an extension and its agent's aliases",
@@ -64,7 +68,8 @@ export interface Role {
 export const ROLES: readonly Role[] = [
   { value: 1, name: 'PLATFORM_ADMIN', reach: 'all', grants: ['#'] },
   { value: 11, name: 'PARTNER_ADMIN', reach: 'partner', grants: ['#'] },
-  { value: 3, name: 'ACCOUNT_ADMIN', reach: 'own', grants: ['#'] },
+  // Tenants are above a tenant: an account admin manages everything in its own tenant, no tenant itself.
+  { value: 3, name: 'ACCOUNT_ADMIN', reach: 'own', grants: ['#', '!admin.tenants.#'] },
   { value: 9, name: 'REPORTS_ADMIN', reach: 'own', grants: ['reporting.saved.*', 'reporting.queues.read', 'reporting.calls.read'] },
   { value: 7, name: 'QUEUE_MANAGER', reach: 'own', grants: ['reporting.queues.read'] },
   { value: 5, name: 'BASIC_USER', reach: 'own', grants: [] },

@@ -2498,6 +2498,93 @@ export interface SchemaTypes {
     message: string;
   };
   /**
+   * Addition to the hosted API. A partner admin creates tenants of its own partner only.
+   */
+  'tenant-create': {
+    name: (string | null) & string;
+    /**
+     * Default: the caller's partner (0 for a platform admin).
+     */
+    partnerId?: number;
+    /**
+     * 1 = yes, 0 = no.
+     */
+    mfaRequired?: 0 | 1;
+  };
+  'tenant-delete-query': {
+    /**
+     * 1: delete every record the tenant owns with it (without it a tenant that owns records is refused with 409).
+     */
+    cascade?: 0 | 1;
+  };
+  'tenant-id-params': {
+    /**
+     * A record id: a positive integer.
+     */
+    tenantId: number;
+  };
+  'tenant-page': {
+    /**
+     * Items: Addition to the hosted API: an organisation whose records TARS keeps apart from every other's.
+     */
+    records: {
+      /**
+       * A record id: a positive integer.
+       */
+      id: number;
+      name: string;
+      /**
+       * The partner whose partner admins reach it; 0: none.
+       */
+      partnerId: number;
+      /**
+       * 1: every user of the tenant must have MFA.
+       */
+      mfaRequired: 0 | 1;
+    }[];
+    /**
+     * The page returned (1 when paginated=0).
+     */
+    page: number;
+    /**
+     * max(1, ceil(total / recordsPerPage)).
+     */
+    maxPage: number;
+    /**
+     * Records matching the filters, on every page.
+     */
+    total: number;
+  };
+  /**
+   * Addition to the hosted API: the fields to change; only a platform admin moves a tenant to another partner.
+   */
+  'tenant-update': {
+    name?: (string | null) & string;
+    partnerId?: number;
+    /**
+     * 1 = yes, 0 = no.
+     */
+    mfaRequired?: 0 | 1;
+  };
+  /**
+   * Addition to the hosted API: an organisation whose records TARS keeps apart from every other's.
+   */
+  tenant: {
+    /**
+     * A record id: a positive integer.
+     */
+    id: number;
+    name: string;
+    /**
+     * The partner whose partner admins reach it; 0: none.
+     */
+    partnerId: number;
+    /**
+     * 1: every user of the tenant must have MFA.
+     */
+    mfaRequired: 0 | 1;
+  };
+  /**
    * The User of api.md §2.1.
    */
   user: {

@@ -87,6 +87,12 @@ import settingsMobileTextNotifications from '../../schemas/settings-mobile-text-
 import settingsTextNotifications from '../../schemas/settings-text-notifications.json';
 import settingsTitle from '../../schemas/settings-title.json';
 import statusResponse from '../../schemas/status-response.json';
+import tenantCreate from '../../schemas/tenant-create.json';
+import tenantDeleteQuery from '../../schemas/tenant-delete-query.json';
+import tenantIdParams from '../../schemas/tenant-id-params.json';
+import tenantPage from '../../schemas/tenant-page.json';
+import tenantUpdate from '../../schemas/tenant-update.json';
+import tenant from '../../schemas/tenant.json';
 import user from '../../schemas/user.json';
 import webhookCreate from '../../schemas/webhook-create.json';
 import webhookDeliveryPage from '../../schemas/webhook-delivery-page.json';
@@ -188,6 +194,12 @@ export const SCHEMAS: readonly object[] = [
   settingsTextNotifications,
   settingsTitle,
   statusResponse,
+  tenantCreate,
+  tenantDeleteQuery,
+  tenantIdParams,
+  tenantPage,
+  tenantUpdate,
+  tenant,
   user,
   webhookCreate,
   webhookDeliveryPage,

@@ -69,6 +69,11 @@ const SAMPLES: Record<string, Sample> = {
     body: (t) => ({ tenantId: t, extNum: ++unique, peerName: `PJSIP/${unique}`, agentAliases: [`Agent ${unique}`] }),
   },
   'get /v2/extensions': { query: byTenant },
+  'post /v2/admin/tenants': { body: () => ({ name: 'Role matrix' }) },
+  'get /v2/admin/tenants': {},
+  'get /v2/admin/tenants/:tenantId': {},
+  'patch /v2/admin/tenants/:tenantId': { body: () => ({ name: 'Changed' }) },
+  'delete /v2/admin/tenants/:tenantId': {},
   'get /v2/extensions/:extensionId': { record: extension },
   'patch /v2/extensions/:extensionId': { record: extension, body: () => ({ agentAliases: [`Alias ${++unique}`] }) },
   'delete /v2/extensions/:extensionId': { record: extension },
@@ -129,6 +134,8 @@ const extensionOf = (tenantId: number) => 700_000 + tenantId;
 
 /** decisions.md §5, read independently of src/access/permissions.ts: which role may call which route. */
 function roleMayCall(role: number, route: RouteDef): boolean {
+  // Tenants are above a tenant: platform and partner admins only (test/api/tenants.test.ts covers their reach).
+  if (route.permission.startsWith('admin.tenants.')) return role === ROLE.platform || role === ROLE.partner;
   if (route.permission === 'authenticated' || [ROLE.platform, ROLE.partner, ROLE.account].includes(role as 1)) return true;
   if (role === ROLE.reports) return route.path.startsWith('/v2/reporting/') && !route.path.startsWith('/v2/reporting/ingest/');
   if (role === ROLE.queues) return route.path.startsWith('/v2/reporting/queues/');

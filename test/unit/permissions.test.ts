@@ -25,7 +25,9 @@ describe('permission patterns (decisions.md §5)', () => {
 
   it('when roles are compared, then their defaults are what decisions.md §5 says', () => {
     const of = (role: number) => effectivePermissions(role, []);
-    for (const role of [1, 11, 3]) expect(of(role).size).to.equal(ALL_PERMISSIONS.length);
+    for (const role of [1, 11]) expect(of(role).size).to.equal(ALL_PERMISSIONS.length);
+    // An account admin: everything of its own tenant, nothing about tenants themselves.
+    expect([...of(3)]).to.deep.equal(ALL_PERMISSIONS.filter((p) => !p.startsWith('admin.tenants.')));
     expect([...of(7)]).to.deep.equal(['reporting.queues.read']);
     expect(of(9).has('reporting.saved.create')).to.equal(true);
     expect(of(9).has('admin.branches.create')).to.equal(false);

@@ -10,6 +10,7 @@ import { branchRoutes } from './modules/branches/branches.routes';
 import { extensionRoutes } from './modules/extensions/extensions.routes';
 import { queueRoutes } from './modules/queues/queues.routes';
 import { tenantRoutes } from './modules/tenants/tenants.routes';
+import { userAdminRoutes } from './modules/users/users-admin.routes';
 import { callCampaignRoutes } from './modules/call-campaigns/call-campaigns.routes';
 import { emergencyLocationRoutes } from './modules/emergency-locations/emergency-locations.routes';
 import { healthRoutes } from './modules/health/health.routes';
@@ -43,6 +44,7 @@ export function allRoutes(deps: AppDeps): RouteDef[] {
     ...extensionRoutes(deps),
     ...queueRoutes(deps),
     ...tenantRoutes(deps),
+    ...userAdminRoutes(deps),
     ...webhookRoutes(deps),
     ...webhookDeliveryRoutes(deps),
     ...queueReportRoutes(deps),

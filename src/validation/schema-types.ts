@@ -2585,6 +2585,181 @@ export interface SchemaTypes {
     mfaRequired: 0 | 1;
   };
   /**
+   * Addition to the hosted API. A caller gives no role above its own (decisions.md §5).
+   */
+  'user-create': {
+    /**
+     * Id of the tenant the record belongs to.
+     */
+    tenantId: number;
+    email: string;
+    password: string;
+    userRole: 1 | 3 | 5 | 7 | 9 | 11;
+    branchId?: number | null;
+    /**
+     * The user's own extension, of the same tenant.
+     */
+    extId?: number | null;
+  };
+  'user-id-params': {
+    /**
+     * A record id: a positive integer.
+     */
+    userId: number;
+  };
+  'user-page': {
+    /**
+     * Items: The User of api.md §2.1.
+     */
+    records: {
+      id: number;
+      email: string;
+      userRole: number;
+      avatarPath: string;
+      avatarThumbnailPath: string;
+      tenantId: number;
+      partnerId: number;
+      timezone: string;
+      coverPhoto: string;
+      /**
+       * 1 = yes, 0 = no.
+       */
+      darkMode: 0 | 1;
+      /**
+       * 1 = yes, 0 = no.
+       */
+      mobileDarkMode: 0 | 1;
+      /**
+       * Always "": secrets never leave the server.
+       */
+      otp: '';
+      /**
+       * 1 = yes, 0 = no.
+       */
+      mfaEnabled: 0 | 1;
+      mfaMode: string;
+      mfaPhoneNumber: string;
+      /**
+       * 1 = yes, 0 = no.
+       */
+      mfaSmsVerified: 0 | 1;
+      /**
+       * Always "": secrets never leave the server.
+       */
+      mfaAppSecret: '';
+      /**
+       * 1 = yes, 0 = no.
+       */
+      mfaAppVerified: 0 | 1;
+      /**
+       * 1 = yes, 0 = no.
+       */
+      mfaEmailVerified: 0 | 1;
+      /**
+       * 1 = yes, 0 = no.
+       */
+      enableCallNotifications: 0 | 1;
+      /**
+       * 1 = yes, 0 = no.
+       */
+      enableChatNotifications: 0 | 1;
+      /**
+       * 1 = yes, 0 = no.
+       */
+      enableAllNewMessageNotifications: 0 | 1;
+      /**
+       * 1 = yes, 0 = no.
+       */
+      enableDirectMessageNotifications: 0 | 1;
+      /**
+       * 1 = yes, 0 = no.
+       */
+      enableTextNotifications: 0 | 1;
+      /**
+       * 1 = yes, 0 = no.
+       */
+      enablePostCallNotifications: 0 | 1;
+      /**
+       * 1 = yes, 0 = no.
+       */
+      enableMobileTextNotifications: 0 | 1;
+      /**
+       * 1 = yes, 0 = no.
+       */
+      enableMobileCallNotifications: 0 | 1;
+      /**
+       * 1 = yes, 0 = no.
+       */
+      enableMobileChatNotifications: 0 | 1;
+      /**
+       * 1 = yes, 0 = no.
+       */
+      enableBusyLights: 0 | 1;
+      /**
+       * 1 = yes, 0 = no.
+       */
+      isGoogleCalendarAuthorized: 0 | 1;
+      /**
+       * 1 = yes, 0 = no.
+       */
+      isOutlookCalendarAuthorized: 0 | 1;
+      extId: number;
+      extName: string;
+      extNum: number;
+      callerIdNumber: string;
+      /**
+       * 1 = yes, 0 = no.
+       */
+      dnd: 0 | 1;
+      /**
+       * 1 = yes, 0 = no.
+       */
+      outboundRecord: 0 | 1;
+      peerName: string;
+      /**
+       * The user's own SIP password: only in the caller's own authentication response, else "".
+       */
+      peerSecret: string;
+      /**
+       * 1 = yes, 0 = no.
+       */
+      enableMeetings: 0 | 1;
+      /**
+       * 1 = yes, 0 = no.
+       */
+      enableTranscription: 0 | 1;
+      /**
+       * 0 when the user belongs to no branch.
+       */
+      branchId: number;
+      branchName: string;
+      /**
+       * The user's effective permissions (role defaults plus own grants, minus own denials).
+       */
+      permissions: string[];
+    }[];
+    /**
+     * The page returned (1 when paginated=0).
+     */
+    page: number;
+    /**
+     * max(1, ceil(total / recordsPerPage)).
+     */
+    maxPage: number;
+    /**
+     * Records matching the filters, on every page.
+     */
+    total: number;
+  };
+  /**
+   * Addition to the hosted API: role, branch, extension. Nobody raises a role above its own, its own role included.
+   */
+  'user-update': {
+    userRole?: 1 | 3 | 5 | 7 | 9 | 11;
+    branchId?: number | null;
+    extId?: number | null;
+  };
+  /**
    * The User of api.md §2.1.
    */
   user: {

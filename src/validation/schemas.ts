@@ -93,6 +93,10 @@ import tenantIdParams from '../../schemas/tenant-id-params.json';
 import tenantPage from '../../schemas/tenant-page.json';
 import tenantUpdate from '../../schemas/tenant-update.json';
 import tenant from '../../schemas/tenant.json';
+import userCreate from '../../schemas/user-create.json';
+import userIdParams from '../../schemas/user-id-params.json';
+import userPage from '../../schemas/user-page.json';
+import userUpdate from '../../schemas/user-update.json';
 import user from '../../schemas/user.json';
 import webhookCreate from '../../schemas/webhook-create.json';
 import webhookDeliveryPage from '../../schemas/webhook-delivery-page.json';
@@ -200,6 +204,10 @@ export const SCHEMAS: readonly object[] = [
   tenantPage,
   tenantUpdate,
   tenant,
+  userCreate,
+  userIdParams,
+  userPage,
+  userUpdate,
   user,
   webhookCreate,
   webhookDeliveryPage,

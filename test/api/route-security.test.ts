@@ -70,6 +70,13 @@ const SAMPLES: Record<string, Sample> = {
   },
   'get /v2/extensions': { query: byTenant },
   'post /v2/admin/tenants': { body: () => ({ name: 'Role matrix' }) },
+  'post /v2/admin/users': {
+    body: (t) => ({ tenantId: t, email: `roles-${++unique}@example.test`, password: 'role matrix password', userRole: 5 }),
+  },
+  'get /v2/admin/users': { query: byTenant },
+  'get /v2/admin/users/:userId': { record: (db, t) => buildUser(db, t, ROLE.basic) },
+  'patch /v2/admin/users/:userId': { record: (db, t) => buildUser(db, t, ROLE.basic), body: () => ({ userRole: 7 }) },
+  'delete /v2/admin/users/:userId': { record: (db, t) => buildUser(db, t, ROLE.basic) },
   'get /v2/admin/tenants': {},
   'get /v2/admin/tenants/:tenantId': {},
   'patch /v2/admin/tenants/:tenantId': { body: () => ({ name: 'Changed' }) },

@@ -1,0 +1,68 @@
+import type { AppDeps } from '../../deps';
+import { route, type RouteDef } from '../../http/route';
+import { changeUser, createUser, getUser, removeUser, userPage } from './users-admin.service';
+
+/** A tenant's users for its admins: an addition to the hosted API (docs/api.md "Directory"). */
+export function userAdminRoutes(deps: AppDeps): RouteDef[] {
+  const { db } = deps.database;
+  const tag = 'Directory';
+  const path = '/v2/admin/users';
+  return [
+    route({
+      method: 'post',
+      path,
+      tag,
+      summary: 'Create a user of a tenant',
+      addition: true,
+      permission: 'admin.users.create',
+      body: 'user-create',
+      response: 'user',
+      handler: ({ caller, body }) => createUser(db, caller, body),
+    }),
+    route({
+      method: 'get',
+      path,
+      tag,
+      summary: 'List users (filter tenantId; paged)',
+      addition: true,
+      permission: 'admin.users.read',
+      query: 'list-query',
+      response: 'user-page',
+      handler: ({ caller, query }) => userPage(db, caller, query),
+    }),
+    route({
+      method: 'get',
+      path: `${path}/:userId`,
+      tag,
+      summary: 'Read one user',
+      addition: true,
+      permission: 'admin.users.read',
+      params: 'user-id-params',
+      response: 'user',
+      handler: ({ caller, params }) => getUser(db, caller, params.userId),
+    }),
+    route({
+      method: 'patch',
+      path: `${path}/:userId`,
+      tag,
+      summary: "Change a user's role, branch or extension",
+      addition: true,
+      permission: 'admin.users.update',
+      params: 'user-id-params',
+      body: 'user-update',
+      response: 'user',
+      handler: ({ caller, params, body }) => changeUser(db, caller, params.userId, body),
+    }),
+    route({
+      method: 'delete',
+      path: `${path}/:userId`,
+      tag,
+      summary: 'Delete a user',
+      addition: true,
+      permission: 'admin.users.delete',
+      params: 'user-id-params',
+      response: 'user',
+      handler: ({ caller, params }) => removeUser(db, caller, params.userId),
+    }),
+  ];
+}

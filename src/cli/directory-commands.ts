@@ -4,6 +4,10 @@ import type { OpenDatabase } from '../db/database';
 import { findExtensionByNumber } from '../modules/extensions/extensions.repository';
 import { changeExtension, createExtension, extensionPage, removeExtension, toApiExtension } from '../modules/extensions/extensions.service';
 import { callQueues, changeQueue, createQueue, getQueue, removeQueue } from '../modules/queues/queues.service';
+import { createNumber, listNumbers, removeNumber } from '../modules/phone-numbers/phone-numbers.service';
+import { changeTenant, createTenant, removeTenant, tenantPage } from '../modules/tenants/tenants.service';
+import type { Caller } from '../access/caller';
+import { ALL_PERMISSIONS } from '../access/permissions';
 import { openDataDir } from '../runtime';
 import type { SchemaTypes } from '../validation/schema-types';
 import { Validator } from '../validation/validation';
@@ -16,6 +20,14 @@ import { CliError, DATA_DIR_HELP, EXIT, type Command, type Options, type Values 
  */
 
 const validator = new Validator();
+
+/** The command line acts as the machine's owner: a platform admin of no tenant, with every permission. */
+const OPERATOR: Caller = {
+  user: { id: 0, tenant_id: 0, partner_id: 0, user_role: 1, permissions: '[]', token_version: 0 },
+  permissions: new Set(ALL_PERMISSIONS),
+  scope: ALL_TENANTS,
+  issuedAt: 0,
+};
 
 function int(values: Values, flag: string, required = true): number | undefined {
   const text = values[flag];
@@ -31,10 +43,10 @@ const list = (v: Values[string]): string[] => (Array.isArray(v) ? v : typeof v =
 const text = (v: Values[string]): string | undefined => (typeof v === 'string' ? v : undefined);
 
 /** A request body as the HTTP route would check it: the same schema, the same messages. */
-function checked<Id extends 'extension-create' | 'extension-update' | 'queue-create' | 'queue-update'>(
-  schema: Id,
-  body: Record<string, unknown>,
-): SchemaTypes[Id] {
+function checked<
+  Id extends
+    'extension-create' | 'extension-update' | 'queue-create' | 'queue-update' | 'tenant-create' | 'tenant-update' | 'phone-number-create',
+>(schema: Id, body: Record<string, unknown>): SchemaTypes[Id] {
   const clean = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
   const problems = validator.problems(schema, clean);
   if (problems.length > 0) throw new CliError(problems.join('; '), EXIT.usage);
@@ -271,7 +283,106 @@ export const queueDeleteCommand = directoryCommand(
   async (database, v) => removeQueue(database.db, ALL_TENANTS, (await queueByLogName(database, v)).id, v.cascade === true),
 );
 
+const TENANT_OPTIONS = {
+  name: { type: 'string' },
+  partner: { type: 'string' },
+  'mfa-required': { type: 'string' },
+} as const satisfies Options;
+const mfaFlag = (v: Values) => (v['mfa-required'] === undefined ? undefined : Number(v['mfa-required']));
+
+export const tenantAddCommand = directoryCommand(
+  ['tenant', 'add'],
+  'create a tenant',
+  `--name NAME [--partner ID] [--mfa-required 0|1] [--data-dir DIR]
+
+  --name NAME          the tenant's name
+  --partner ID         the partner whose partner admins reach it (default 0: none)
+  --mfa-required 0|1   1: every user of the tenant must have MFA`,
+  TENANT_OPTIONS,
+  (database, v) =>
+    createTenant(
+      database.db,
+      OPERATOR,
+      checked('tenant-create', { name: text(v.name), partnerId: int(v, 'partner', false), mfaRequired: mfaFlag(v) }),
+    ),
+);
+
+export const tenantUpdateCommand = directoryCommand(
+  ['tenant', 'update'],
+  'change a tenant',
+  '--tenant ID [--name NAME] [--partner ID] [--mfa-required 0|1] [--data-dir DIR]',
+  { ...TENANT_OPTIONS, tenant: { type: 'string' } },
+  (database, v) =>
+    changeTenant(
+      database.db,
+      OPERATOR,
+      int(v, 'tenant') as number,
+      checked('tenant-update', { name: text(v.name), partnerId: int(v, 'partner', false), mfaRequired: mfaFlag(v) }),
+    ),
+);
+
+export const tenantListCommand = directoryCommand(
+  ['tenant', 'list'],
+  'list the tenants',
+  '[--data-dir DIR]',
+  {},
+  async (database) => (await tenantPage(database.db, OPERATOR, { paginated: 0 })).records,
+);
+
+export const tenantDeleteCommand = directoryCommand(
+  ['tenant', 'delete'],
+  'delete a tenant (--cascade: with everything it owns)',
+  '--tenant ID [--cascade] [--data-dir DIR]\n\n  --cascade            also delete every record the tenant owns (without it, a tenant that owns records is refused)',
+  { tenant: { type: 'string' }, cascade: { type: 'boolean' } },
+  (database, v) => removeTenant(database.db, OPERATOR, int(v, 'tenant') as number, v.cascade === true),
+);
+
+export const numberAddCommand = directoryCommand(
+  ['number', 'add'],
+  'add a phone number to a tenant',
+  `--tenant ID --number NUM --branch ID --sms-ext ID [--data-dir DIR]
+
+  --number NUM         digits, optionally after +
+  --branch ID          a branch of the tenant
+  --sms-ext ID         the extension id that receives its SMS`,
+  { tenant: { type: 'string' }, number: { type: 'string' }, branch: { type: 'string' }, 'sms-ext': { type: 'string' } },
+  (database, v) =>
+    createNumber(
+      database.db,
+      OPERATOR,
+      checked('phone-number-create', {
+        tenantId: int(v, 'tenant'),
+        number: text(v.number),
+        branchId: int(v, 'branch'),
+        smsExtId: int(v, 'sms-ext'),
+      }),
+    ),
+);
+
+export const numberListCommand = directoryCommand(
+  ['number', 'list'],
+  "list a tenant's phone numbers",
+  '[--tenant ID] [--data-dir DIR]',
+  { tenant: { type: 'string' } },
+  async (database, v) => (await listNumbers(database.db, OPERATOR, { tenantId: int(v, 'tenant', false), paginated: 0 })).records,
+);
+
+export const numberDeleteCommand = directoryCommand(
+  ['number', 'delete'],
+  'delete a phone number',
+  '--id ID [--data-dir DIR]',
+  { id: { type: 'string' } },
+  (database, v) => removeNumber(database.db, OPERATOR, int(v, 'id') as number),
+);
+
 export const DIRECTORY_COMMANDS: readonly Command[] = [
+  tenantAddCommand,
+  tenantUpdateCommand,
+  tenantListCommand,
+  tenantDeleteCommand,
+  numberAddCommand,
+  numberListCommand,
+  numberDeleteCommand,
   extensionAddCommand,
   extensionUpdateCommand,
   extensionListCommand,

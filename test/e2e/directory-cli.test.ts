@@ -94,4 +94,43 @@ describe('tars extension / queue (the built CLI), and the commands an import sum
       .map((l) => JSON.parse(l).extNum);
     expect(listed).to.deep.equal([101, 102, 103, 208]);
   });
+
+  it('when a tenant and a number are added, listed and deleted from the command line, then each prints the record; a tenant that owns records needs --cascade', () => {
+    const json = (args: string[]) => {
+      const res = tars([...args, '--data-dir', data]);
+      expect(res.status, res.stderr).to.equal(0);
+      return res.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+    };
+    const [tenant] = json(['tenant', 'add', '--name', 'Air-gapped Site', '--mfa-required', '1']);
+    expect(tenant).to.deep.include({ name: 'Air-gapped Site', partnerId: 0, mfaRequired: 1 });
+    expect(json(['tenant', 'list']).map((t) => t.id)).to.include(tenant.id);
+    const [branch] = json(['extension', 'add', '--tenant', String(tenant.id), '--ext', '100', '--peer', 'PJSIP/100']);
+    const refused = tars([
+      'number',
+      'add',
+      '--tenant',
+      String(tenant.id),
+      '--number',
+      '+15550100',
+      '--branch',
+      '1',
+      '--sms-ext',
+      String(branch.id),
+      '--data-dir',
+      data,
+    ]);
+    expect(refused.status).to.equal(1);
+    expect(refused.stderr).to.include(`branchId: branch 1 is not a branch of tenant ${tenant.id}`);
+    const kept = tars(['tenant', 'delete', '--tenant', String(tenant.id), '--data-dir', data]);
+    expect(kept.status).to.equal(1);
+    expect(kept.stderr).to.include('still owns 1 extensions');
+    expect(json(['tenant', 'delete', '--tenant', String(tenant.id), '--cascade'])[0].id).to.equal(tenant.id);
+    const [number] = json(['number', 'add', '--tenant', '1', '--number', '+15550101', '--branch', '1', '--sms-ext', '1']);
+    expect(number).to.deep.include({ number: '+15550101', smsExt: { id: 1, name: 'Alice Smith' } });
+    expect(json(['number', 'list', '--tenant', '1']).map((n) => n.number)).to.include('+15550101');
+    expect(json(['number', 'delete', '--id', String(number.id)])[0].id).to.equal(number.id);
+  });
 });

@@ -57,10 +57,7 @@ export function buildOpenApi(routes: readonly RouteDef[]): SchemaTypes['openapi'
       description:
         'The v2 admin and reporting API of TARS, the Telephony Administration and Reporting Server. Send the accessToken of POST /v2/authentication as `Authorization: Bearer <token>`.',
     },
-    tags: [
-      ...tags.filter((t) => t !== ADDITION_TAG).map((name) => ({ name })),
-      { name: ADDITION_TAG, description: 'Operations TARS has and the hosted API does not.' },
-    ],
+    tags: tags.map((name) => ({ name })),
     paths,
     components: {
       schemas: componentSchemas({ paths, responses }),
@@ -77,8 +74,13 @@ export function openApiPath(expressPath: string): string {
   return path;
 }
 
+/**
+ * An operation is listed under its own tag only; an addition says so in its description and in
+ * `x-addition`. (Listed a second time under a tag of the additions, Swagger UI 5 stopped rendering the page
+ * part-way once there were about 40 of them, without an error.)
+ */
 function operationTags(route: RouteDef): string[] {
-  return route.addition ? [route.tag, ADDITION_TAG] : [route.tag];
+  return [route.tag];
 }
 
 function operation(route: RouteDef, path: string): Json {
@@ -99,7 +101,8 @@ function operation(route: RouteDef, path: string): Json {
     operationId: operationId(route.method, path),
     tags: operationTags(route),
     summary: route.summary,
-    description: route.addition ? `${access} An addition: the hosted API does not have this operation.` : access,
+    description: route.addition ? `${ADDITION_TAG}: the hosted API does not have this operation. ${access}` : access,
+    ...(route.addition ? { 'x-addition': true } : {}),
     ...(isPublic ? { security: [] } : { security: [{ bearer: [] }], 'x-permission': route.permission }),
     parameters: [...parameters(route, 'path'), ...parameters(route, 'query')],
     ...(route.body ? { requestBody: { required: true, content: json(route.body) } } : {}),

@@ -63,7 +63,9 @@ describe('GET /v2/openapi.json', () => {
     for (const r of routes) {
       const op = doc.paths[openApiPath(r.path)][r.method];
       expect(op.summary).to.equal(r.summary);
-      expect(op.tags).to.deep.equal(r.addition ? [r.tag, ADDITION_TAG] : [r.tag]);
+      expect(op.tags).to.deep.equal([r.tag]);
+      expect(op['x-addition'] === true).to.equal(r.addition === true);
+      if (r.addition) expect(op.description).to.match(new RegExp(`^${ADDITION_TAG}: `));
       expect(op.security).to.deep.equal(r.permission === 'public' ? [] : [{ bearer: [] }]);
       const success = op.responses[String(r.status ?? (r.method === 'post' ? 201 : 200))];
       expect(success.content['application/json'].schema).to.deep.equal({ $ref: `#/components/schemas/${r.response}` });

@@ -3,6 +3,7 @@ import { ALL_TENANTS } from '../access/scope';
 import type { OpenDatabase } from '../db/database';
 import { findExtensionByNumber } from '../modules/extensions/extensions.repository';
 import { changeExtension, createExtension, extensionPage, removeExtension, toApiExtension } from '../modules/extensions/extensions.service';
+import { queueByLogName } from '../modules/queues/queues.repository';
 import { callQueues, changeQueue, createQueue, getQueue, removeQueue } from '../modules/queues/queues.service';
 import { createNumber, listNumbers, removeNumber } from '../modules/phone-numbers/phone-numbers.service';
 import { changeTenant, createTenant, removeTenant, tenantPage } from '../modules/tenants/tenants.service';
@@ -208,16 +209,15 @@ const members = (v: Values) =>
         return Number(m);
       });
 
-async function queueByLogName(database: OpenDatabase, v: Values) {
+/** The queue a --log-name names in a --tenant (names are unique without case: the repository's lookup). */
+async function queueNamed(database: OpenDatabase, v: Values) {
   const tenantId = int(v, 'tenant') as number;
   const logName = text(v['log-name']);
   if (!logName) throw new CliError('missing --log-name', EXIT.usage);
-  const found = (await callQueues(database.db, ALL_TENANTS, { tenantId })).map((q) => q.id);
-  for (const id of found) {
-    const q = await getQueue(database.db, ALL_TENANTS, id);
-    if (q.logName.toLowerCase() === logName.toLowerCase()) return q;
-  }
-  throw new CliError(`tenant ${tenantId} has no queue with queue_log name ${JSON.stringify(logName)}`);
+  const found = await queueByLogName(database.db, logName);
+  if (!found || found.tenant_id !== tenantId)
+    throw new CliError(`tenant ${tenantId} has no queue with queue_log name ${JSON.stringify(logName)}`);
+  return getQueue(database.db, ALL_TENANTS, found.id);
 }
 
 export const queueAddCommand = directoryCommand(
@@ -250,7 +250,7 @@ ${QUEUE_FIELDS}
   --new-log-name NAME  a new queue_log name`,
   { ...QUEUE_OPTIONS, 'new-log-name': { type: 'string' } },
   async (database, v) => {
-    const queue = await queueByLogName(database, v);
+    const queue = await queueNamed(database, v);
     const patch = checked('queue-update', {
       name: text(v.name),
       logName: text(v['new-log-name']),
@@ -280,7 +280,7 @@ export const queueDeleteCommand = directoryCommand(
   'delete a queue (--cascade: with its stored log lines and reports)',
   '--tenant ID --log-name NAME [--cascade] [--data-dir DIR]\n\n  --cascade            also delete its stored queue_log lines and the reports made from them',
   { tenant: { type: 'string' }, 'log-name': { type: 'string' }, cascade: { type: 'boolean' } },
-  async (database, v) => removeQueue(database.db, ALL_TENANTS, (await queueByLogName(database, v)).id, v.cascade === true),
+  async (database, v) => removeQueue(database.db, ALL_TENANTS, (await queueNamed(database, v)).id, v.cascade === true),
 );
 
 const TENANT_OPTIONS = {

@@ -68,3 +68,11 @@ export async function branchDependents(db: Db, id: number): Promise<string[]> {
   }
   return out;
 }
+
+/** Whether a branch belongs to a tenant: the check every record that names a branch makes. */
+export async function isBranchOfTenant(db: Db, tenantId: number, branchId: number): Promise<boolean> {
+  return (
+    (await db.selectFrom('branches').select('id').where('id', '=', branchId).where('tenant_id', '=', tenantId).executeTakeFirst()) !==
+    undefined
+  );
+}

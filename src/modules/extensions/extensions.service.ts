@@ -5,6 +5,7 @@ import { badRequest, conflict, notFound } from '../../errors';
 import type { SchemaTypes } from '../../validation/schema-types';
 import { parseAliases } from '../pbx-logs/agent-names';
 import { agentIdentitiesChanged } from '../pbx-logs/identities';
+import { isBranchOfTenant } from '../branches/branches.repository';
 import { getTenantRef } from '../tenants/tenants.repository';
 import {
   deleteExtension,
@@ -52,8 +53,8 @@ async function checkNames(db: Db, scope: TenantScope, ext: Omit<ExtensionInput, 
 
 async function checkBranch(db: Db, tenantId: number, branchId: number | null | undefined): Promise<void> {
   if (branchId === null || branchId === undefined) return;
-  const b = await db.selectFrom('branches').select('id').where('id', '=', branchId).where('tenant_id', '=', tenantId).executeTakeFirst();
-  if (!b) throw badRequest(`branchId: branch ${branchId} is not a branch of tenant ${tenantId}`);
+  if (!(await isBranchOfTenant(db, tenantId, branchId)))
+    throw badRequest(`branchId: branch ${branchId} is not a branch of tenant ${tenantId}`);
 }
 
 /**

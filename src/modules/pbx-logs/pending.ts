@@ -13,12 +13,13 @@ import { EV } from './queue-log-line';
  */
 export function processPending(sqlite: Sqlite): void {
   const repo = pbxLogs(sqlite);
+  const starts = new PbxStarts(sqlite); // read once: the rebuilds below only read them
   for (const { queue: queueId } of repo.markedQueues.all()) {
     sqlite
       .transaction(() => {
         const marks = repo.marks.get({ queue: queueId });
         if (!marks) return;
-        if (marks.rebuildFrom !== null) rebuildQueue(sqlite, queueId, marks.rebuildFrom);
+        if (marks.rebuildFrom !== null) rebuildQueue(sqlite, starts, queueId, marks.rebuildFrom);
         // Replayed intervals differ from the old ones only from the first late line on.
         const outboundFrom = Math.min(marks.rebuildFrom ?? Infinity, marks.outboundFrom ?? Infinity);
         const tenantId = repo.tenantOfQueue.get({ queue: queueId })?.tenantId;
@@ -35,7 +36,7 @@ export function processPending(sqlite: Sqlite): void {
  * order), the hours whose sums changed are recomputed, and the queue's intervals are replayed from its
  * membership events.
  */
-function rebuildQueue(sqlite: Sqlite, queueId: number, from: number): void {
+function rebuildQueue(sqlite: Sqlite, starts: PbxStarts, queueId: number, from: number): void {
   const repo = pbxLogs(sqlite);
   const enters = new Map<string, EnterRef | null>();
   const touched = new Set<number>();
@@ -53,12 +54,11 @@ function rebuildQueue(sqlite: Sqlite, queueId: number, from: number): void {
     touched.add(Math.floor(row.anchor / 3600)).add(Math.floor(anchor / 3600));
   }
   recomputeHours(sqlite, queueId, touched);
-  rebuildIntervals(sqlite, repo, queueId);
+  rebuildIntervals(repo, starts, queueId);
 }
 
-function rebuildIntervals(sqlite: Sqlite, repo: PbxLogs, queueId: number): void {
+function rebuildIntervals(repo: PbxLogs, starts: PbxStarts, queueId: number): void {
   const tenantId = repo.tenantOfQueue.get({ queue: queueId })?.tenantId;
-  const starts = new PbxStarts(sqlite);
   const latestStart = (time: number) => (tenantId === undefined ? undefined : starts.latest(tenantId, time));
   const events = repo.memberEvents.all({ queue: queueId }).map((e) => ({ ...e, needsLogin: e.needsLogin === 1 }));
   const staticAgents = new Set(repo.staticAgents.all({ queue: queueId }).map((r) => r.agent));

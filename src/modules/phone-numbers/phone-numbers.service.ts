@@ -4,6 +4,7 @@ import type { SchemaTypes } from '../../validation/schema-types';
 import type { Caller } from '../../access/caller';
 import { pageOf, pageWindow, type Page, type PageQuery } from '../../access/paging';
 import { listScope, requireTenant } from '../../access/scope';
+import { isBranchOfTenant } from '../branches/branches.repository';
 import {
   toPhoneNumber,
   toPhoneNumberRecord,

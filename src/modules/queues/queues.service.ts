@@ -2,6 +2,7 @@ import type { Db } from '../../db/database';
 import { listScope, requireTenant, type TenantScope } from '../../access/scope';
 import { badRequest, conflict, notFound } from '../../errors';
 import type { SchemaTypes } from '../../validation/schema-types';
+import { isBranchOfTenant } from '../branches/branches.repository';
 import { getTenantRef } from '../tenants/tenants.repository';
 import {
   deleteQueue,
@@ -62,8 +63,8 @@ async function checkRefs(
   members: readonly number[] | undefined,
 ): Promise<void> {
   if (branchId !== null && branchId !== undefined) {
-    const b = await db.selectFrom('branches').select('id').where('id', '=', branchId).where('tenant_id', '=', tenantId).executeTakeFirst();
-    if (!b) throw badRequest(`branchId: branch ${branchId} is not a branch of tenant ${tenantId}`);
+    if (!(await isBranchOfTenant(db, tenantId, branchId)))
+      throw badRequest(`branchId: branch ${branchId} is not a branch of tenant ${tenantId}`);
   }
   if (members && members.length > 0) {
     const found = await db

@@ -10,6 +10,7 @@ import type { UserRow } from '../../db/schema';
 import { badRequest, conflict, forbidden, notFound } from '../../errors';
 import type { SchemaTypes } from '../../validation/schema-types';
 import { hashPassword } from '../auth/passwords';
+import { isBranchOfTenant } from '../branches/branches.repository';
 import { toApiUser, type ApiUser } from './user';
 import { branchName, findUserByEmail, insertUser } from './users.repository';
 
@@ -62,10 +63,7 @@ async function placement(db: Db, tenantId: number, branchId: number | null | und
   const out: Partial<Pick<UserRow, 'branch_id' | 'ext_id' | 'ext_num' | 'ext_name' | 'peer_name'>> = {};
   const problems: string[] = [];
   if (branchId !== undefined) {
-    if (
-      branchId !== null &&
-      !(await db.selectFrom('branches').select('id').where('id', '=', branchId).where('tenant_id', '=', tenantId).executeTakeFirst())
-    )
+    if (branchId !== null && !(await isBranchOfTenant(db, tenantId, branchId)))
       problems.push(`branchId: branch ${branchId} is not a branch of tenant ${tenantId}`);
     out.branch_id = branchId;
   }

@@ -42,13 +42,8 @@ export async function createNumber(db: Db, caller: Caller, input: SchemaTypes['p
   requireTenant(caller.scope, input.tenantId);
   return db.transaction().execute(async (trx) => {
     const problems: string[] = [];
-    const branch = await trx
-      .selectFrom('branches')
-      .select('id')
-      .where('id', '=', input.branchId)
-      .where('tenant_id', '=', input.tenantId)
-      .executeTakeFirst();
-    if (!branch) problems.push(`branchId: branch ${input.branchId} is not a branch of tenant ${input.tenantId}`);
+    if (!(await isBranchOfTenant(trx, input.tenantId, input.branchId)))
+      problems.push(`branchId: branch ${input.branchId} is not a branch of tenant ${input.tenantId}`);
     const ext = await trx
       .selectFrom('extensions')
       .select('id')

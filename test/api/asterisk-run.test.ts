@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import { CdrImporter } from '../../src/modules/pbx-logs/cdr-importer';
 import { importFile } from '../../src/modules/pbx-logs/file-import';
@@ -8,6 +7,7 @@ import { QueueLogImporter } from '../../src/modules/pbx-logs/queue-log-importer'
 import { readFixtureFile, seedFixture } from '../../src/seed/seed';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { tokenFor } from '../helpers/factories';
+import { amiTranscript } from '../helpers/ami-transcript';
 import { FIXTURES } from '../helpers/fixtures';
 
 /**
@@ -17,29 +17,9 @@ import { FIXTURES } from '../helpers/fixtures';
 const RUN = join(FIXTURES, 'asterisk');
 const QUEUE_LOG = join(RUN, 'queue_log');
 
-type Message = Record<string, string | undefined>;
-
-/** The AMI messages of the transcript, in order: each `--- recv …` block's `Key: value` lines. */
-function amiMessages(): Message[] {
-  const text = gunzipSync(readFileSync(join(RUN, 'ami-transcript.txt.gz'))).toString('utf8');
-  return text
-    .split(/^--- (?:recv|sent) .*$/m)
-    .map((block) => {
-      const fields: Message = {};
-      for (const line of block.split(/\r?\n/)) {
-        const m = /^([\w-]+): (.*)$/.exec(line);
-        if (m) fields[m[1] as string] = m[2] as string;
-      }
-      return fields;
-    })
-    .filter((m) => Object.keys(m).length > 0);
-}
-
 /** Asterisk's own counters: the QueueParams and QueueMember events of the last QueueStatus answer. */
 function asteriskCounters() {
-  const messages = amiMessages();
-  const last = messages.filter((m) => m.Event === 'QueueParams').at(-1)?.ActionID;
-  const answer = messages.filter((m) => m.ActionID === last);
+  const answer = amiTranscript().checkpoints.at(-1)?.answer ?? [];
   return {
     queues: answer
       .filter((m) => m.Event === 'QueueParams')

@@ -1,0 +1,74 @@
+import { StringDecoder } from 'node:string_decoder';
+
+/**
+ * One message of the Asterisk Manager Interface: its `Key: value` lines as Asterisk wrote them (main/manager.c
+ * writes one header per line, CRLF, a blank line after the last). A key that comes twice keeps its last value;
+ * the keys this server reads (Event, Response, ActionID, Queue, Interface, …) come once.
+ */
+export type AmiMessage = Readonly<Record<string, string>>;
+
+/** The most one message may hold before the connection is judged broken (a QueueStatus event is ~400 bytes). */
+const MAX_MESSAGE_BYTES = 256 * 1024;
+
+/**
+ * Splits the bytes of an AMI connection into messages. The first line is the banner (`Asterisk Call
+ * Manager/11.0.0`, no blank line after it); then messages end with an empty line. A message cut in two by TCP
+ * waits for its second half, and a UTF-8 character cut in two by a read is decoded whole (StringDecoder).
+ */
+export class AmiParser {
+  private readonly decoder = new StringDecoder('utf8');
+  private pending = '';
+  private banner: string | undefined;
+
+  /** The banner line, once received. */
+  get bannerLine(): string | undefined {
+    return this.banner;
+  }
+
+  /** Feeds the next bytes; returns the messages they complete, in order. Throws when a message never ends. */
+  push(chunk: Buffer | string): AmiMessage[] {
+    this.pending += typeof chunk === 'string' ? chunk : this.decoder.write(chunk);
+    if (this.banner === undefined) {
+      const eol = this.pending.indexOf('\n');
+      if (eol < 0) return this.checkSize([]);
+      this.banner = this.pending.slice(0, eol).replace(/\r$/, '');
+      this.pending = this.pending.slice(eol + 1);
+    }
+    const out: AmiMessage[] = [];
+    for (;;) {
+      const end = /\r?\n\r?\n/.exec(this.pending);
+      if (!end) break;
+      const text = this.pending.slice(0, end.index);
+      this.pending = this.pending.slice(end.index + end[0].length);
+      if (text.trim() !== '') out.push(parseMessage(text));
+    }
+    return this.checkSize(out);
+  }
+
+  private checkSize(out: AmiMessage[]): AmiMessage[] {
+    if (this.pending.length > MAX_MESSAGE_BYTES) throw new Error(`an AMI message longer than ${MAX_MESSAGE_BYTES} bytes`);
+    return out;
+  }
+}
+
+/** The headers of one message's text (lines without a colon, such as a Command's output, are left out). */
+export function parseMessage(text: string): AmiMessage {
+  const message: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (const line of text.split(/\r?\n/)) {
+    const colon = line.indexOf(':');
+    if (colon <= 0) continue;
+    message[line.slice(0, colon)] = line.slice(colon + 1).replace(/^ /, '');
+  }
+  return message;
+}
+
+/** An action as Asterisk reads it; a value may not hold a line break (it would start a header of its own). */
+export function formatAction(fields: Readonly<Record<string, string | number>>): string {
+  let text = '';
+  for (const [key, value] of Object.entries(fields)) {
+    const v = String(value);
+    if (/[\r\n]/.test(v) || /[\r\n:]/.test(key)) throw new Error(`AMI header ${key} may not hold a line break`);
+    text += `${key}: ${v}\r\n`;
+  }
+  return `${text}\r\n`;
+}

@@ -1,0 +1,78 @@
+import { expect } from 'chai';
+import type { AmiMessage } from '../../src/modules/live-queues/ami-protocol';
+import { LiveState, memberState, type LiveQueue } from '../../src/modules/live-queues/live-state';
+import { amiTranscript, type Checkpoint } from '../helpers/ami-transcript';
+
+/** What a QueueStatus answer says, in the terms compared: members with their state, callers with their place. */
+function fromAnswer(c: Checkpoint) {
+  const queues: Record<string, { members: string[]; callers: string[] }> = {};
+  const of = (q = '') => (queues[q] ??= { members: [], callers: [] });
+  for (const m of c.answer) {
+    if (m.Event === 'QueueParams') of(m.Queue);
+    if (m.Event === 'QueueMember')
+      of(m.Queue).members.push(`${m.Location} ${m.Name} status=${m.Status} inCall=${m.InCall} paused=${m.Paused} reason=${m.PausedReason}`);
+    if (m.Event === 'QueueEntry') of(m.Queue).callers.push(`${m.Position} ${m.Uniqueid} ${m.CallerIDNum}`);
+  }
+  return sorted(queues);
+}
+
+function fromState(queues: ReadonlyMap<string, LiveQueue>) {
+  const out: Record<string, { members: string[]; callers: string[] }> = {};
+  for (const q of queues.values())
+    out[q.name] = {
+      members: [...q.members.values()].map(
+        (m) => `${m.interface} ${m.name} status=${m.status} inCall=${m.inCall ? 1 : 0} paused=${m.paused ? 1 : 0} reason=${m.pausedReason}`,
+      ),
+      callers: [...q.callers.values()].map((c) => `${c.position} ${c.uniqueid} ${c.callerIdNum}`),
+    };
+  return sorted(out);
+}
+
+const sorted = (queues: Record<string, { members: string[]; callers: string[] }>) =>
+  Object.fromEntries(
+    Object.entries(queues)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([name, q]) => [name, { members: [...q.members].sort(), callers: [...q.callers].sort() }]),
+  );
+
+describe('live queue state from AMI events (a real Asterisk 22 run)', () => {
+  const transcript = amiTranscript();
+  const [first, ...later] = transcript.checkpoints as [Checkpoint, ...Checkpoint[]];
+
+  it('the recorded run has QueueStatus answers to check against, with callers waiting and members paused', () => {
+    expect(transcript.checkpoints).to.have.length(22);
+    const answers = transcript.checkpoints.flatMap((c) => c.answer);
+    expect(answers.filter((m: AmiMessage) => m.Event === 'QueueEntry').length).to.be.greaterThan(20);
+    expect(answers.filter((m: AmiMessage) => m.Event === 'QueueMember' && m.Paused === '1').length).to.be.greaterThan(20);
+  });
+
+  it("equals Asterisk's own QueueStatus answer at every recorded point: the first snapshot, then events only", () => {
+    const state = new LiveState();
+    state.snapshot(first.answer, first.at);
+    expect(fromState(state.queues)).to.deep.equal(fromAnswer(first));
+    let next = first.after;
+    for (const c of later) {
+      for (; next < c.after; next++) {
+        const e = transcript.events[next];
+        if (e) state.apply(e.message, e.at);
+      }
+      expect(fromState(state.queues), `at ${c.at.toISOString()}`).to.deep.equal(fromAnswer(c));
+      // Waiting since: Asterisk says how long (whole seconds); the state knows since when.
+      for (const m of c.answer.filter((a) => a.Event === 'QueueEntry')) {
+        const since = state.queues.get(m.Queue ?? '')?.callers.get(m.Uniqueid ?? '')?.since;
+        expect(Math.abs(c.at.getTime() - (since?.getTime() ?? 0) - Number(m.Wait) * 1000)).to.be.below(1500);
+      }
+    }
+  });
+
+  it('says what a member is doing from its device state, its call and its pause', () => {
+    const base = { interface: 'Local/201@agents/n', name: 'A', stateInterface: '', membership: 'static', penalty: 0, callsTaken: 0 };
+    const member = { ...base, lastCall: 0, lastPause: 0, loginTime: 0, inCall: false, status: 1, paused: false, pausedReason: '' };
+    expect(memberState(member)).to.equal('available');
+    expect(memberState({ ...member, paused: true })).to.equal('paused');
+    expect(memberState({ ...member, status: 6 })).to.equal('ringing');
+    expect(memberState({ ...member, status: 2, paused: true })).to.equal('inCall');
+    expect(memberState({ ...member, inCall: true })).to.equal('inCall');
+    expect(memberState({ ...member, status: 5, paused: true })).to.equal('unavailable');
+  });
+});

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { parseMessage, type AmiMessage } from '../../src/modules/live-queues/ami-protocol';
+import type { LiveQueue } from '../../src/modules/live-queues/live-state';
 import { FIXTURES } from './fixtures';
 
 /** One block of the recorded AMI transcript (test/fixtures/asterisk/README.md): a message received or an action sent. */
@@ -72,3 +73,36 @@ export function amiTranscript(): Transcript {
   cached = { entries, events, checkpoints };
   return cached;
 }
+
+/** What a QueueStatus answer says, in the terms the live tests compare: members with their state, callers with their place. */
+export function fromAnswer(c: Checkpoint) {
+  const queues: Record<string, { members: string[]; callers: string[] }> = {};
+  const of = (q = '') => (queues[q] ??= { members: [], callers: [] });
+  for (const m of c.answer) {
+    if (m.Event === 'QueueParams') of(m.Queue);
+    if (m.Event === 'QueueMember')
+      of(m.Queue).members.push(`${m.Location} ${m.Name} status=${m.Status} inCall=${m.InCall} paused=${m.Paused} reason=${m.PausedReason}`);
+    if (m.Event === 'QueueEntry') of(m.Queue).callers.push(`${m.Position} ${m.Uniqueid} ${m.CallerIDNum}`);
+  }
+  return sorted(queues);
+}
+
+/** The same, of the state the live layer keeps. */
+export function fromState(queues: ReadonlyMap<string, LiveQueue>) {
+  const out: Record<string, { members: string[]; callers: string[] }> = {};
+  for (const q of queues.values())
+    out[q.name] = {
+      members: [...q.members.values()].map(
+        (m) => `${m.interface} ${m.name} status=${m.status} inCall=${m.inCall ? 1 : 0} paused=${m.paused ? 1 : 0} reason=${m.pausedReason}`,
+      ),
+      callers: [...q.callers.values()].map((c) => `${c.position} ${c.uniqueid} ${c.callerIdNum}`),
+    };
+  return sorted(out);
+}
+
+const sorted = (queues: Record<string, { members: string[]; callers: string[] }>) =>
+  Object.fromEntries(
+    Object.entries(queues)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([name, q]) => [name, { members: [...q.members].sort(), callers: [...q.callers].sort() }]),
+  );

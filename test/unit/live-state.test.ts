@@ -1,39 +1,7 @@
 import { expect } from 'chai';
 import type { AmiMessage } from '../../src/modules/live-queues/ami-protocol';
-import { LiveState, memberState, type LiveQueue } from '../../src/modules/live-queues/live-state';
-import { amiTranscript, type Checkpoint } from '../helpers/ami-transcript';
-
-/** What a QueueStatus answer says, in the terms compared: members with their state, callers with their place. */
-function fromAnswer(c: Checkpoint) {
-  const queues: Record<string, { members: string[]; callers: string[] }> = {};
-  const of = (q = '') => (queues[q] ??= { members: [], callers: [] });
-  for (const m of c.answer) {
-    if (m.Event === 'QueueParams') of(m.Queue);
-    if (m.Event === 'QueueMember')
-      of(m.Queue).members.push(`${m.Location} ${m.Name} status=${m.Status} inCall=${m.InCall} paused=${m.Paused} reason=${m.PausedReason}`);
-    if (m.Event === 'QueueEntry') of(m.Queue).callers.push(`${m.Position} ${m.Uniqueid} ${m.CallerIDNum}`);
-  }
-  return sorted(queues);
-}
-
-function fromState(queues: ReadonlyMap<string, LiveQueue>) {
-  const out: Record<string, { members: string[]; callers: string[] }> = {};
-  for (const q of queues.values())
-    out[q.name] = {
-      members: [...q.members.values()].map(
-        (m) => `${m.interface} ${m.name} status=${m.status} inCall=${m.inCall ? 1 : 0} paused=${m.paused ? 1 : 0} reason=${m.pausedReason}`,
-      ),
-      callers: [...q.callers.values()].map((c) => `${c.position} ${c.uniqueid} ${c.callerIdNum}`),
-    };
-  return sorted(out);
-}
-
-const sorted = (queues: Record<string, { members: string[]; callers: string[] }>) =>
-  Object.fromEntries(
-    Object.entries(queues)
-      .sort(([a], [b]) => a.localeCompare(b))
-      .map(([name, q]) => [name, { members: [...q.members].sort(), callers: [...q.callers].sort() }]),
-  );
+import { LiveState, memberState } from '../../src/modules/live-queues/live-state';
+import { amiTranscript, fromAnswer, fromState, type Checkpoint } from '../helpers/ami-transcript';
 
 describe('live queue state from AMI events (a real Asterisk 22 run)', () => {
   const transcript = amiTranscript();

@@ -20,6 +20,11 @@ export class AmiParser {
   private pending = '';
   private banner: string | undefined;
 
+  /** `expectBanner: false` reads what a client sends (a peer's side: actions, no banner). */
+  constructor({ expectBanner = true }: { expectBanner?: boolean } = {}) {
+    if (!expectBanner) this.banner = '';
+  }
+
   /** The banner line, once received. */
   get bannerLine(): string | undefined {
     return this.banner;

@@ -22,6 +22,7 @@ import { webhookRoutes } from './modules/webhooks/webhooks.routes';
 import { callRoutes } from './modules/calls/calls.routes';
 import { ingestRoutes } from './modules/pbx-logs/ingest.routes';
 import { queueReportRoutes } from './modules/queue-reports/queue-reports.routes';
+import { liveQueueRoutes } from './modules/live-queues/live.routes';
 
 export interface AppOptions {
   /** Check every response against its schema (tests). */
@@ -48,6 +49,7 @@ export function allRoutes(deps: AppDeps): RouteDef[] {
     ...webhookRoutes(deps),
     ...webhookDeliveryRoutes(deps),
     ...queueReportRoutes(deps),
+    ...liveQueueRoutes(deps),
     ...callRoutes(deps),
     ...ingestRoutes(deps),
   ];

@@ -1,4 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
+import type { AmiTarget } from './modules/live-queues/ami-client';
+import { parseAmiUrls } from './modules/live-queues/live-queues';
 import { DEFAULT_DENY, parsePolicyList } from './modules/webhooks/url-policy';
 import { machineZone } from './time/zone';
 import { isTimezone } from './validation/formats';
@@ -42,6 +44,8 @@ export interface Config {
   readonly metricsToken: string | undefined;
   /** The zone of the PBX's wall-clock log times (reporting.md R16): TARS_PBX_TIMEZONE, else the machine's zone. */
   readonly pbxTimezone: string;
+  /** The PBXs whose manager interface (AMI) the live layer connects to (TARS_AMI_URL); empty: no live layer. */
+  readonly amiTargets: readonly AmiTarget[];
 }
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -100,6 +104,12 @@ export const SETTINGS = [
     'TARS_PBX_TIMEZONE',
     "(the machine's zone)",
     "zone of the PBX's wall-clock times in Master.csv and datetime queue_log times (an IANA name such as Europe/Moscow, or UTC); `tars import --timezone` wins",
+  ],
+  [
+    '',
+    'TARS_AMI_URL',
+    '',
+    "the PBX's manager interface for live queues (docs/live-queues.md): `ami://user:secret@host:5038`, `amis://…` for TLS; several comma-separated",
   ],
   ['', 'TARS_METRICS_TOKEN', '', 'when set (at least 16 characters), a scrape of `/metrics` must send `Authorization: Bearer <token>`'],
 ] as const;
@@ -202,6 +212,13 @@ export function loadConfig(env: Env, flags: ConfigFlags = {}, cwd = process.cwd(
   if (!isTimezone(pbxTimezone))
     problems.push(`TARS_PBX_TIMEZONE must be an IANA timezone name such as Europe/Moscow, or UTC, got "${pbxTimezone}"`);
 
+  let amiTargets: AmiTarget[] = [];
+  try {
+    amiTargets = parseAmiUrls(env.TARS_AMI_URL);
+  } catch (err) {
+    problems.push(`TARS_AMI_URL: ${(err as Error).message}`);
+  }
+
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze({
     port,
@@ -228,6 +245,7 @@ export function loadConfig(env: Env, flags: ConfigFlags = {}, cwd = process.cwd(
     metrics: metricsText === 'on',
     metricsToken,
     pbxTimezone,
+    amiTargets,
   });
 }
 

@@ -7,6 +7,7 @@ import type { Metrics } from './metrics/metrics';
 import type { Mailer } from './mail/mailer';
 import type { SmsGateway } from './mail/sms';
 import type { TokenService } from './modules/auth/tokens';
+import type { LiveQueues } from './modules/live-queues/live-queues';
 
 /** What the app and the services are built from; tests build their own (src/app.ts, test/helpers). */
 export interface AppDeps {
@@ -20,4 +21,6 @@ export interface AppDeps {
   readonly clock: Clock;
   /** Prometheus metrics of this server (src/metrics): modules register their own here. */
   readonly metrics: Metrics;
+  /** The live queue state of the PBXs of TARS_AMI_URL (src/modules/live-queues); started by `tars serve`. */
+  readonly live: LiveQueues;
 }

@@ -12,6 +12,7 @@ import { createSmsGateway } from './mail/sms';
 import { registerGauges } from './metrics/gauges';
 import { Metrics } from './metrics/metrics';
 import { loadJwtSecret, TokenService } from './modules/auth/tokens';
+import { LiveQueues } from './modules/live-queues/live-queues';
 
 export const DATABASE_FILE = 'tars.db';
 
@@ -66,6 +67,7 @@ export async function buildDeps(config: Config, log: Logger, clock: Clock = syst
     mailer: createMailer(config.smtpUrl, config.mailFrom),
     sms: createSmsGateway(config.smsGatewayUrl),
     metrics: new Metrics(),
+    live: new LiveQueues(config.amiTargets, log, { now: () => new Date(clock.now()) }),
   };
   registerGauges(deps);
   return deps;

@@ -94,7 +94,11 @@ async function start(config: Config, log: Logger, out: Output, server: Server): 
  */
 function startBackgroundWork(deps: AppDeps): StopHook[] {
   const jobs = startJobs(deps, jobsOf(deps));
-  return [{ name: 'jobs', stop: () => jobs.stop() }];
+  deps.live.start();
+  return [
+    { name: 'jobs', stop: () => jobs.stop() },
+    { name: 'live queues', stop: () => deps.live.stop() },
+  ];
 }
 
 async function prepareData(deps: AppDeps): Promise<void> {

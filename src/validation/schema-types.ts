@@ -1678,6 +1678,114 @@ export interface SchemaTypes {
      */
     paginated?: 0 | 1;
   };
+  /**
+   * Addition to the hosted API (docs/live-queues.md): a tenant's queues as the PBX's manager interface shows them now, with today's counters from the stored queue_log lines in the tenant's timezone.
+   */
+  'live-queues': {
+    /**
+     * A record id: a positive integer.
+     */
+    tenantId: number;
+    generatedAt: string;
+    /**
+     * TARS_AMI_URL names at least one PBX.
+     */
+    configured: boolean;
+    /**
+     * Every configured PBX is connected.
+     */
+    connected: boolean;
+    lastEventAt: string | null;
+    /**
+     * Items: One PBX of TARS_AMI_URL: its link, when its last event came and when its queues were last read whole (QueueStatus).
+     */
+    pbx: {
+      /**
+       * The AMI URL without its secret.
+       */
+      label: string;
+      state: 'connecting' | 'connected' | 'down' | 'refused' | 'stopped';
+      since: string;
+      /**
+       * Why it is down or refused.
+       */
+      reason: string | null;
+      lastEventAt: string | null;
+      snapshotAt: string | null;
+    }[];
+    queues: {
+      /**
+       * A record id: a positive integer.
+       */
+      queueId: number;
+      name: string;
+      logName: string;
+      /**
+       * A connected PBX reports this queue.
+       */
+      live: boolean;
+      /**
+       * The queue's servicelevel in Asterisk, 30 when it has none.
+       */
+      serviceLevelSeconds: number;
+      callersWaiting: number;
+      longestWaitSeconds: number;
+      agentsLoggedIn: number;
+      agentsAvailable: number;
+      callers: {
+        position: number;
+        callerIdNum: string;
+        callerIdName: string;
+        channel: string;
+        waitingSince: string;
+        waitSeconds: number;
+      }[];
+      members: {
+        /**
+         * The extension the member resolves to (reporting.md R14), null when none.
+         */
+        extensionId: number | null;
+        extNum: number | null;
+        name: string;
+        /**
+         * Asterisk's member interface; empty for a logged-out member.
+         */
+        interface: string;
+        /**
+         * static, dynamic or realtime; empty for a logged-out member.
+         */
+        membership: string;
+        state: 'available' | 'ringing' | 'inCall' | 'paused' | 'unavailable' | 'loggedOut';
+        paused: boolean;
+        pauseReason: string;
+        pausedSince: string | null;
+        inCall: boolean;
+        penalty: number;
+        /**
+         * Asterisk's count since the member was added (reset by a reload).
+         */
+        callsTaken: number;
+        lastCallAt: string | null;
+        loggedInSince: string | null;
+      }[];
+      today: {
+        /**
+         * Today in the tenant's timezone.
+         */
+        date: string;
+        timezone: string;
+        offered: number;
+        answered: number;
+        abandoned: number;
+        timedOut: number;
+        answeredWithinServiceLevel: number;
+        /**
+         * Answered within the queue's threshold, of the answered calls; null when none was answered.
+         */
+        serviceLevelPercent: number | null;
+      };
+    }[];
+  };
   'manual-reset-password': {
     password: string;
   };

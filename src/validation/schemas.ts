@@ -37,6 +37,7 @@ import idParams from '../../schemas/id-params.json';
 import importSummary from '../../schemas/import-summary.json';
 import ingestLines from '../../schemas/ingest-lines.json';
 import listQuery from '../../schemas/list-query.json';
+import liveQueues from '../../schemas/live-queues.json';
 import manualResetPassword from '../../schemas/manual-reset-password.json';
 import mfaAuthResend from '../../schemas/mfa-auth-resend.json';
 import mfaAuthSetup from '../../schemas/mfa-auth-setup.json';
@@ -148,6 +149,7 @@ export const SCHEMAS: readonly object[] = [
   importSummary,
   ingestLines,
   listQuery,
+  liveQueues,
   manualResetPassword,
   mfaAuthResend,
   mfaAuthSetup,

@@ -31,6 +31,18 @@ describe('configuration', () => {
     }
   });
 
+  it('when TARS_AMI_URL names PBXs, then each is read; a wrong one is a problem that does not repeat its secret', () => {
+    const c = loadConfig({ TARS_AMI_URL: 'ami://tars:s3cret@10.0.0.5, amis://tars:other@pbx2.example:5040' });
+    expect(c.amiTargets.map((t) => [t.label, t.port, t.tls])).to.deep.equal([
+      ['ami://tars@10.0.0.5', 5038, false],
+      ['amis://tars@pbx2.example:5040', 5040, true],
+    ]);
+    expect(() => loadConfig({ TARS_AMI_URL: 'ami://tars:s3cret@' }))
+      .to.throw(ConfigError)
+      .with.property('problems')
+      .that.deep.equals(['TARS_AMI_URL: URL 1: an AMI URL looks like ami://user:secret@host:5038 (or amis:// for TLS)']);
+  });
+
   it('when a flag is wrong, then the problem names the flag, not the variable', () => {
     expect(() => loadConfig({}, { port: '70000' })).to.throw(ConfigError, '--port');
   });

@@ -4,6 +4,7 @@ import { tenantIn } from '../../access/tenant-filter';
 import type { Db } from '../../db/database';
 import { defineQuery, inJsonList, type Params } from '../../db/query';
 import {
+  ANSWERED_EVENTS,
   COUNTED_EVENTS,
   EVENT_AGGREGATES,
   HOUR_AGGREGATES,
@@ -134,4 +135,25 @@ export async function dayRows(
       .get(r.queue_id)
       ?.push({ start: r.day_start, end: r.day_end, stats: r, outbound: { total: r.ob_total, answered: r.ob_answered, talk: r.ob_talk } });
   return byQueue;
+}
+
+/**
+ * Per queue, the answered calls anchored in [from, to) that waited at most `seconds`: the service level at a
+ * queue's own threshold (the live wallboard), where the stored sums only know 30 s.
+ */
+export async function answeredWithin(
+  db: Db,
+  scope: TenantScope,
+  queueIds: readonly number[],
+  range: { from: number; to: number },
+  seconds: number,
+): Promise<Map<number, number>> {
+  if (queueIds.length === 0) return new Map();
+  const { rows } = await sql<{ queue_id: number; n: number }>`
+    SELECT queue_id, sum(${sql.raw(ANSWERED_EVENTS)} AND wait_time <= ${seconds}) AS n
+    FROM queue_events
+    WHERE queue_id IN (SELECT q.id FROM queues q WHERE ${tenantIn(scope, 'q.tenant_id')} AND q.id IN (${sql.join(queueIds)}))
+      AND anchor >= ${range.from} AND anchor < ${range.to}
+    GROUP BY queue_id`.execute(db);
+  return new Map(rows.map((r) => [r.queue_id, r.n]));
 }

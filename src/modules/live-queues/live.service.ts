@@ -1,0 +1,197 @@
+import type { Caller } from '../../access/caller';
+import { requireTenant, type TenantScope } from '../../access/scope';
+import type { Db } from '../../db/database';
+import { badRequest } from '../../errors';
+import { periodsOf } from '../../time/report-range';
+import { formatDay, localDay, startOfDay } from '../../time/zone';
+import { extensionsOfTenant, type ExtensionRow } from '../extensions/extensions.repository';
+import { AgentNames } from '../pbx-logs/agent-names';
+import { periodSums } from '../queue-reports/period-sums';
+import { answeredWithin } from '../queue-reports/queue-stats.repository';
+import { findQueues, membersOf, type QueueDetailRow } from '../queues/queues.repository';
+import { timezoneOfTenant } from '../tenants/tenants.repository';
+import type { LivePbx, LiveQueues } from './live-queues';
+import { memberState, type LiveCaller, type LiveMember, type LiveQueue } from './live-state';
+
+/** Asterisk's default `servicelevel` is 0 (none); a queue without one is judged at the hosted API's 30 s. */
+const DEFAULT_SERVICE_LEVEL = 30;
+
+const iso = (d: Date | undefined): string | null => (d ? d.toISOString() : null);
+const fromEpoch = (s: number): string | null => (s > 0 ? new Date(s * 1000).toISOString() : null);
+
+/** The tenant of a live request: the one named, else the caller's only tenant. */
+export function liveTenant(scope: TenantScope, tenantId: number | undefined): { tenantId: number; scope: TenantScope } {
+  if (tenantId === undefined) {
+    if (scope.all || scope.tenantIds.length !== 1) throw badRequest('tenantId is required: the caller may see several tenants');
+    tenantId = scope.tenantIds[0] as number;
+  }
+  return { tenantId, scope: requireTenant(scope, tenantId) };
+}
+
+/** The live queue of a PBX that a stored queue names (its queue_log name, without case: reporting.md R2), with its PBX. */
+function liveQueueOf(pbxs: readonly LivePbx[], logName: string): { pbx: LivePbx; queue: LiveQueue } | undefined {
+  const wanted = logName.toLowerCase();
+  for (const pbx of pbxs) for (const queue of pbx.queues.values()) if (queue.name.toLowerCase() === wanted) return { pbx, queue };
+  return undefined;
+}
+
+function callerView(c: LiveCaller, now: Date) {
+  return {
+    position: c.position,
+    callerIdNum: c.callerIdNum,
+    callerIdName: c.callerIdName,
+    channel: c.channel,
+    waitingSince: c.since.toISOString(),
+    waitSeconds: Math.max(0, Math.floor((now.getTime() - c.since.getTime()) / 1000)),
+  };
+}
+
+function memberView(m: LiveMember, ext: ExtensionRow | undefined) {
+  return {
+    extensionId: ext?.id ?? null,
+    extNum: ext?.ext_num ?? null,
+    name: m.name,
+    interface: m.interface,
+    membership: m.membership,
+    state: memberState(m),
+    paused: m.paused,
+    pauseReason: m.paused ? m.pausedReason : '',
+    pausedSince: m.paused ? fromEpoch(m.lastPause) : null,
+    inCall: m.inCall,
+    penalty: m.penalty,
+    callsTaken: m.callsTaken,
+    lastCallAt: fromEpoch(m.lastCall),
+    loggedInSince: fromEpoch(m.loginTime),
+  };
+}
+
+/** A configured member (the directory's queue members) that the PBX does not list: logged out. */
+function loggedOutView(ext: ExtensionRow) {
+  return {
+    extensionId: ext.id,
+    extNum: ext.ext_num,
+    name: ext.ext_name,
+    interface: '',
+    membership: '',
+    state: 'loggedOut',
+    paused: false,
+    pauseReason: '',
+    pausedSince: null,
+    inCall: false,
+    penalty: 0,
+    callsTaken: 0,
+    lastCallAt: null,
+    loggedInSince: null,
+  };
+}
+
+export interface LiveDeps {
+  readonly db: Db;
+  readonly live: LiveQueues;
+  readonly now: () => Date;
+}
+
+/**
+ * GET /v2/reporting/queues/live (docs/live-queues.md): every queue of a tenant as the PBX shows it now (callers
+ * waiting, members and their state) and today's counters from the stored queue_log lines, in the tenant's
+ * timezone (not Asterisk's own counters, which a reload resets).
+ */
+export async function liveQueuesOf(deps: LiveDeps, caller: Caller, query: { tenantId?: number }) {
+  const { db, live } = deps;
+  const { tenantId, scope } = liveTenant(caller.scope, query.tenantId);
+  const now = deps.now();
+  const queues = await findQueues(db, scope);
+  const extensions = await extensionsOfTenant(db, scope, tenantId);
+  const byNumber = new Map(extensions.map((e) => [e.ext_num, e]));
+  const byId = new Map(extensions.map((e) => [e.id, e]));
+  const names = new AgentNames(
+    extensions.map((e) => ({ extNum: e.ext_num, peer: e.peer_name, extName: e.ext_name, aliases: e.agent_aliases })),
+  );
+  const configured = await membersOf(
+    db,
+    queues.map((q) => q.id),
+  );
+  const today = await todayCounters(db, scope, queues, now, (q) => liveQueueOf(live.pbxs, q.log_name)?.queue.serviceLevel);
+
+  return {
+    tenantId,
+    generatedAt: now.toISOString(),
+    configured: live.configured,
+    connected: live.configured && live.pbxs.every((p) => p.status.state === 'connected'),
+    lastEventAt: iso(latest(live.pbxs.map((p) => p.lastEventAt))),
+    pbx: live.pbxs.map((p) => ({
+      label: p.label,
+      state: p.status.state,
+      since: p.status.since.toISOString(),
+      reason: p.status.reason ?? null,
+      lastEventAt: iso(p.lastEventAt),
+      snapshotAt: iso(p.snapshotAt),
+    })),
+    queues: queues.map((q) => {
+      const found = liveQueueOf(live.pbxs, q.log_name);
+      const current = found?.pbx.status.state === 'connected' ? found.queue : undefined;
+      const members = [...(current?.members.values() ?? [])].map((m) => {
+        const ref = names.resolve(m.name) ?? names.resolve(m.interface);
+        return memberView(m, ref ? byNumber.get(ref.extNum) : undefined);
+      });
+      const present = new Set(members.map((m) => m.extensionId));
+      const absent = (configured.get(q.id) ?? []).filter((id) => !present.has(id)).flatMap((id) => byId.get(id) ?? []);
+      const callers = [...(current?.callers.values() ?? [])].sort((a, b) => a.position - b.position).map((c) => callerView(c, now));
+      const all = [...members, ...absent.map(loggedOutView)];
+      return {
+        queueId: q.id,
+        name: q.name,
+        logName: q.log_name,
+        live: current !== undefined,
+        serviceLevelSeconds: serviceLevelOf(current?.serviceLevel),
+        callersWaiting: callers.length,
+        longestWaitSeconds: Math.max(0, ...callers.map((c) => c.waitSeconds)),
+        agentsLoggedIn: members.length,
+        agentsAvailable: members.filter((m) => m.state === 'available').length,
+        callers,
+        members: all,
+        today: today(q.id),
+      };
+    }),
+  };
+}
+
+const serviceLevelOf = (seconds: number | undefined) => (seconds && seconds > 0 ? seconds : DEFAULT_SERVICE_LEVEL);
+
+function latest(dates: readonly (Date | undefined)[]): Date | undefined {
+  return dates.reduce<Date | undefined>((a, d) => (d && (!a || d > a) ? d : a), undefined);
+}
+
+/** Today's counters of each queue, from the stored lines, in the tenant's timezone. */
+async function todayCounters(
+  db: Db,
+  scope: TenantScope,
+  queues: readonly QueueDetailRow[],
+  now: Date,
+  liveServiceLevel: (q: QueueDetailRow) => number | undefined,
+) {
+  const tz = await timezoneOfTenant(db, scope);
+  const day = localDay(tz, Math.floor(now.getTime() / 1000));
+  const range = { start: startOfDay(tz, day), end: startOfDay(tz, day + 1) };
+  const sums = await periodSums(db, scope, queues, tz, range, periodsOf(tz, range, 'totals'));
+  const within = new Map<number, number>();
+  for (const seconds of new Set(queues.map((q) => serviceLevelOf(liveServiceLevel(q))))) {
+    const ids = queues.filter((q) => serviceLevelOf(liveServiceLevel(q)) === seconds).map((q) => q.id);
+    for (const [id, n] of await answeredWithin(db, scope, ids, { from: range.start, to: range.end }, seconds)) within.set(id, n);
+  }
+  return (queueId: number) => {
+    const s = sums.get(queueId)?.[0];
+    const answered = s?.answered ?? 0;
+    const inSl = within.get(queueId) ?? 0;
+    return {
+      date: formatDay(day),
+      timezone: tz,
+      offered: s?.inbound ?? 0,
+      answered,
+      abandoned: s?.abandons ?? 0,
+      timedOut: s?.exit_timeout ?? 0,
+      answeredWithinServiceLevel: inSl,
+      serviceLevelPercent: answered > 0 ? Math.round((inSl / answered) * 1000) / 10 : null,
+    };
+  };
+}

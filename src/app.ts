@@ -23,14 +23,17 @@ import { callRoutes } from './modules/calls/calls.routes';
 import { ingestRoutes } from './modules/pbx-logs/ingest.routes';
 import { queueReportRoutes } from './modules/queue-reports/queue-reports.routes';
 import { liveQueueRoutes } from './modules/live-queues/live.routes';
+import type { LiveStreamOptions } from './modules/live-queues/live-stream';
 
 export interface AppOptions {
   /** Check every response against its schema (tests). */
   readonly checkResponses?: boolean;
+  /** Heartbeat, refresh and slow-client limits of the live stream (tests shorten them). */
+  readonly liveStreams?: LiveStreamOptions;
 }
 
 /** Every route of the server, in registration order (fixed paths before parameterised ones). */
-export function allRoutes(deps: AppDeps): RouteDef[] {
+export function allRoutes(deps: AppDeps, opts: AppOptions = {}): RouteDef[] {
   // The OpenAPI route describes this very list, itself included: it reads it when first asked.
   const routes: RouteDef[] = [
     ...healthRoutes(deps),
@@ -49,7 +52,7 @@ export function allRoutes(deps: AppDeps): RouteDef[] {
     ...webhookRoutes(deps),
     ...webhookDeliveryRoutes(deps),
     ...queueReportRoutes(deps),
-    ...liveQueueRoutes(deps),
+    ...liveQueueRoutes(deps, opts.liveStreams),
     ...callRoutes(deps),
     ...ingestRoutes(deps),
   ];
@@ -64,7 +67,7 @@ export function createApp(deps: AppDeps, opts: AppOptions = {}): Express {
   app.set('etag', false);
   app.set('case sensitive routing', true);
   app.use(requestLog(deps.log, deps.config.metrics ? deps.metrics : undefined));
-  mountRoutes(app, allRoutes(deps), deps, { checkResponses: opts.checkResponses ?? false });
+  mountRoutes(app, allRoutes(deps, opts), deps, { checkResponses: opts.checkResponses ?? false });
   // Pages besides the JSON API (not in the route table, so not in the OpenAPI document):
   mountDocsPage(app);
   if (deps.config.metrics) mountMetricsPage(app, deps.metrics, deps.config);

@@ -75,6 +75,8 @@ async function start(config: Config, log: Logger, out: Output, server: Server): 
     await prepareData(deps);
     listen(server, createApp(deps), config, log, out);
     return [
+      // The live layer first: its streams end with it, so the HTTP server need not wait for them.
+      { name: 'live queues', stop: () => deps.live.stop() },
       stopHttpServer(server),
       ...startBackgroundWork(deps),
       { name: 'mailer', stop: () => deps.mailer.close() },
@@ -88,17 +90,15 @@ async function start(config: Config, log: Logger, out: Output, server: Server): 
 }
 
 /**
- * Background work beside the HTTP server (the cron jobs of src/jobs/jobs.ts, the webhook delivery worker):
- * start it here and return its stop hooks. They run after the HTTP server has stopped and before the
- * database closes, so a job never finds the database gone; each stops at a safe point, bounded.
+ * Background work beside the HTTP server (the cron jobs of src/jobs/jobs.ts, the webhook delivery worker, the
+ * AMI links of the live layer, whose stop hook comes before the HTTP server's): start it here and return its
+ * stop hooks. They run after the HTTP server has stopped and before the database closes, so a job never finds
+ * the database gone; each stops at a safe point, bounded.
  */
 function startBackgroundWork(deps: AppDeps): StopHook[] {
   const jobs = startJobs(deps, jobsOf(deps));
   deps.live.start();
-  return [
-    { name: 'jobs', stop: () => jobs.stop() },
-    { name: 'live queues', stop: () => deps.live.stop() },
-  ];
+  return [{ name: 'jobs', stop: () => jobs.stop() }];
 }
 
 async function prepareData(deps: AppDeps): Promise<void> {

@@ -107,7 +107,14 @@ function operation(route: RouteDef, path: string): Json {
     parameters: [...parameters(route, 'path'), ...parameters(route, 'query')],
     ...(route.body ? { requestBody: { required: true, content: json(route.body) } } : {}),
     responses: {
-      [status]: { description: status === 201 ? 'Created' : 'OK', content: json(route.response) },
+      [status]: route.stream
+        ? {
+            description: `A Server-Sent Events stream: first the whole \`${route.response}\` as one event, then changes (docs/live-queues.md).`,
+            content: {
+              'text/event-stream': { schema: { type: 'string' }, 'x-event-data': { $ref: `#/components/schemas/${route.response}` } },
+            },
+          }
+        : { description: status === 201 ? 'Created' : 'OK', content: json(route.response) },
       ...Object.fromEntries(errors.map((code) => [code, { $ref: `#/components/responses/${ERRORS[code][0]}` }])),
       default: { $ref: '#/components/responses/GeneralError' },
     },

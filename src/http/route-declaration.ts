@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Caller } from '../access/caller';
 import type { Permission } from '../access/permissions';
 import type { SchemaId, SchemaTypes } from '../validation/schema-types';
@@ -60,6 +61,16 @@ interface RouteBase<B extends SchemaId, Q extends SchemaId, P extends SchemaId, 
   readonly response: R;
   /** Default: 201 for POST, 200 otherwise (decisions.md §1). */
   readonly status?: number;
+  /**
+   * The answer is a Server-Sent Events stream (text/event-stream), not JSON: its first event's data is the
+   * response schema (streamRoute). The checks before the handler are those of every route.
+   */
+  readonly stream?: boolean;
+}
+
+/** What a stream route's handler gives back: it takes the response over once every check has passed. */
+export interface EventStream {
+  attach(req: IncomingMessage, res: ServerResponse): void;
 }
 
 /** A route as declared: its handler's input and output are the types of its schemas (src/validation/schema-types.ts). */
@@ -99,4 +110,15 @@ export function publicRoute<
   R extends SchemaId = SchemaId,
 >(def: TypedRoute<'public', B, Q, P, R>): RouteDef {
   return def as unknown as RouteDef;
+}
+
+/** A route whose answer is a Server-Sent Events stream (the live queues): a GET with a query, a permission and a handler. */
+export function streamRoute<Q extends SchemaId = never, R extends SchemaId = SchemaId>(
+  def: RouteBase<never, Q, never, R> & {
+    readonly method: 'get';
+    readonly permission: Permission;
+    readonly handler: (ctx: RouteContext<undefined, Checked<Q, NoFields>, NoFields>) => EventStream | Promise<EventStream>;
+  },
+): RouteDef {
+  return { ...def, stream: true } as unknown as RouteDef;
 }

@@ -4,7 +4,7 @@ import { AppError, forbidden } from '../errors';
 import type { AppDeps } from '../deps';
 import { readJsonBody } from './body';
 import { bearerToken, resolveCaller } from '../access/caller';
-import type { RouteDef } from './route-declaration';
+import type { EventStream, RouteDef } from './route-declaration';
 import type { SchemaId } from '../validation/schema-types';
 import type { Validator } from '../validation/validation';
 
@@ -16,7 +16,15 @@ import type { Validator } from '../validation/validation';
  * (tenant checks (403) and record lookups (404) happen in the services, in that order). The same
  * declarations feed the OpenAPI document and the route-driven security tests.
  */
-export { publicRoute, route, type PublicContext, type RouteContext, type RouteDef } from './route-declaration';
+export {
+  publicRoute,
+  route,
+  streamRoute,
+  type EventStream,
+  type PublicContext,
+  type RouteContext,
+  type RouteDef,
+} from './route-declaration';
 
 export interface MountOptions {
   /** Check every response against its schema and fail loudly (tests turn this on). */
@@ -138,6 +146,7 @@ function runner(route: RouteDef, deps: AppDeps, opts: MountOptions): (req: Reque
         return req.ip ?? '';
       },
     });
+    if (route.stream) return (result as EventStream).attach(req, res);
     if (opts.checkResponses) {
       const wrong = deps.validator.problems(route.response, result);
       if (wrong.length > 0)

@@ -105,6 +105,7 @@ const SAMPLES: Record<string, Sample> = {
     body: (t) => ({ queueId: queueOf(t), startDate: '2026-01-01', endDate: '2026-01-31' }),
   },
   'get /v2/reporting/queues/live': { query: byTenant },
+  'get /v2/reporting/queues/live/stream': { query: byTenant },
   'get /v2/reporting/calls': { query: byTenant },
   'post /v2/reporting/calls': { body: byTenant },
   'post /v2/reporting/ingest/queue-log': { body: () => ({ lines: ['1793427706|1.1|no-such-queue|NONE|ENTERQUEUE||+13125555161|1'] }) },

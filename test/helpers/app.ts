@@ -8,6 +8,7 @@ import type { Clock } from '../../src/clock';
 import { loadConfig } from '../../src/config';
 import type { AppDeps } from '../../src/deps';
 import { silentLogger, type Logger } from '../../src/log';
+import type { LiveStreamOptions } from '../../src/modules/live-queues/live-stream';
 import { buildDeps } from '../../src/runtime';
 
 export interface TestResponse<T = any> {
@@ -41,6 +42,8 @@ export interface TestAppOptions {
   dataDir?: string;
   clock?: Clock;
   log?: Logger;
+  /** The live stream's limits (src/app.ts AppOptions). */
+  liveStreams?: LiveStreamOptions;
 }
 
 /** A clock the test moves by hand. */
@@ -65,7 +68,7 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
     { 'data-dir': dataDir, host: '127.0.0.1', port: '0' },
   );
   const deps = await buildDeps(config, opts.log ?? silentLogger, opts.clock);
-  const app = createApp(deps, { checkResponses: true });
+  const app = createApp(deps, { checkResponses: true, liveStreams: opts.liveStreams });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
@@ -80,6 +83,7 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
         server.close(() => resolve());
         server.closeAllConnections();
       });
+      deps.live.stop();
       deps.mailer.close();
       await deps.database.close();
       if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
@@ -97,6 +101,11 @@ export async function send<T = any>(base: string, method: string, path: string, 
   else if (opts.body !== undefined) payload = JSON.stringify(opts.body);
   if (payload !== undefined) headers['content-type'] = opts.contentType ?? 'application/json';
   const res = await fetch(url, { method, headers, body: payload });
+  // A stream (the live queues) never ends by itself: its status and headers are the answer; test/helpers/sse.ts reads one.
+  if (res.headers.get('content-type')?.startsWith('text/event-stream')) {
+    await res.body?.cancel();
+    return { status: res.status, headers: res.headers, body: undefined as T, text: '' };
+  }
   const text = await res.text();
   let body: unknown;
   try {

@@ -67,7 +67,7 @@ class Pbx implements LivePbx {
  * state replaced; in between the queue events keep it. `change` says which queue of which PBX changed (or
  * `undefined` for all of them: a snapshot, the link going up or down), for the stream and the alerts.
  */
-export class LiveQueues extends EventEmitter<{ change: [pbx: LivePbx, queue: string | undefined] }> {
+export class LiveQueues extends EventEmitter<{ change: [pbx: LivePbx, queue: string | undefined]; stop: [] }> {
   private readonly list: Pbx[];
   private readonly now: () => Date;
   private readonly snapshotEveryMs: number;
@@ -106,7 +106,9 @@ export class LiveQueues extends EventEmitter<{ change: [pbx: LivePbx, queue: str
     }
   }
 
+  /** Closes every AMI link; whatever follows the live state (the streams) ends with it. */
   stop(): void {
+    this.emit('stop');
     for (const pbx of this.list) {
       clearTimeout(pbx.timer);
       pbx.client.removeAllListeners();

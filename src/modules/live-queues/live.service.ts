@@ -91,69 +91,115 @@ export interface LiveDeps {
   readonly now: () => Date;
 }
 
+type TodayCounters = Awaited<ReturnType<typeof todayCounters>>;
+
+/**
+ * What a tenant's live view needs from the database, read at once: its queues, extensions (to resolve members,
+ * reporting.md R14), configured members, and today's counters. The JSON route reads it for every request;
+ * the stream keeps one per tenant and reads it again every few seconds, so an AMI event costs no query.
+ */
+export class TenantView {
+  private readonly byLogName: Map<string, QueueDetailRow>;
+
+  private constructor(
+    readonly tenantId: number,
+    readonly queues: readonly QueueDetailRow[],
+    private readonly names: AgentNames,
+    private readonly byNumber: ReadonlyMap<number, ExtensionRow>,
+    private readonly byId: ReadonlyMap<number, ExtensionRow>,
+    private readonly configured: ReadonlyMap<number, number[]>,
+    private readonly today: TodayCounters,
+  ) {
+    this.byLogName = new Map(queues.map((q) => [q.log_name.toLowerCase(), q]));
+  }
+
+  static async load(deps: LiveDeps, tenantId: number, scope: TenantScope): Promise<TenantView> {
+    const { db, live } = deps;
+    const queues = await findQueues(db, scope);
+    const extensions = await extensionsOfTenant(db, scope, tenantId);
+    const names = new AgentNames(
+      extensions.map((e) => ({ extNum: e.ext_num, peer: e.peer_name, extName: e.ext_name, aliases: e.agent_aliases })),
+    );
+    const configured = await membersOf(
+      db,
+      queues.map((q) => q.id),
+    );
+    const today = await todayCounters(db, scope, queues, deps.now(), (q) => liveQueueOf(live.pbxs, q.log_name)?.queue.serviceLevel);
+    return new TenantView(
+      tenantId,
+      queues,
+      names,
+      new Map(extensions.map((e) => [e.ext_num, e])),
+      new Map(extensions.map((e) => [e.id, e])),
+      configured,
+      today,
+    );
+  }
+
+  /** The tenant's queue that a PBX queue name is (its queue_log name, without case), if any. */
+  queueNamed(name: string): QueueDetailRow | undefined {
+    return this.byLogName.get(name.toLowerCase());
+  }
+
+  /** The whole view: GET /v2/reporting/queues/live, and the stream's first event. */
+  body(live: LiveQueues, now: Date) {
+    return {
+      tenantId: this.tenantId,
+      generatedAt: now.toISOString(),
+      configured: live.configured,
+      connected: live.configured && live.pbxs.every((p) => p.status.state === 'connected'),
+      lastEventAt: iso(latest(live.pbxs.map((p) => p.lastEventAt))),
+      pbx: live.pbxs.map((p) => ({
+        label: p.label,
+        state: p.status.state,
+        since: p.status.since.toISOString(),
+        reason: p.status.reason ?? null,
+        lastEventAt: iso(p.lastEventAt),
+        snapshotAt: iso(p.snapshotAt),
+      })),
+      queues: this.queues.map((q) => this.queueBody(live, q, now)),
+    };
+  }
+
+  /** One queue now: the stream's change events. */
+  queueBody(live: LiveQueues, q: QueueDetailRow, now: Date) {
+    const found = liveQueueOf(live.pbxs, q.log_name);
+    const current = found?.pbx.status.state === 'connected' ? found.queue : undefined;
+    const members = [...(current?.members.values() ?? [])].map((m) => {
+      const ref = this.names.resolve(m.name) ?? this.names.resolve(m.interface);
+      return memberView(m, ref ? this.byNumber.get(ref.extNum) : undefined);
+    });
+    const present = new Set(members.map((m) => m.extensionId));
+    const absent = (this.configured.get(q.id) ?? []).filter((id) => !present.has(id)).flatMap((id) => this.byId.get(id) ?? []);
+    const callers = [...(current?.callers.values() ?? [])].sort((a, b) => a.position - b.position).map((c) => callerView(c, now));
+    return {
+      queueId: q.id,
+      name: q.name,
+      logName: q.log_name,
+      live: current !== undefined,
+      serviceLevelSeconds: serviceLevelOf(current?.serviceLevel),
+      callersWaiting: callers.length,
+      longestWaitSeconds: Math.max(0, ...callers.map((c) => c.waitSeconds)),
+      agentsLoggedIn: members.length,
+      agentsAvailable: members.filter((m) => m.state === 'available').length,
+      callers,
+      members: [...members, ...absent.map(loggedOutView)],
+      today: this.today(q.id),
+    };
+  }
+}
+
+export type LiveBody = ReturnType<TenantView['body']>;
+
 /**
  * GET /v2/reporting/queues/live (docs/live-queues.md): every queue of a tenant as the PBX shows it now (callers
  * waiting, members and their state) and today's counters from the stored queue_log lines, in the tenant's
  * timezone (not Asterisk's own counters, which a reload resets).
  */
-export async function liveQueuesOf(deps: LiveDeps, caller: Caller, query: { tenantId?: number }) {
-  const { db, live } = deps;
+export async function liveQueuesOf(deps: LiveDeps, caller: Caller, query: { tenantId?: number }): Promise<LiveBody> {
   const { tenantId, scope } = liveTenant(caller.scope, query.tenantId);
-  const now = deps.now();
-  const queues = await findQueues(db, scope);
-  const extensions = await extensionsOfTenant(db, scope, tenantId);
-  const byNumber = new Map(extensions.map((e) => [e.ext_num, e]));
-  const byId = new Map(extensions.map((e) => [e.id, e]));
-  const names = new AgentNames(
-    extensions.map((e) => ({ extNum: e.ext_num, peer: e.peer_name, extName: e.ext_name, aliases: e.agent_aliases })),
-  );
-  const configured = await membersOf(
-    db,
-    queues.map((q) => q.id),
-  );
-  const today = await todayCounters(db, scope, queues, now, (q) => liveQueueOf(live.pbxs, q.log_name)?.queue.serviceLevel);
-
-  return {
-    tenantId,
-    generatedAt: now.toISOString(),
-    configured: live.configured,
-    connected: live.configured && live.pbxs.every((p) => p.status.state === 'connected'),
-    lastEventAt: iso(latest(live.pbxs.map((p) => p.lastEventAt))),
-    pbx: live.pbxs.map((p) => ({
-      label: p.label,
-      state: p.status.state,
-      since: p.status.since.toISOString(),
-      reason: p.status.reason ?? null,
-      lastEventAt: iso(p.lastEventAt),
-      snapshotAt: iso(p.snapshotAt),
-    })),
-    queues: queues.map((q) => {
-      const found = liveQueueOf(live.pbxs, q.log_name);
-      const current = found?.pbx.status.state === 'connected' ? found.queue : undefined;
-      const members = [...(current?.members.values() ?? [])].map((m) => {
-        const ref = names.resolve(m.name) ?? names.resolve(m.interface);
-        return memberView(m, ref ? byNumber.get(ref.extNum) : undefined);
-      });
-      const present = new Set(members.map((m) => m.extensionId));
-      const absent = (configured.get(q.id) ?? []).filter((id) => !present.has(id)).flatMap((id) => byId.get(id) ?? []);
-      const callers = [...(current?.callers.values() ?? [])].sort((a, b) => a.position - b.position).map((c) => callerView(c, now));
-      const all = [...members, ...absent.map(loggedOutView)];
-      return {
-        queueId: q.id,
-        name: q.name,
-        logName: q.log_name,
-        live: current !== undefined,
-        serviceLevelSeconds: serviceLevelOf(current?.serviceLevel),
-        callersWaiting: callers.length,
-        longestWaitSeconds: Math.max(0, ...callers.map((c) => c.waitSeconds)),
-        agentsLoggedIn: members.length,
-        agentsAvailable: members.filter((m) => m.state === 'available').length,
-        callers,
-        members: all,
-        today: today(q.id),
-      };
-    }),
-  };
+  const view = await TenantView.load(deps, tenantId, scope);
+  return view.body(deps.live, deps.now());
 }
 
 const serviceLevelOf = (seconds: number | undefined) => (seconds && seconds > 0 ? seconds : DEFAULT_SERVICE_LEVEL);

@@ -22,7 +22,7 @@ import { webhookRoutes } from './modules/webhooks/webhooks.routes';
 import { callRoutes } from './modules/calls/calls.routes';
 import { ingestRoutes } from './modules/pbx-logs/ingest.routes';
 import { queueReportRoutes } from './modules/queue-reports/queue-reports.routes';
-import { liveQueueRoutes } from './modules/live-queues/live.routes';
+import { agentRoutes, liveQueueRoutes } from './modules/live-queues/live.routes';
 import type { LiveStreamOptions } from './modules/live-queues/live-stream';
 
 export interface AppOptions {
@@ -46,6 +46,7 @@ export function allRoutes(deps: AppDeps, opts: AppOptions = {}): RouteDef[] {
     ...callCampaignRoutes(deps),
     ...branchRoutes(deps),
     ...extensionRoutes(deps),
+    ...agentRoutes(deps),
     ...queueRoutes(deps),
     ...tenantRoutes(deps),
     ...userAdminRoutes(deps),

@@ -45,6 +45,8 @@ export const PERMISSIONS = {
   'admin.queues.read': 'list and read queues and their members',
   'admin.queues.update': 'change a queue and its static members',
   'admin.queues.delete': 'delete a queue',
+  'queues.agents.manage':
+    "log any agent of the tenant in or out of its queues, pause it, set its DND in a queue (one's own extension needs no permission)",
   'admin.branches.create': 'create a branch',
   'admin.branches.read': 'list and read branches',
   'admin.branches.update': 'change a branch',
@@ -75,7 +77,7 @@ export const ROLES: readonly Role[] = [
   // Tenants are above a tenant: an account admin manages everything in its own tenant, no tenant itself.
   { value: 3, name: 'ACCOUNT_ADMIN', reach: 'own', grants: ['#', '!admin.tenants.#'] },
   { value: 9, name: 'REPORTS_ADMIN', reach: 'own', grants: ['reporting.saved.*', 'reporting.queues.read', 'reporting.calls.read'] },
-  { value: 7, name: 'QUEUE_MANAGER', reach: 'own', grants: ['reporting.queues.read'] },
+  { value: 7, name: 'QUEUE_MANAGER', reach: 'own', grants: ['reporting.queues.read', 'queues.agents.manage'] },
   { value: 5, name: 'BASIC_USER', reach: 'own', grants: [] },
 ];
 

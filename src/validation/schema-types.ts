@@ -2,6 +2,27 @@
 // The type of each schema, by $id: what a value is once it has passed that schema's validator.
 export interface SchemaTypes {
   /**
+   * The mobile app's QueueLoginResponse, QueuePauseResponse and QueueDNDResponse: the agent's state as Asterisk confirmed it (not as asked), and a message saying what was done.
+   */
+  'agent-action-result': {
+    message: string;
+    peerName: string;
+    loggedIn?: 0 | 1;
+    paused?: 0 | 1;
+    pauseReason?: string;
+    /**
+     * A record id: a positive integer.
+     */
+    queueId?: number;
+    dnd?: 0 | 1;
+  };
+  /**
+   * What the mobile app sends to log an agent in or out of its queues, pause it, or set its DND in one queue (src/shared/api/queues/methods.ts); a request carries exactly one action's fields.
+   */
+  'agent-action': {
+    [k: string]: unknown;
+  };
+  /**
    * The body of POST /v2/reporting/queues/agent-availability (api.md §4.3).
    */
   'agent-availability-request': {
@@ -38,6 +59,78 @@ export interface SchemaTypes {
     }[];
     dndTimes: number;
   }[];
+  'agent-dnd-request': {
+    /**
+     * The agent's extension peerName, e.g. PJSIP/201.
+     */
+    peerName: string;
+    /**
+     * A record id: a positive integer.
+     */
+    queueId: number;
+    dnd: 0 | 1;
+  };
+  'agent-login-request': {
+    /**
+     * The agent's extension peerName, e.g. PJSIP/201.
+     */
+    peerName: string;
+    loggedIn: 0 | 1;
+  };
+  'agent-pause-request': {
+    /**
+     * The agent's extension peerName, e.g. PJSIP/201.
+     */
+    peerName: string;
+    paused: 0 | 1;
+    /**
+     * Asterisk's pause reason (queue_log PAUSE, QueueStatus PausedReason).
+     */
+    pauseReason?: string;
+  };
+  /**
+   * The mobile app's AgentQueues: an agent's state in the queues of its tenant it belongs to, as the PBX shows it now.
+   */
+  'agent-queues': {
+    name: string;
+    peerName: string;
+    /**
+     * "1" when the user of this extension has DND on, else "0".
+     */
+    extDND: string;
+    /**
+     * 1 when the agent is a member of at least one queue now.
+     */
+    loggedIn: 0 | 1;
+    paused: 0 | 1;
+    pausedReason: string;
+    queues: {
+      /**
+       * A record id: a positive integer.
+       */
+      queueId: number;
+      queueName: string;
+      /**
+       * 1 when paused in this queue with reason DND (POST /v2/queues/agent-dnd).
+       */
+      dnd: 0 | 1;
+      loggedIn: boolean;
+      agentPickup: 0 | 1;
+    }[];
+    /**
+     * Always empty in TARS.
+     */
+    adminQueues: {}[];
+  };
+  /**
+   * The agent, by its extension's peerName (the mobile app's getAgentQueues).
+   */
+  'agent-status-query': {
+    /**
+     * The agent's extension peerName, e.g. PJSIP/201.
+     */
+    peerName: string;
+  };
   'auth-jwt': {
     accessToken: string;
   };

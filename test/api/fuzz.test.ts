@@ -4,7 +4,10 @@ import fc from 'fast-check';
 import { allRoutes } from '../../src/app';
 import type { RouteDef } from '../../src/http/route';
 import { readFixtureFile, seedFixture } from '../../src/seed/seed';
+import { AmiPeer } from '../helpers/ami-peer';
+import { amiTranscript } from '../helpers/ami-transcript';
 import { startTestApp, type TestApp, type TestResponse } from '../helpers/app';
+import { until } from '../helpers/until';
 import { anyJson, deeplyNested, RawJson, extremeNumbers, extremeNumberText, mutated, schemaById, validOf } from '../helpers/arbitraries';
 import { ERROR_NAMES } from '../helpers/errors';
 import { tokenFor } from '../helpers/factories';
@@ -64,17 +67,24 @@ describe('fuzzing every route (property-based, from schemas/)', function () {
 
   let smtp: TestSmtp;
   let sms: HttpReceiver;
+  let peer: AmiPeer;
 
   before(async () => {
     // Real mail and SMS receivers: routes that send a code (MFA set-up, password reset) can succeed.
     smtp = await startSmtp();
     sms = await startReceiver();
-    app = await startTestApp({ env: { TARS_SMTP_URL: smtp.url, TARS_SMS_GATEWAY_URL: `${sms.url}/send` } });
+    // And a PBX (an AMI peer on loopback): the agent routes can carry their actions out.
+    peer = new AmiPeer(amiTranscript());
+    await peer.listen();
+    app = await startTestApp({ env: { TARS_SMTP_URL: smtp.url, TARS_SMS_GATEWAY_URL: `${sms.url}/send`, TARS_AMI_URL: peer.url } });
+    app.deps.live.start();
+    await until(() => app.deps.live.pbxs[0]?.snapshotAt);
     await seedFixture(app.deps.database, app.deps.validator, await readFixtureFile(ACME), new Date());
     for (const userId of [1, 7, 2, 3, 8, 4, 6]) tokens.push(await tokenFor(app, { id: userId }));
   });
   after(async () => {
     await app.close();
+    await peer.close();
     await smtp.close();
     await sms.close();
   });

@@ -25,11 +25,18 @@ export class AmiPeer {
   private sent: number;
   /** Refusing connections (goDown). */
   private down = false;
-  /** What the peer answers an action other than Login, QueueStatus and Ping; undefined: Success. */
-  answer: (action: AmiMessage) => Record<string, string> | undefined = () => undefined;
+  /** When it gives a message, the peer answers an action with that Error instead (a PBX that refuses). */
+  refuse: (action: AmiMessage) => string | undefined = () => undefined;
+  /** The members as the recording has them at the current point, by `queue|interface`, in the QueueMember* events' words. */
+  private readonly members = new Map<string, Record<string, string>>();
 
   constructor(private readonly transcript: Transcript) {
     this.sent = transcript.checkpoints[0]?.after ?? 0;
+    for (const m of transcript.checkpoints[0]?.answer ?? [])
+      if (m.Event === 'QueueMember') {
+        const { Name, Location, ActionID: _id, Event: _e, ...rest } = m;
+        this.members.set(`${m.Queue}|${Location}`, { ...rest, MemberName: Name ?? '', Interface: Location ?? '' });
+      }
   }
 
   async listen(): Promise<number> {
@@ -48,7 +55,12 @@ export class AmiPeer {
     const target = this.transcript.checkpoints[index];
     if (!target) throw new Error(`no checkpoint ${index}`);
     let text = '';
-    for (; this.sent < target.after; this.sent++) text += this.transcript.events[this.sent]?.text ?? '';
+    for (; this.sent < target.after; this.sent++) {
+      const e = this.transcript.events[this.sent];
+      if (!e) continue;
+      text += e.text;
+      this.follow(e.message);
+    }
     for (const s of this.sockets) s.write(text);
     this.checkpoint = index;
   }
@@ -116,10 +128,80 @@ export class AmiPeer {
         } else if (action.Action === 'Ping') {
           socket.write(formatAction({ Response: 'Success', ActionID: id, Ping: 'Pong', Timestamp: '0' }));
         } else {
-          socket.write(formatAction({ ...(this.answer(action) ?? { Response: 'Success' }), ActionID: id }));
+          socket.write(this.act(action, id));
         }
       }
     });
+  }
+
+  /** Keeps the members as a QueueMember* event says. */
+  private follow(m: AmiMessage): void {
+    const key = `${m.Queue}|${m.Interface}`;
+    if (m.Event === 'QueueMemberRemoved') this.members.delete(key);
+    else if (m.Event?.startsWith('QueueMember') && m.Interface !== undefined) {
+      const { Event: _e, Privilege: _p, Timestamp: _t, ...fields } = m;
+      this.members.set(key, fields as Record<string, string>);
+    }
+  }
+
+  /**
+   * QueueAdd, QueueRemove and QueuePause as app_queue.c answers them (its messages), followed by the event it
+   * sends; any other action: Success.
+   */
+  private act(action: AmiMessage, id: string): string {
+    const reply = (fields: Record<string, string>) => formatAction({ ...fields, ActionID: id });
+    const refused = this.refuse(action);
+    if (refused !== undefined) return reply({ Response: 'Error', Message: refused });
+    const event = (name: string, fields: Record<string, string>) => {
+      this.follow({ Event: name, ...fields });
+      return formatAction({ Event: name, Privilege: 'agent,all', ...fields });
+    };
+    const queues = new Set([...this.members.keys()].map((k) => k.split('|')[0]));
+    const key = `${action.Queue}|${action.Interface}`;
+    if (action.Action === 'QueueAdd') {
+      if (!queues.has(action.Queue ?? '')) return reply({ Response: 'Error', Message: 'Unable to add interface to queue: No such queue' });
+      if (this.members.has(key)) return reply({ Response: 'Error', Message: 'Unable to add interface: Already there' });
+      const member = {
+        Queue: action.Queue ?? '',
+        MemberName: action.MemberName ?? action.Interface ?? '',
+        Interface: action.Interface ?? '',
+        StateInterface: action.Interface ?? '',
+        Membership: 'dynamic',
+        Penalty: '0',
+        CallsTaken: '0',
+        LastCall: '0',
+        LastPause: '0',
+        LoginTime: '0',
+        InCall: '0',
+        Status: '1',
+        Paused: action.Paused === 'true' ? '1' : '0',
+        PausedReason: '',
+        Ringinuse: '0',
+        Wrapuptime: '0',
+      };
+      return reply({ Response: 'Success', Message: 'Added interface to queue' }) + event('QueueMemberAdded', member);
+    }
+    if (action.Action === 'QueueRemove') {
+      const member = this.members.get(key);
+      if (!member) return reply({ Response: 'Error', Message: 'Unable to remove interface: Not there' });
+      if (member.Membership !== 'dynamic')
+        return reply({ Response: 'Error', Message: 'Unable to remove interface from queue: Not Dynamic' });
+      return reply({ Response: 'Success', Message: 'Removed interface from queue' }) + event('QueueMemberRemoved', member);
+    }
+    if (action.Action === 'QueuePause') {
+      const hits = [...this.members.values()].filter(
+        (m) => m.Interface === action.Interface && (action.Queue === undefined || m.Queue === action.Queue),
+      );
+      if (hits.length === 0) return reply({ Response: 'Error', Message: 'Interface not found' });
+      const paused = action.Paused === 'true' ? '1' : '0';
+      return (
+        reply({ Response: 'Success', Message: paused === '1' ? 'Interface paused successfully' : 'Interface unpaused successfully' }) +
+        hits
+          .map((m) => event('QueueMemberPause', { ...m, Paused: paused, PausedReason: paused === '1' ? (action.Reason ?? '') : '' }))
+          .join('')
+      );
+    }
+    return reply({ Response: 'Success' });
   }
 
   /** The recorded answer at the current checkpoint, as Asterisk sends a list: a Response, the events, a Complete. */

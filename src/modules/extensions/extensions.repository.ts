@@ -62,6 +62,11 @@ export async function extensionsOfTenant(db: Db, scope: TenantScope, tenantId: n
   return db.selectFrom('extensions').selectAll().where('tenant_id', '=', tenantId).where(tenantIn(scope)).orderBy('ext_num').execute();
 }
 
+/** The extensions of the scope with this peerName (one per tenant at most: peerName is unique in a tenant). */
+export async function extensionsByPeer(db: Db, scope: TenantScope, peerName: string): Promise<ExtensionRow[]> {
+  return db.selectFrom('extensions').selectAll().where('peer_name', '=', peerName).where(tenantIn(scope)).orderBy('tenant_id').execute();
+}
+
 export async function listExtensions(db: Db, scope: TenantScope, w: PageWindow): Promise<{ rows: ExtensionRow[]; total: number }> {
   const rows = await windowed(
     db.selectFrom('extensions').selectAll().where(tenantIn(scope)).orderBy('tenant_id').orderBy('ext_num'),

@@ -3,14 +3,17 @@ import { inScope } from '../../access/scope';
 import type { AppDeps } from '../../deps';
 import { route, streamRoute, type RouteDef } from '../../http/route';
 import { LiveStreams, type LiveStreamOptions, type StillAllowed } from './live-stream';
-import { liveQueuesOf, liveTenant } from './live.service';
+import { agentDnd, agentLogin, agentPause, agentStatus } from './agents.service';
+import { liveQueuesOf, liveTenant, type LiveDeps } from './live.service';
 
 const PERMISSION = 'reporting.queues.read';
+
+const liveDepsOf = (deps: AppDeps): LiveDeps => ({ db: deps.database.db, live: deps.live, now: () => new Date(deps.clock.now()) });
 
 /** The live layer's routes: additions to the hosted API (docs/live-queues.md). */
 export function liveQueueRoutes(deps: AppDeps, options?: LiveStreamOptions): RouteDef[] {
   const { db } = deps.database;
-  const live = { db, live: deps.live, now: () => new Date(deps.clock.now()) };
+  const live = liveDepsOf(deps);
   const streams = new LiveStreams(live, options);
   // A stream outlives the request that opened it: its caller is checked again at every refresh.
   const stillAllowed =
@@ -48,6 +51,57 @@ export function liveQueueRoutes(deps: AppDeps, options?: LiveStreamOptions): Rou
         const { tenantId, scope } = liveTenant(caller.scope, query.tenantId);
         return streams.open(tenantId, scope, stillAllowed(tenantId));
       },
+    }),
+  ];
+}
+
+/**
+ * The hosted API's agent routes, as the mobile app calls them (src/shared/api/queues/methods.ts), carried out
+ * over AMI. Declared before /v2/queues/:queueId, which would otherwise take `agent-status` for a queue id.
+ */
+export function agentRoutes(deps: AppDeps): RouteDef[] {
+  const live = liveDepsOf(deps);
+  const tag = 'Queues';
+  return [
+    route({
+      method: 'get',
+      path: '/v2/queues/agent-status',
+      tag,
+      summary: "An agent's queues and its state in them (logged in, paused, DND per queue)",
+      permission: 'authenticated',
+      query: 'agent-status-query',
+      response: 'agent-queues',
+      handler: ({ caller, query }) => agentStatus(live, caller, query.peerName),
+    }),
+    route({
+      method: 'post',
+      path: '/v2/queues/agent-login',
+      tag,
+      summary: 'Log an agent in to (or out of) its queues',
+      permission: 'authenticated',
+      body: 'agent-login-request',
+      response: 'agent-action-result',
+      handler: ({ caller, body }) => agentLogin(live, caller, body),
+    }),
+    route({
+      method: 'post',
+      path: '/v2/queues/agent-pause',
+      tag,
+      summary: 'Pause (or unpause) an agent in its queues, with a reason',
+      permission: 'authenticated',
+      body: 'agent-pause-request',
+      response: 'agent-action-result',
+      handler: ({ caller, body }) => agentPause(live, caller, body),
+    }),
+    route({
+      method: 'post',
+      path: '/v2/queues/agent-dnd',
+      tag,
+      summary: "Set an agent's DND in one queue",
+      permission: 'authenticated',
+      body: 'agent-dnd-request',
+      response: 'agent-action-result',
+      handler: ({ caller, body }) => agentDnd(live, caller, body),
     }),
   ];
 }

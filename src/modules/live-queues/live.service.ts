@@ -165,10 +165,7 @@ export class TenantView {
   queueBody(live: LiveQueues, q: QueueDetailRow, now: Date) {
     const found = liveQueueOf(live.pbxs, q.log_name);
     const current = found?.pbx.status.state === 'connected' ? found.queue : undefined;
-    const members = [...(current?.members.values() ?? [])].map((m) => {
-      const ref = this.names.resolve(m.name) ?? this.names.resolve(m.interface);
-      return memberView(m, ref ? this.byNumber.get(ref.extNum) : undefined);
-    });
+    const members = [...(current?.members.values() ?? [])].map((m) => memberView(m, this.extensionOf(m)));
     const present = new Set(members.map((m) => m.extensionId));
     const absent = (this.configured.get(q.id) ?? []).filter((id) => !present.has(id)).flatMap((id) => this.byId.get(id) ?? []);
     const callers = [...(current?.callers.values() ?? [])].sort((a, b) => a.position - b.position).map((c) => callerView(c, now));
@@ -187,6 +184,35 @@ export class TenantView {
       today: this.today(q.id),
     };
   }
+
+  /** The extension a live member is (reporting.md R14: its member name, else its interface), if any. */
+  extensionOf(m: LiveMember): ExtensionRow | undefined {
+    const ref = this.names.resolve(m.name) ?? this.names.resolve(m.interface);
+    return ref ? this.byNumber.get(ref.extNum) : undefined;
+  }
+
+  /**
+   * Where an extension's agent stands in each queue of the tenant it is configured in or a member of now: its
+   * live membership (with the PBX that has the queue, to act through) and whether it is a configured member.
+   */
+  placesOf(live: LiveQueues, extensionId: number): AgentPlace[] {
+    return this.queues.flatMap((queue) => {
+      const found = liveQueueOf(live.pbxs, queue.log_name);
+      const connected = found?.pbx.status.state === 'connected' ? found : undefined;
+      const member = [...(connected?.queue.members.values() ?? [])].find((m) => this.extensionOf(m)?.id === extensionId);
+      const configured = (this.configured.get(queue.id) ?? []).includes(extensionId);
+      return member || configured ? [{ queue, pbx: connected?.pbx, member, configured }] : [];
+    });
+  }
+}
+
+/** An agent in one queue: see TenantView.placesOf. */
+export interface AgentPlace {
+  readonly queue: QueueDetailRow;
+  /** The connected PBX that has the queue. */
+  readonly pbx: LivePbx | undefined;
+  readonly member: LiveMember | undefined;
+  readonly configured: boolean;
 }
 
 export type LiveBody = ReturnType<TenantView['body']>;

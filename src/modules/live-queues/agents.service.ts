@@ -1,0 +1,199 @@
+import type { Caller } from '../../access/caller';
+import { requireTenant } from '../../access/scope';
+import { badRequest, conflict, forbidden, notFound, unavailable } from '../../errors';
+import { extensionsByPeer, type ExtensionRow } from '../extensions/extensions.repository';
+import { parseAliases } from '../pbx-logs/agent-names';
+import { AmiError } from './ami-client';
+import type { LiveMember } from './live-state';
+import { TenantView, type AgentPlace, type LiveDeps } from './live.service';
+
+/** The pause reason that marks an agent's DND in one queue (POST /v2/queues/agent-dnd). */
+export const DND_REASON = 'DND';
+
+/** The agent a request names, in the caller's reach, with its tenant's live view. */
+interface Agent {
+  readonly ext: ExtensionRow;
+  readonly view: TenantView;
+  readonly places: AgentPlace[];
+}
+
+/**
+ * The agent of a peerName, if the caller may act for it: its own extension (the user's ext_id, or its peerName
+ * in its own tenant) always; any agent of its tenants with queues.agents.manage. Another tenant's agent is
+ * 404, as any record outside the caller's scope (decisions.md §2).
+ */
+async function agentFor(deps: LiveDeps, caller: Caller, peerName: string): Promise<Agent> {
+  const { db } = deps;
+  const found = await extensionsByPeer(db, caller.scope, peerName);
+  const self = await db.selectFrom('users').select(['ext_id', 'peer_name']).where('id', '=', caller.user.id).executeTakeFirst();
+  const own = found.find((e) => e.tenant_id === caller.user.tenant_id) ?? (found.length === 1 ? found[0] : undefined);
+  if (!own) {
+    if (found.length > 1) throw badRequest(`peerName ${peerName} names extensions of several tenants`);
+    throw notFound(`Agent ${peerName}`);
+  }
+  const isSelf = own.tenant_id === caller.user.tenant_id && (self?.ext_id === own.id || self?.peer_name === own.peer_name);
+  if (!isSelf && !caller.permissions.has('queues.agents.manage'))
+    throw forbidden('You may act only for your own extension without queues.agents.manage');
+  const view = await TenantView.load(deps, own.tenant_id, requireTenant(caller.scope, own.tenant_id));
+  return { ext: own, view, places: view.placesOf(deps.live, own.id) };
+}
+
+const isDnd = (m: LiveMember | undefined) => m?.paused === true && m.pausedReason === DND_REASON;
+
+/** GET /v2/queues/agent-status: the mobile app's AgentQueues, from the PBX's state now. */
+export async function agentStatus(deps: LiveDeps, caller: Caller, peerName: string) {
+  const { ext, places } = await agentFor(deps, caller, peerName);
+  const user = await deps.db.selectFrom('users').select('dnd').where('ext_id', '=', ext.id).executeTakeFirst();
+  const working = places.flatMap((p) => (p.member && !isDnd(p.member) ? [p.member] : []));
+  const paused = working.find((m) => m.paused);
+  return {
+    name: ext.ext_name,
+    peerName: ext.peer_name,
+    extDND: String(user?.dnd ?? 0),
+    loggedIn: places.some((p) => p.member) ? 1 : 0,
+    paused: paused ? 1 : 0,
+    pausedReason: paused?.pausedReason ?? '',
+    queues: places.map((p) => ({
+      queueId: p.queue.id,
+      queueName: p.queue.name,
+      dnd: isDnd(p.member) ? 1 : 0,
+      loggedIn: p.member !== undefined,
+      agentPickup: 0,
+    })),
+    adminQueues: [],
+  };
+}
+
+/** What Asterisk answered one action: success, or its error message. */
+async function ask(place: AgentPlace, fields: Record<string, string>): Promise<string | undefined> {
+  if (!place.pbx) return `no connected PBX has the queue ${place.queue.log_name}`;
+  try {
+    await place.pbx.client.action(fields);
+    return undefined;
+  } catch (err) {
+    if (err instanceof AmiError) return err.message;
+    throw err;
+  }
+}
+
+/** Actions on a connected PBX, or 503: nothing can be done while no PBX is connected. */
+function requireLive(deps: LiveDeps): void {
+  if (!deps.live.configured) throw unavailable('No PBX is configured for live queue actions (TARS_AMI_URL)');
+  if (!deps.live.pbxs.some((p) => p.status.state === 'connected')) throw unavailable('The PBX is not connected; try again shortly');
+}
+
+/**
+ * The interface a dynamic member is added with: one it already has in another queue, else a `Local/…` name of
+ * its agent's aliases (what FreePBX and the tests' PBX use, `Local/201@from-queue/n`), else its peerName.
+ */
+function interfaceOf(ext: ExtensionRow, places: readonly AgentPlace[]): string {
+  const live = places.find((p) => p.member)?.member?.interface;
+  return live ?? parseAliases(ext.agent_aliases).find((a) => /^Local\/[^@]+@.+/.test(a)) ?? ext.peer_name;
+}
+
+const summary = (done: string[], failed: string[]) =>
+  [done.length > 0 ? done.join('; ') : '', failed.length > 0 ? `not done: ${failed.join('; ')}` : ''].filter(Boolean).join('; ') ||
+  'nothing to do';
+
+/**
+ * POST /v2/queues/agent-login: 1 adds the agent (QueueAdd) to each queue it is a configured member of and is
+ * not in; 0 removes it (QueueRemove) from each queue it is a dynamic member of (a static member of
+ * queues.conf cannot be removed: it stays, and the answer says so).
+ */
+export async function agentLogin(deps: LiveDeps, caller: Caller, body: { peerName: string; loggedIn: number }) {
+  const { ext, places } = await agentFor(deps, caller, body.peerName);
+  requireLive(deps);
+  const done: string[] = [];
+  const failed: string[] = [];
+  let member = places.filter((p) => p.member).length;
+  if (body.loggedIn === 1) {
+    const targets = places.filter((p) => p.configured && !p.member);
+    if (places.length === 0) throw conflict(`Extension ${ext.ext_num} is a member of no queue: make it one of a queue's members first`);
+    const iface = interfaceOf(ext, places);
+    for (const p of targets) {
+      const err = await ask(p, {
+        Action: 'QueueAdd',
+        Queue: p.queue.log_name,
+        Interface: iface,
+        MemberName: ext.ext_name || ext.peer_name,
+      });
+      if (err) {
+        failed.push(`${p.queue.name}: ${err}`);
+      } else {
+        done.push(`logged in to ${p.queue.name}`);
+        member++;
+      }
+    }
+  } else {
+    for (const p of places.filter((x) => x.member)) {
+      const m = p.member as LiveMember;
+      if (m.membership === 'static') {
+        failed.push(`${p.queue.name}: a static member (queues.conf) cannot log out`);
+        continue;
+      }
+      const err = await ask(p, { Action: 'QueueRemove', Queue: p.queue.log_name, Interface: m.interface });
+      if (err) {
+        failed.push(`${p.queue.name}: ${err}`);
+      } else {
+        done.push(`logged out of ${p.queue.name}`);
+        member--;
+      }
+    }
+  }
+  return { message: summary(done, failed), loggedIn: member > 0 ? 1 : 0, peerName: ext.peer_name };
+}
+
+/**
+ * POST /v2/queues/agent-pause: pauses or unpauses the agent (QueuePause, with the reason) in every queue it is
+ * in, except those it set DND in.
+ */
+export async function agentPause(deps: LiveDeps, caller: Caller, body: { peerName: string; paused: number; pauseReason?: string }) {
+  const { ext, places } = await agentFor(deps, caller, body.peerName);
+  requireLive(deps);
+  const reason = body.paused === 1 ? (body.pauseReason ?? '') : '';
+  if (reason === DND_REASON) throw badRequest(`pauseReason: "${DND_REASON}" is kept for POST /v2/queues/agent-dnd`);
+  const targets = places.filter((p) => p.member && !isDnd(p.member));
+  if (targets.length === 0) throw conflict(`Agent ${ext.peer_name} is logged in to no queue`);
+  const done: string[] = [];
+  const failed: string[] = [];
+  for (const p of targets) {
+    const fields: Record<string, string> = {
+      Action: 'QueuePause',
+      Queue: p.queue.log_name,
+      Interface: (p.member as LiveMember).interface,
+      Paused: body.paused === 1 ? 'true' : 'false',
+    };
+    if (reason !== '') fields.Reason = reason;
+    const err = await ask(p, fields);
+    if (err) failed.push(`${p.queue.name}: ${err}`);
+    else done.push(`${body.paused === 1 ? 'paused' : 'unpaused'} in ${p.queue.name}`);
+  }
+  // As Asterisk confirmed it: as asked when it said Success anywhere, else as the agent was.
+  if (done.length > 0) return { message: summary(done, failed), paused: body.paused, peerName: ext.peer_name, pauseReason: reason };
+  const before = targets.find((p) => p.member?.paused)?.member;
+  return { message: summary(done, failed), paused: before ? 1 : 0, peerName: ext.peer_name, pauseReason: before?.pausedReason ?? '' };
+}
+
+/** POST /v2/queues/agent-dnd: DND in one queue is a pause in that queue with the reason DND (QueuePause). */
+export async function agentDnd(deps: LiveDeps, caller: Caller, body: { peerName: string; queueId: number; dnd: number }) {
+  const { ext, places, view } = await agentFor(deps, caller, body.peerName);
+  requireLive(deps);
+  if (!view.queues.some((q) => q.id === body.queueId)) throw notFound(`Queue ${body.queueId}`);
+  const place = places.find((p) => p.queue.id === body.queueId);
+  if (!place?.member) throw conflict(`Agent ${ext.peer_name} is not logged in to queue ${body.queueId}`);
+  const fields: Record<string, string> = {
+    Action: 'QueuePause',
+    Queue: place.queue.log_name,
+    Interface: place.member.interface,
+    Paused: body.dnd === 1 ? 'true' : 'false',
+  };
+  if (body.dnd === 1) fields.Reason = DND_REASON;
+  const err = await ask(place, fields);
+  const dnd = err ? (isDnd(place.member) ? 1 : 0) : body.dnd;
+  return {
+    message: err ? `not done: ${err}` : `DND ${body.dnd === 1 ? 'on' : 'off'} in ${place.queue.name}`,
+    peerName: ext.peer_name,
+    queueId: body.queueId,
+    dnd,
+  };
+}

@@ -1,0 +1,214 @@
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { readFixtureFile, seedFixture } from '../../src/seed/seed';
+import { AmiPeer } from '../helpers/ami-peer';
+import { amiTranscript } from '../helpers/ami-transcript';
+import { startTestApp, TestClock, type TestApp } from '../helpers/app';
+import { buildTenant, buildUser, ROLE, tokenFor } from '../helpers/factories';
+import { FIXTURES } from '../helpers/fixtures';
+import { until } from '../helpers/until';
+
+const RUN = join(FIXTURES, 'asterisk');
+
+interface AgentQueues {
+  name: string;
+  peerName: string;
+  loggedIn: number;
+  paused: number;
+  pausedReason: string;
+  queues: { queueId: number; queueName: string; dnd: number; loggedIn: boolean }[];
+}
+
+/**
+ * The mobile app's agent routes (src/shared/api/queues/methods.ts) against an AMI peer that answers QueueAdd,
+ * QueueRemove and QueuePause as app_queue.c does, on the recorded run's members (at its first QueueStatus:
+ * Carol White, 203, is a static member of sales and support).
+ */
+describe('the agent routes of the hosted API (/v2/queues/agent-*), carried out over AMI', function () {
+  this.timeout(60_000);
+  const transcript = amiTranscript();
+  let peer: AmiPeer;
+  let app: TestApp;
+  let admin: string;
+  const extId = async (extNum: number) =>
+    (await app.deps.database.db.selectFrom('extensions').select('id').where('ext_num', '=', extNum).executeTakeFirstOrThrow()).id;
+  const settle = async () => void (await app.deps.live.pbxs[0]?.client.action({ Action: 'Ping' }));
+  const status = async (peerName: string, token = admin) => {
+    const res = await app.request('GET', '/v2/queues/agent-status', { token, query: { peerName } });
+    expect(res.status, res.text).to.equal(200);
+    return res.body as AgentQueues;
+  };
+  const post = (path: string, body: object, token = admin) => app.request('POST', `/v2/queues/${path}`, { token, body });
+  const actions = (name: string) => peer.received.filter((a) => a.Action === name);
+
+  before(async () => {
+    peer = new AmiPeer(transcript);
+    await peer.listen();
+    app = await startTestApp({ clock: new TestClock(transcript.checkpoints[0]?.at.getTime()), env: { TARS_AMI_URL: peer.url } });
+    await seedFixture(app.deps.database, app.deps.validator, await readFixtureFile(join(RUN, 'fixture.json')), new Date());
+    admin = await tokenFor(app, { id: 1 });
+    app.deps.live.start();
+    await until(() => app.deps.live.pbxs[0]?.snapshotAt);
+  });
+  after(async () => {
+    await peer.close();
+    await app.close();
+  });
+
+  it("agent-status: the agent's queues and its state in them, as the PBX has it", async () => {
+    const carol = await status('PJSIP/203');
+    expect(carol).to.deep.include({ name: 'Carol White', peerName: 'PJSIP/203', loggedIn: 1, paused: 0, pausedReason: '', extDND: '0' });
+    expect(carol.queues.map((q) => [q.queueName, q.loggedIn, q.dnd])).to.deep.equal([
+      ['Sales', true, 0],
+      ['Support', true, 0],
+    ]);
+    expect(await status('PJSIP/209')).to.deep.include({ name: 'Ivan Petrov', loggedIn: 0, queues: [] });
+  });
+
+  it('agent-pause: pauses the agent in every queue with its reason; the answer and the live view say what Asterisk confirmed', async () => {
+    const res = await post('agent-pause', { peerName: 'PJSIP/203', paused: 1, pauseReason: 'Lunch' });
+    expect(res.status, res.text).to.equal(201);
+    expect(res.body).to.deep.equal({
+      message: 'paused in Sales; paused in Support',
+      paused: 1,
+      peerName: 'PJSIP/203',
+      pauseReason: 'Lunch',
+    });
+    expect(actions('QueuePause').map((a) => [a.Queue, a.Interface, a.Paused, a.Reason])).to.deep.equal([
+      ['sales', 'Local/203@agents/n', 'true', 'Lunch'],
+      ['support', 'Local/203@agents/n', 'true', 'Lunch'],
+    ]);
+    await settle();
+    expect(await status('PJSIP/203')).to.include({ paused: 1, pausedReason: 'Lunch' });
+    const live = await app.request('GET', '/v2/reporting/queues/live', { token: admin, query: { tenantId: 1 } });
+    const carol = (live.body.queues as { members: { extNum: number; paused: boolean; pauseReason: string }[] }[]).flatMap((q) =>
+      q.members.filter((m) => m.extNum === 203),
+    );
+    expect(carol.map((m) => [m.paused, m.pauseReason])).to.deep.equal([
+      [true, 'Lunch'],
+      [true, 'Lunch'],
+    ]);
+    const back = await post('agent-pause', { peerName: 'PJSIP/203', paused: 0, pauseReason: '' });
+    expect(back.body).to.include({ paused: 0, pauseReason: '' });
+    await settle();
+    expect(await status('PJSIP/203')).to.include({ paused: 0 });
+  });
+
+  it('agent-dnd: DND in one queue is a pause there with reason DND; a later pause leaves that queue alone', async () => {
+    const res = await post('agent-dnd', { peerName: 'PJSIP/203', queueId: 1, dnd: 1 });
+    expect(res.body).to.deep.equal({ message: 'DND on in Sales', peerName: 'PJSIP/203', queueId: 1, dnd: 1 });
+    await settle();
+    const carol = await status('PJSIP/203');
+    expect(carol.queues.map((q) => [q.queueName, q.dnd])).to.deep.equal([
+      ['Sales', 1],
+      ['Support', 0],
+    ]);
+    expect(carol.paused, 'DND is not a pause').to.equal(0);
+    const before = actions('QueuePause').length;
+    await post('agent-pause', { peerName: 'PJSIP/203', paused: 1, pauseReason: 'Break' });
+    expect(
+      actions('QueuePause')
+        .slice(before)
+        .map((a) => a.Queue),
+    ).to.deep.equal(['support']);
+    await post('agent-pause', { peerName: 'PJSIP/203', paused: 0 });
+    const off = await post('agent-dnd', { peerName: 'PJSIP/203', queueId: 1, dnd: 0 });
+    expect(off.body).to.include({ dnd: 0 });
+    await settle();
+    expect((await status('PJSIP/203')).queues.every((q) => q.dnd === 0)).to.equal(true);
+    const notIn = await post('agent-dnd', { peerName: 'PJSIP/203', queueId: 3, dnd: 1 });
+    expect(notIn.status).to.equal(409);
+    expect(notIn.body.message).to.equal('Agent PJSIP/203 is not logged in to queue 3');
+  });
+
+  it('agent-login: adds the agent to the queues it is a configured member of, and takes it out again; a static member stays', async () => {
+    const ivan = await extId(209);
+    for (const q of [1, 2])
+      expect((await app.request('PATCH', `/v2/queues/${q}`, { token: admin, body: { members: [ivan] } })).status).to.equal(200);
+    const login = await post('agent-login', { peerName: 'PJSIP/209', loggedIn: 1 });
+    expect(login.body).to.deep.equal({ message: 'logged in to Sales; logged in to Support', loggedIn: 1, peerName: 'PJSIP/209' });
+    expect(actions('QueueAdd').map((a) => [a.Queue, a.Interface, a.MemberName])).to.deep.equal([
+      ['sales', 'PJSIP/209', 'Ivan Petrov'],
+      ['support', 'PJSIP/209', 'Ivan Petrov'],
+    ]);
+    await settle();
+    expect((await status('PJSIP/209')).queues.map((q) => [q.queueName, q.loggedIn])).to.deep.equal([
+      ['Sales', true],
+      ['Support', true],
+    ]);
+    const logout = await post('agent-login', { peerName: 'PJSIP/209', loggedIn: 0 });
+    expect(logout.body).to.deep.equal({ message: 'logged out of Sales; logged out of Support', loggedIn: 0, peerName: 'PJSIP/209' });
+    await settle();
+    expect(await status('PJSIP/209')).to.include({ loggedIn: 0 });
+
+    const statik = await post('agent-login', { peerName: 'PJSIP/201', loggedIn: 0 });
+    expect(statik.body).to.deep.equal({
+      message: 'not done: Sales: a static member (queues.conf) cannot log out',
+      loggedIn: 1,
+      peerName: 'PJSIP/201',
+    });
+    const nowhere = await post('agent-login', { peerName: 'PJSIP/205', loggedIn: 1 });
+    expect(nowhere.body).to.include({ loggedIn: 1, message: 'nothing to do' });
+  });
+
+  it('answers with what Asterisk said when it refuses an action, and with what it did do', async () => {
+    const ivan = await extId(209);
+    await app.request('PATCH', '/v2/queues/1', { token: admin, body: { members: [ivan] } });
+    await app.request('PATCH', '/v2/queues/2', { token: admin, body: { members: [] } });
+    await app.request('PATCH', '/v2/queues/3', { token: admin, body: { members: [ivan] } });
+    peer.refuse = (a) => (a.Action === 'QueueAdd' && a.Queue === 'sales' ? 'Unable to add interface to queue: No such queue' : undefined);
+    const res = await post('agent-login', { peerName: 'PJSIP/209', loggedIn: 1 });
+    peer.refuse = () => undefined;
+    expect(res.body).to.deep.equal({
+      message: 'logged in to Billing; not done: Sales: Unable to add interface to queue: No such queue',
+      loggedIn: 1,
+      peerName: 'PJSIP/209',
+    });
+    await settle();
+    await post('agent-login', { peerName: 'PJSIP/209', loggedIn: 0 });
+    // A queue no connected PBX has: nothing is asked, and the answer says why.
+    await app.deps.database.db.updateTable('queues').set({ log_name: 'billing-old' }).where('id', '=', 3).execute();
+    const gone = await post('agent-login', { peerName: 'PJSIP/209', loggedIn: 1 });
+    await app.deps.database.db.updateTable('queues').set({ log_name: 'billing' }).where('id', '=', 3).execute();
+    expect(gone.body).to.deep.include({ loggedIn: 1 });
+    expect(gone.body.message).to.include('not done: Billing: no connected PBX has the queue billing-old');
+  });
+
+  it('lets a user act for its own extension only; a queue manager for any agent of its tenant; another tenant gets 404', async () => {
+    const db = app.deps.database.db;
+    const carolUser = await buildUser(db, 1, ROLE.basic, { ext_id: await extId(203), peer_name: 'PJSIP/203' });
+    const own = await tokenFor(app, carolUser);
+    expect((await status('PJSIP/203', own)).name).to.equal('Carol White');
+    const other = await app.request('GET', '/v2/queues/agent-status', { token: own, query: { peerName: 'PJSIP/202' } });
+    expect(other.status).to.equal(403);
+    expect((await post('agent-pause', { peerName: 'PJSIP/202', paused: 1, pauseReason: 'x' }, own)).status).to.equal(403);
+    const manager = await tokenFor(app, await buildUser(db, 1, ROLE.queues));
+    expect((await status('PJSIP/202', manager)).name).to.equal('Bob Jones');
+    const foreign = await buildTenant(db);
+    const stranger = await tokenFor(app, await buildUser(db, foreign.id, ROLE.account));
+    const res = await app.request('GET', '/v2/queues/agent-status', { token: stranger, query: { peerName: 'PJSIP/203' } });
+    expect(res.status).to.equal(404);
+    expect(res.body).to.include({ code: 404, message: 'Agent PJSIP/203 not found' });
+  });
+
+  it('refuses bad input with a §2 error and changes nothing; 503 while the PBX is away', async () => {
+    const before = peer.received.length;
+    for (const body of [
+      { peerName: 'PJSIP/203', paused: 2 },
+      { peerName: 'PJSIP/203\r\nAction: Originate', paused: 1 },
+      { peerName: 'PJSIP/203', paused: 1, pauseReason: 'DND' },
+      { peerName: '', paused: 1 },
+    ]) {
+      const res = await post('agent-pause', body);
+      expect(res.status, JSON.stringify(body)).to.equal(400);
+      expect(res.body).to.include({ code: 400, name: 'BadRequest' });
+    }
+    expect(peer.received.length).to.equal(before);
+    peer.goDown();
+    await until(() => app.deps.live.pbxs[0]?.status.state !== 'connected');
+    const res = await post('agent-pause', { peerName: 'PJSIP/203', paused: 1, pauseReason: 'Lunch' });
+    expect(res.status).to.equal(503);
+    expect(res.body).to.include({ code: 503, message: 'The PBX is not connected; try again shortly' });
+    peer.comeBack();
+  });
+});

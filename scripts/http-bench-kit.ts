@@ -103,11 +103,16 @@ class LogScanner {
 }
 
 /**
- * The real CLI: `tars serve` on DIR, seeded with the fixture on first start; `nodeArgs` e.g. ['--cpu-prof'];
- * `wrapper` a command that runs node in the same process, e.g. ['valgrind', '--tool=callgrind'].
+ * The real CLI: `tars serve` on DIR, seeded with the fixture (default test/fixtures/acme.json) on first start;
+ * `nodeArgs` e.g. ['--cpu-prof']; `wrapper` a command that runs node in the same process, e.g. ['valgrind', '--tool=callgrind'].
  */
-export function startTars(dataDir: string, env: NodeJS.ProcessEnv = {}, nodeArgs: string[] = [], wrapper: string[] = []): Promise<Server> {
-  const seed = join(FIXTURES, 'acme.json');
+export function startTars(
+  dataDir: string,
+  env: NodeJS.ProcessEnv = {},
+  nodeArgs: string[] = [],
+  wrapper: string[] = [],
+  seed = join(FIXTURES, 'acme.json'),
+): Promise<Server> {
   const args = [...nodeArgs, CLI, 'serve', '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, '--seed', seed];
   return startNode(wrapper, args, join(dataDir, 'tars.log'), env);
 }
@@ -115,6 +120,11 @@ export function startTars(dataDir: string, env: NodeJS.ProcessEnv = {}, nodeArgs
 /** The floor app (scripts/bench-floor.mjs) on the same data directory (`wrapper` as for startTars). */
 export function startFloor(dataDir: string, wrapper: string[] = []): Promise<Server> {
   return startNode(wrapper, [join(ROOT, 'scripts/bench-floor.mjs'), '--data-dir', dataDir], join(dataDir, 'floor.log'));
+}
+
+/** Another floor of scripts/ (a node script that prints "listening on http://…"), its output appended to `logFile`. */
+export function startScript(script: string, args: string[], logFile: string): Promise<Server> {
+  return startNode([], [join(ROOT, 'scripts', script), ...args], logFile);
 }
 
 function startNode(wrapper: string[], args: string[], logFile: string, env: NodeJS.ProcessEnv = {}): Promise<Server> {

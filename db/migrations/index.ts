@@ -8,6 +8,7 @@ import * as queueEventColumns from './2026-11-24T1000_queue_event_columns';
 import * as agentAliases from './2026-11-25T1000_agent_aliases';
 import * as directory from './2026-11-25T1200_directory';
 import * as selfService from './2026-11-25T1300_self_service';
+import * as liveQueues from './2026-11-25T1400_live_queues';
 
 /**
  * Every migration, by name, imported statically so that the bundle and the standalone executable carry
@@ -23,4 +24,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-25T1000_agent_aliases': agentAliases,
   '2026-11-25T1200_directory': directory,
   '2026-11-25T1300_self_service': selfService,
+  '2026-11-25T1400_live_queues': liveQueues,
 };

@@ -8,6 +8,8 @@ import { closeDatabase, runStopHooks, stopHttpServer, untilStopSignal, type Stop
 import { lockDataDir } from '../ops/server-lock';
 import { jobsOf } from '../jobs/index';
 import { startJobs } from '../jobs/jobs';
+import { AlertWatcher } from '../modules/live-queues/alerts';
+import { LiveCallEvents } from '../modules/live-queues/live-call-events';
 import { buildDeps, ensureDataDir } from '../runtime';
 import { readFixtureFile, seedFixture } from '../seed/seed';
 import { ensureFirstAdmin } from '../modules/users/bootstrap';
@@ -98,7 +100,15 @@ async function start(config: Config, log: Logger, out: Output, server: Server): 
 function startBackgroundWork(deps: AppDeps): StopHook[] {
   const jobs = startJobs(deps, jobsOf(deps));
   deps.live.start();
-  return [{ name: 'jobs', stop: () => jobs.stop() }];
+  const alerts = new AlertWatcher(deps);
+  alerts.start();
+  const calls = new LiveCallEvents(deps.live, deps.database.sqlite, deps.log, () => deps.clock.now());
+  calls.start();
+  return [
+    { name: 'jobs', stop: () => jobs.stop() },
+    { name: 'queue alerts', stop: () => alerts.stop() },
+    { name: 'live call events', stop: () => calls.stop() },
+  ];
 }
 
 async function prepareData(deps: AppDeps): Promise<void> {

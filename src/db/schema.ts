@@ -9,6 +9,8 @@ export interface Database extends ReportingTables {
   users: UserTable;
   queues: QueueTable;
   queue_members: QueueMemberTable;
+  queue_alerts: QueueAlertTable;
+  call_events_sent: CallEventSentTable;
   phone_numbers: PhoneNumberTable;
   phone_number_destinations: PhoneNumberDestinationTable;
   emergency_locations: EmergencyLocationTable;
@@ -119,6 +121,26 @@ export interface QueueTable {
 }
 
 /** A queue's static members (queues.conf `member =>`), reporting.md R15. */
+/** A queue's live alert thresholds (src/modules/live-queues/alerts.ts); null: that alert is off. */
+export interface QueueAlertTable {
+  queue_id: number;
+  tenant_id: number;
+  max_callers_waiting: number | null;
+  max_longest_wait_seconds: number | null;
+  min_service_level_percent: number | null;
+  no_agent_available: number;
+  email: string;
+  cooldown_seconds: number;
+}
+
+/** A call event already sent (by AMI or by a queue_log line): the other source does not send it again. */
+export interface CallEventSentTable {
+  event_type: string;
+  call_id: string;
+  queue_id: number;
+  sent_at: number;
+}
+
 export interface QueueMemberTable {
   queue_id: number;
   extension_id: number;

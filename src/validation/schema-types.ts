@@ -2220,6 +2220,62 @@ export interface SchemaTypes {
     }[];
   };
   /**
+   * PUT /v2/queues/{queueId}/alerts: the queue's thresholds, whole; a field left out is off (null, false, no e-mail; cooldown 300 s).
+   */
+  'queue-alerts-update': {
+    /**
+     * More callers waiting than this.
+     */
+    maxCallersWaiting?: number | null;
+    /**
+     * A caller waiting longer than this.
+     */
+    maxLongestWaitSeconds?: number | null;
+    /**
+     * Today's service level (answered within the queue's threshold, of the answered calls) below this.
+     */
+    minServiceLevelPercent?: number | null;
+    /**
+     * No member of the queue is available (every one paused, busy, ringing, unavailable, or none logged in).
+     */
+    noAgentAvailable?: boolean;
+    email?: (string | null) & string;
+    /**
+     * An alert that ended is not raised again before this many seconds have passed since it was last raised.
+     */
+    cooldownSeconds?: number;
+  };
+  /**
+   * Addition to the hosted API (docs/live-queues.md): the thresholds at which a queue raises a QUEUEALERT webhook event (and an e-mail to `email`, when set), and a QUEUEALERTCLEARED one when the condition ends. null (or false) turns an alert off.
+   */
+  'queue-alerts': {
+    /**
+     * A record id: a positive integer.
+     */
+    queueId: number;
+    /**
+     * More callers waiting than this.
+     */
+    maxCallersWaiting: number | null;
+    /**
+     * A caller waiting longer than this.
+     */
+    maxLongestWaitSeconds: number | null;
+    /**
+     * Today's service level (answered within the queue's threshold, of the answered calls) below this.
+     */
+    minServiceLevelPercent: number | null;
+    /**
+     * No member of the queue is available (every one paused, busy, ringing, unavailable, or none logged in).
+     */
+    noAgentAvailable: boolean;
+    email: string;
+    /**
+     * An alert that ended is not raised again before this many seconds have passed since it was last raised.
+     */
+    cooldownSeconds: number;
+  };
+  /**
    * Addition to the hosted API.
    */
   'queue-create': {

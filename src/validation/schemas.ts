@@ -69,6 +69,8 @@ import phoneNumberPage from '../../schemas/phone-number-page.json';
 import phoneNumberQuery from '../../schemas/phone-number-query.json';
 import phoneNumberRecord from '../../schemas/phone-number-record.json';
 import phoneNumber from '../../schemas/phone-number.json';
+import queueAlertsUpdate from '../../schemas/queue-alerts-update.json';
+import queueAlerts from '../../schemas/queue-alerts.json';
 import queueCreate from '../../schemas/queue-create.json';
 import queueDeleteQuery from '../../schemas/queue-delete-query.json';
 import queueIdParams from '../../schemas/queue-id-params.json';
@@ -188,6 +190,8 @@ export const SCHEMAS: readonly object[] = [
   phoneNumberQuery,
   phoneNumberRecord,
   phoneNumber,
+  queueAlertsUpdate,
+  queueAlerts,
   queueCreate,
   queueDeleteQuery,
   queueIdParams,

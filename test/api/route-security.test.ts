@@ -111,6 +111,8 @@ const SAMPLES: Record<string, Sample> = {
   'post /v2/queues/agent-pause': { body: (t) => ({ peerName: `PJSIP/${9000 + t}`, paused: 1, pauseReason: 'Roles' }), status: 503 },
   'post /v2/queues/agent-dnd': { body: (t) => ({ peerName: `PJSIP/${9000 + t}`, queueId: queueOf(t), dnd: 1 }), status: 503 },
   'get /v2/reporting/queues/live/stream': { query: byTenant },
+  'get /v2/queues/:queueId/alerts': { record: queue },
+  'put /v2/queues/:queueId/alerts': { record: queue, body: () => ({ maxCallersWaiting: 5, noAgentAvailable: true }) },
   'get /v2/reporting/calls': { query: byTenant },
   'post /v2/reporting/calls': { body: byTenant },
   'post /v2/reporting/ingest/queue-log': { body: () => ({ lines: ['1793427706|1.1|no-such-queue|NONE|ENTERQUEUE||+13125555161|1'] }) },
@@ -151,8 +153,12 @@ function roleMayCall(role: number, route: RouteDef): boolean {
   // Tenants are above a tenant: platform and partner admins only (test/api/tenants.test.ts covers their reach).
   if (route.permission.startsWith('admin.tenants.')) return role === ROLE.platform || role === ROLE.partner;
   if (route.permission === 'authenticated' || [ROLE.platform, ROLE.partner, ROLE.account].includes(role as 1)) return true;
-  if (role === ROLE.reports) return route.path.startsWith('/v2/reporting/') && !route.path.startsWith('/v2/reporting/ingest/');
-  if (role === ROLE.queues) return route.path.startsWith('/v2/reporting/queues/');
+  // A queue's alert thresholds are read with the queue reports (docs/live-queues.md), set by admins.
+  const queueReading =
+    route.path.startsWith('/v2/reporting/queues/') || (route.method === 'get' && route.path === '/v2/queues/:queueId/alerts');
+  if (role === ROLE.reports)
+    return queueReading || (route.path.startsWith('/v2/reporting/') && !route.path.startsWith('/v2/reporting/ingest/'));
+  if (role === ROLE.queues) return queueReading;
   return false;
 }
 

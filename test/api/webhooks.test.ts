@@ -28,6 +28,8 @@ describe('webhooks', () => {
       'INBOUNDSMS',
       'NEWVOICEMAIL',
       'QUEUECALLABANDONED',
+      'QUEUEALERT',
+      'QUEUEALERTCLEARED',
       'REPORTSENT',
       'REPORTFAILED',
     ]);

@@ -67,7 +67,12 @@ class Pbx implements LivePbx {
  * state replaced; in between the queue events keep it. `change` says which queue of which PBX changed (or
  * `undefined` for all of them: a snapshot, the link going up or down), for the stream and the alerts.
  */
-export class LiveQueues extends EventEmitter<{ change: [pbx: LivePbx, queue: string | undefined]; stop: [] }> {
+export class LiveQueues extends EventEmitter<{
+  change: [pbx: LivePbx, queue: string | undefined];
+  /** Every AMI event, as it arrived (the live call events). */
+  ami: [pbx: LivePbx, message: AmiMessage, arrived: Date];
+  stop: [];
+}> {
   private readonly list: Pbx[];
   private readonly now: () => Date;
   private readonly snapshotEveryMs: number;
@@ -140,6 +145,7 @@ export class LiveQueues extends EventEmitter<{ change: [pbx: LivePbx, queue: str
     const at = this.now();
     pbx.lastEventAt = at;
     const changed = pbx.state.apply(m, at);
+    this.emit('ami', pbx, m, at);
     if (changed !== undefined) this.emit('change', pbx, changed);
   }
 }

@@ -4,6 +4,7 @@ import type { AppDeps } from '../../deps';
 import { route, streamRoute, type RouteDef } from '../../http/route';
 import { LiveStreams, type LiveStreamOptions, type StillAllowed } from './live-stream';
 import { agentDnd, agentLogin, agentPause, agentStatus } from './agents.service';
+import { getQueueAlerts, setQueueAlerts } from './alerts.service';
 import { liveQueuesOf, liveTenant, type LiveDeps } from './live.service';
 
 const PERMISSION = 'reporting.queues.read';
@@ -37,6 +38,29 @@ export function liveQueueRoutes(deps: AppDeps, options?: LiveStreamOptions): Rou
       query: 'queue-list-query',
       response: 'live-queues',
       handler: ({ caller, query }) => liveQueuesOf(live, caller, query),
+    }),
+    route({
+      method: 'get',
+      path: '/v2/queues/:queueId/alerts',
+      tag: 'Live queues',
+      summary: "A queue's alert thresholds",
+      addition: true,
+      permission: PERMISSION,
+      params: 'queue-id-params',
+      response: 'queue-alerts',
+      handler: ({ caller, params }) => getQueueAlerts(db, caller, params.queueId),
+    }),
+    route({
+      method: 'put',
+      path: '/v2/queues/:queueId/alerts',
+      tag: 'Live queues',
+      summary: "Set a queue's alert thresholds (webhook events QUEUEALERT and QUEUEALERTCLEARED, optionally e-mail)",
+      addition: true,
+      permission: 'admin.queues.update',
+      params: 'queue-id-params',
+      body: 'queue-alerts-update',
+      response: 'queue-alerts',
+      handler: ({ caller, params, body }) => setQueueAlerts(db, caller, params.queueId, body),
     }),
     streamRoute({
       method: 'get',

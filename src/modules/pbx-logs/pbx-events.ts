@@ -1,6 +1,6 @@
 import type { Sqlite } from '../../db/database';
 import { toCallRecord } from '../calls/calls';
-import { enqueueEvent } from '../webhooks/outbox';
+import { claimCallEvent, enqueueEvent } from '../webhooks/outbox';
 import type { StoredChunk } from './import-run';
 import { pbxLogs } from './pbx-logs.repository';
 import { EV } from './queue-log-line';
@@ -12,7 +12,7 @@ import { EV } from './queue-log-line';
  * - a CDR record → ENDCALL (with the record as the calls report shows it), NEWVOICEMAIL when it ended in
  *   voicemail, and STARTCALL first when the call did not pass through a queue (its queue_log ENTERQUEUE
  *   announced it otherwise).
- * Only lines stored now count, so a line imported twice fires once.
+ * Only lines stored now count, so a line imported twice fires once; a STARTCALL that AMI sent first is not sent again.
  */
 export interface PbxEventHook {
   /** Whether chunks fire events now: HTTP ingest always; follow mode once it has caught up with the file. */
@@ -43,6 +43,8 @@ function queueLogEvents(sqlite: Sqlite, chunk: Extract<StoredChunk, { kind: 'que
     if (!queue) continue;
     const base = { callId: event.callid, queueId, queueName: queue.name };
     if (event.code === EV.ENTERQUEUE) {
+      // AMI may have announced it already (src/modules/live-queues/live-call-events.ts).
+      if (!claimCallEvent(sqlite, { type: 'STARTCALL', callId: event.callid, queueId }, now)) continue;
       enqueueEvent(
         sqlite,
         {

@@ -129,8 +129,8 @@ function putEventRow(args: unknown[], at: number, row: QueueEventRow): void {
 }
 
 const statementsOf = preparedStatements({
-  queues: statement<None, { id: number; tenantId: number; logName: string }>(
-    'SELECT id, tenant_id AS tenantId, log_name AS logName FROM queues ORDER BY id',
+  queues: statement<None, { id: number; tenantId: number; logName: string; name: string }>(
+    'SELECT id, tenant_id AS tenantId, log_name AS logName, name FROM queues ORDER BY id',
   ),
   extensions: statement<None, { tenantId: number; extNum: number; peer: string; extName: string; aliases: string }>(
     'SELECT tenant_id AS tenantId, ext_num AS extNum, peer_name AS peer, ext_name AS extName, agent_aliases AS aliases FROM extensions',

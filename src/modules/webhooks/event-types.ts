@@ -25,6 +25,15 @@ export const WEBHOOK_EVENT_TYPES = [
     description: 'A caller hung up while waiting in a queue: a queue_log ABANDON line.',
   },
   {
+    type: 'QUEUEALERT',
+    description:
+      "A queue crossed one of its live alert thresholds (PUT /v2/queues/{queueId}/alerts: callers waiting, longest wait, today's service level, no agent available), as the PBX's AMI shows it.",
+  },
+  {
+    type: 'QUEUEALERTCLEARED',
+    description: 'A queue alert ended: the queue is back within that threshold.',
+  },
+  {
     type: 'REPORTSENT',
     description: 'A scheduled saved-filter report was e-mailed to its recipients.',
   },

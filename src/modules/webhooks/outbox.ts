@@ -48,6 +48,19 @@ export function enqueueEvent(sqlite: Sqlite, event: WebhookEvent, now: number): 
   return hooks.length;
 }
 
+/** How long a sent call event is remembered: a queue_log line arrives within seconds of its AMI event (or hours, a late import). */
+export const CALL_EVENTS_KEPT_MS = 2 * 86_400_000;
+
+/**
+ * Claims a call event that two sources can announce (AMI as it happens, the queue_log line after it):
+ * true for the first to ask, which sends it; false for the other. Call it in the transaction of the send.
+ */
+export function claimCallEvent(sqlite: Sqlite, claim: { type: string; callId: string; queueId: number }, now: number): boolean {
+  const { claimEvent, forgetEvents } = statementsOf(sqlite);
+  forgetEvents.run({ before: now - CALL_EVENTS_KEPT_MS }); // an index range, empty almost always
+  return claimEvent.run({ ...claim, now }).changes > 0;
+}
+
 interface NewDelivery {
   webhookId: number;
   tenantId: number;
@@ -63,6 +76,10 @@ const statementsOf = preparedStatements({
   hooksOf: statement<{ tenantId: number; type: string }, { id: number }>(
     'SELECT id FROM webhooks WHERE tenant_id = @tenantId AND type = @type AND disabled_at IS NULL ORDER BY id',
   ),
+  claimEvent: statement<{ type: string; callId: string; queueId: number; now: number }>(
+    'INSERT OR IGNORE INTO call_events_sent (event_type, call_id, queue_id, sent_at) VALUES (@type, @callId, @queueId, @now)',
+  ),
+  forgetEvents: statement<{ before: number }>('DELETE FROM call_events_sent WHERE sent_at < @before'),
   insert: statement<NewDelivery>(
     `INSERT INTO webhook_deliveries (webhook_id, tenant_id, message_id, event_type, payload, status, next_attempt_at, created_at)
      VALUES (@webhookId, @tenantId, @messageId, @type, @payload, 'pending', @now, @createdAt)`,

@@ -1,0 +1,26 @@
+import type { Selectable } from 'kysely';
+import type { TenantScope } from '../../access/scope';
+import { tenantIn } from '../../access/tenant-filter';
+import type { Db } from '../../db/database';
+import type { QueueAlertTable } from '../../db/schema';
+
+export type QueueAlertRow = Selectable<QueueAlertTable>;
+
+export async function findQueueAlerts(db: Db, scope: TenantScope, queueId: number): Promise<QueueAlertRow | undefined> {
+  return db.selectFrom('queue_alerts').selectAll().where('queue_id', '=', queueId).where(tenantIn(scope)).executeTakeFirst();
+}
+
+/** Sets a queue's thresholds whole (the queue was checked in the scope by the caller of this). */
+export async function saveQueueAlerts(db: Db, row: QueueAlertRow): Promise<void> {
+  const { queue_id: _id, ...rest } = row;
+  await db
+    .insertInto('queue_alerts')
+    .values(row)
+    .onConflict((oc) => oc.column('queue_id').doUpdateSet(rest))
+    .execute();
+}
+
+/** Every queue's thresholds, for the watcher (the server acting on its own behalf, in every tenant). */
+export async function allQueueAlerts(db: Db): Promise<QueueAlertRow[]> {
+  return db.selectFrom('queue_alerts').selectAll().orderBy('queue_id').execute();
+}

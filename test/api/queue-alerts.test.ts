@@ -1,0 +1,153 @@
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { AlertWatcher } from '../../src/modules/live-queues/alerts';
+import { readFixtureFile, seedFixture } from '../../src/seed/seed';
+import { AmiPeer } from '../helpers/ami-peer';
+import { amiTranscript } from '../helpers/ami-transcript';
+import { startTestApp, TestClock, type TestApp } from '../helpers/app';
+import { buildTenant, buildUser, ROLE, tokenFor } from '../helpers/factories';
+import { FIXTURES } from '../helpers/fixtures';
+import { buildWebhook } from '../helpers/records';
+import { startSmtp, type TestSmtp } from '../helpers/smtp';
+import { until } from '../helpers/until';
+
+const RUN = join(FIXTURES, 'asterisk');
+
+const join1 = (id: string, position: number) =>
+  `Event: QueueCallerJoin\r\nQueue: sales\r\nUniqueid: ${id}\r\nChannel: PJSIP/trunk-${id}\r\nCallerIDNum: +15550100\r\nCallerIDName: Alert test\r\nPosition: ${position}\r\nCount: ${position}\r\n\r\n`;
+const leave = (id: string) =>
+  `Event: QueueCallerLeave\r\nQueue: sales\r\nUniqueid: ${id}\r\nChannel: PJSIP/trunk-${id}\r\nPosition: 1\r\nCount: 0\r\n\r\n`;
+
+describe('queue alerts: thresholds per queue, QUEUEALERT and QUEUEALERTCLEARED webhook events, e-mail, cool-down', function () {
+  this.timeout(60_000);
+  const transcript = amiTranscript();
+  const clock = new TestClock(transcript.checkpoints[0]?.at.getTime());
+  let peer: AmiPeer;
+  let smtp: TestSmtp;
+  let app: TestApp;
+  let admin: string;
+  let watcher: AlertWatcher;
+  const settle = async () => void (await app.deps.live.pbxs[0]?.client.action({ Action: 'Ping' }));
+  /** The QUEUEALERT* events in the outbox, oldest first. */
+  const events = async () =>
+    (
+      await app.deps.database.db
+        .selectFrom('webhook_deliveries')
+        .select(['event_type', 'payload'])
+        .where('event_type', 'like', 'QUEUEALERT%')
+        .orderBy('id')
+        .execute()
+    ).map((r) => ({ type: r.event_type, ...(JSON.parse(r.payload).data as { alert: string; state: string; value: number | null }) }));
+
+  before(async () => {
+    peer = new AmiPeer(transcript);
+    await peer.listen();
+    smtp = await startSmtp();
+    app = await startTestApp({ clock, env: { TARS_AMI_URL: peer.url, TARS_SMTP_URL: smtp.url } });
+    await seedFixture(app.deps.database, app.deps.validator, await readFixtureFile(join(RUN, 'fixture.json')), new Date());
+    admin = await tokenFor(app, { id: 1 });
+    for (const type of ['QUEUEALERT', 'QUEUEALERTCLEARED']) await buildWebhook(app.deps.database.db, 1, { type });
+    app.deps.live.start();
+    await until(() => app.deps.live.pbxs[0]?.snapshotAt);
+    watcher = new AlertWatcher(app.deps);
+  });
+  after(async () => {
+    await peer.close();
+    await app.close();
+    await smtp.close();
+  });
+
+  it("reads and sets a queue's thresholds; a queue without any has them all off", async () => {
+    const none = await app.request('GET', '/v2/queues/1/alerts', { token: admin });
+    expect(none.body).to.deep.equal({
+      queueId: 1,
+      maxCallersWaiting: null,
+      maxLongestWaitSeconds: null,
+      minServiceLevelPercent: null,
+      noAgentAvailable: false,
+      email: '',
+      cooldownSeconds: 300,
+    });
+    const set = await app.request('PUT', '/v2/queues/1/alerts', {
+      token: admin,
+      body: { maxCallersWaiting: 0, email: 'supervisor@asterisk-lab.test', cooldownSeconds: 120 },
+    });
+    expect(set.status, set.text).to.equal(200);
+    expect(set.body).to.include({
+      maxCallersWaiting: 0,
+      noAgentAvailable: false,
+      email: 'supervisor@asterisk-lab.test',
+      cooldownSeconds: 120,
+    });
+    expect((await app.request('GET', '/v2/queues/1/alerts', { token: admin })).body).to.deep.equal(set.body);
+  });
+
+  it("refuses bad thresholds (400), another tenant's queue (404), a user who may not change queues (403), changing nothing", async () => {
+    for (const body of [{ maxCallersWaiting: -1 }, { email: 'not an address' }, { minServiceLevelPercent: 101 }, { cooldown: 5 }]) {
+      const res = await app.request('PUT', '/v2/queues/1/alerts', { token: admin, body });
+      expect(res.status, JSON.stringify(body)).to.equal(400);
+      expect(res.body).to.include({ code: 400, name: 'BadRequest' });
+    }
+    const other = await buildTenant(app.deps.database.db);
+    const stranger = await tokenFor(app, await buildUser(app.deps.database.db, other.id, ROLE.account));
+    expect((await app.request('PUT', '/v2/queues/1/alerts', { token: stranger, body: {} })).status).to.equal(404);
+    const manager = await tokenFor(app, await buildUser(app.deps.database.db, 1, ROLE.queues));
+    expect((await app.request('PUT', '/v2/queues/1/alerts', { token: manager, body: {} })).status).to.equal(403);
+    expect((await app.request('GET', '/v2/queues/1/alerts', { token: manager })).body).to.include({
+      maxCallersWaiting: 0,
+      cooldownSeconds: 120,
+    });
+  });
+
+  it('raises an alert once when a threshold is crossed, clears it when it no longer is, and waits out the cool-down before the next', async () => {
+    peer.write(join1('alert.1', 1));
+    await settle();
+    await watcher.evaluate();
+    await watcher.evaluate(); // judged twice: still one event
+    expect(await events()).to.deep.equal([
+      { type: 'QUEUEALERT', queueId: 1, queueName: 'Sales', alert: 'callersWaiting', state: 'raised', value: 1, threshold: 0 },
+    ]);
+    const mail = await smtp.next();
+    expect(mail.to).to.deep.equal(['supervisor@asterisk-lab.test']);
+    expect(mail.parsed.subject).to.equal('Queue alert: Sales: 1 callers waiting (more than 0)');
+
+    peer.write(leave('alert.1'));
+    await settle();
+    await watcher.evaluate();
+    expect((await events()).map((e) => [e.type, e.state])).to.deep.equal([
+      ['QUEUEALERT', 'raised'],
+      ['QUEUEALERTCLEARED', 'cleared'],
+    ]);
+    expect((await smtp.next()).parsed.subject).to.equal('Queue alert cleared: Sales: callersWaiting: back within its threshold');
+
+    // Crossed again within the cool-down (120 s): nothing; after it: raised again.
+    peer.write(join1('alert.2', 1));
+    await settle();
+    clock.advance(60_000);
+    await watcher.evaluate();
+    expect(await events()).to.have.length(2);
+    clock.advance(61_000);
+    await watcher.evaluate();
+    expect((await events()).map((e) => [e.type, e.alert])).to.deep.equal([
+      ['QUEUEALERT', 'callersWaiting'],
+      ['QUEUEALERTCLEARED', 'callersWaiting'],
+      ['QUEUEALERT', 'callersWaiting'],
+    ]);
+  });
+
+  it('judges nothing while the PBX is away: no alert is raised or cleared on stale data', async () => {
+    await app.request('PUT', '/v2/queues/2/alerts', { token: admin, body: { noAgentAvailable: true, maxCallersWaiting: 100 } });
+    const before = (await events()).length;
+    peer.goDown();
+    await until(() => app.deps.live.pbxs[0]?.status.state !== 'connected');
+    await watcher.evaluate();
+    expect(await events()).to.have.length(before);
+    peer.comeBack();
+    await until(() => app.deps.live.pbxs[0]?.status.state === 'connected' && app.deps.live.pbxs[0].snapshotAt);
+  });
+
+  it('lists its event types among the webhook types', async () => {
+    const res = await app.request('GET', '/v2/webhooks/list-types', { token: admin });
+    expect((res.body as { type: string }[]).map((t) => t.type)).to.include.members(['QUEUEALERT', 'QUEUEALERTCLEARED']);
+  });
+});

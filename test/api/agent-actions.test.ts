@@ -1,14 +1,9 @@
-import { join } from 'node:path';
 import { expect } from 'chai';
-import { readFixtureFile, seedFixture } from '../../src/seed/seed';
-import { AmiPeer } from '../helpers/ami-peer';
-import { amiTranscript } from '../helpers/ami-transcript';
-import { startTestApp, TestClock, type TestApp } from '../helpers/app';
+import type { AmiPeer } from '../helpers/ami-peer';
+import type { TestApp } from '../helpers/app';
 import { buildTenant, buildUser, ROLE, tokenFor } from '../helpers/factories';
-import { FIXTURES } from '../helpers/fixtures';
+import { startLiveSite, type LiveSite } from '../helpers/live-site';
 import { until } from '../helpers/until';
-
-const RUN = join(FIXTURES, 'asterisk');
 
 interface AgentQueues {
   name: string;
@@ -26,13 +21,13 @@ interface AgentQueues {
  */
 describe('the agent routes of the hosted API (/v2/queues/agent-*), carried out over AMI', function () {
   this.timeout(60_000);
-  const transcript = amiTranscript();
+  let site: LiveSite;
   let peer: AmiPeer;
   let app: TestApp;
   let admin: string;
   const extId = async (extNum: number) =>
     (await app.deps.database.db.selectFrom('extensions').select('id').where('ext_num', '=', extNum).executeTakeFirstOrThrow()).id;
-  const settle = async () => void (await app.deps.live.pbxs[0]?.client.action({ Action: 'Ping' }));
+  const settle = () => site.settle();
   const status = async (peerName: string, token = admin) => {
     const res = await app.request('GET', '/v2/queues/agent-status', { token, query: { peerName } });
     expect(res.status, res.text).to.equal(200);
@@ -42,18 +37,11 @@ describe('the agent routes of the hosted API (/v2/queues/agent-*), carried out o
   const actions = (name: string) => peer.received.filter((a) => a.Action === name);
 
   before(async () => {
-    peer = new AmiPeer(transcript);
-    await peer.listen();
-    app = await startTestApp({ clock: new TestClock(transcript.checkpoints[0]?.at.getTime()), env: { TARS_AMI_URL: peer.url } });
-    await seedFixture(app.deps.database, app.deps.validator, await readFixtureFile(join(RUN, 'fixture.json')), new Date());
+    site = await startLiveSite();
+    ({ app, peer } = site);
     admin = await tokenFor(app, { id: 1 });
-    app.deps.live.start();
-    await until(() => app.deps.live.pbxs[0]?.snapshotAt);
   });
-  after(async () => {
-    await peer.close();
-    await app.close();
-  });
+  after(() => site.close());
 
   it("agent-status: the agent's queues and its state in them, as the PBX has it", async () => {
     const carol = await status('PJSIP/203');

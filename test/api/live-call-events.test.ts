@@ -1,17 +1,12 @@
-import { join } from 'node:path';
 import { expect } from 'chai';
 import { silentLogger } from '../../src/log';
 import { LiveCallEvents } from '../../src/modules/live-queues/live-call-events';
-import { readFixtureFile, seedFixture } from '../../src/seed/seed';
-import { AmiPeer } from '../helpers/ami-peer';
+import type { AmiPeer } from '../helpers/ami-peer';
 import { amiTranscript } from '../helpers/ami-transcript';
-import { startTestApp, TestClock, type TestApp } from '../helpers/app';
+import type { TestApp } from '../helpers/app';
 import { tokenFor } from '../helpers/factories';
-import { FIXTURES } from '../helpers/fixtures';
+import { startLiveSite, type LiveSite } from '../helpers/live-site';
 import { buildWebhook } from '../helpers/records';
-import { until } from '../helpers/until';
-
-const RUN = join(FIXTURES, 'asterisk');
 
 const callerJoin = (queue: string, uniqueid: string) =>
   `Event: QueueCallerJoin\r\nTimestamp: 1795460793.317770\r\nChannel: PJSIP/trunk-${uniqueid}\r\nCallerIDNum: +17735553410\r\n` +
@@ -20,11 +15,11 @@ const callerJoin = (queue: string, uniqueid: string) =>
 describe('call webhook events from AMI as they happen (STARTCALL), once per call and queue with the queue_log', function () {
   this.timeout(60_000);
   const transcript = amiTranscript();
-  const clock = new TestClock(transcript.checkpoints[0]?.at.getTime());
+  let site: LiveSite;
   let peer: AmiPeer;
   let app: TestApp;
   let calls: LiveCallEvents;
-  const settle = async () => void (await app.deps.live.pbxs[0]?.client.action({ Action: 'Ping' }));
+  const settle = () => site.settle();
   const startcalls = async () =>
     (
       await app.deps.database.db
@@ -36,20 +31,15 @@ describe('call webhook events from AMI as they happen (STARTCALL), once per call
     ).map((r) => JSON.parse(r.payload) as { id: string; occurredAt: string; data: { callId: string; queueId: number; source: string } });
 
   before(async () => {
-    peer = new AmiPeer(transcript);
-    await peer.listen();
-    app = await startTestApp({ clock, env: { TARS_AMI_URL: peer.url } });
-    await seedFixture(app.deps.database, app.deps.validator, await readFixtureFile(join(RUN, 'fixture.json')), new Date());
+    site = await startLiveSite();
+    ({ app, peer } = site);
     await buildWebhook(app.deps.database.db, 1, { type: 'STARTCALL' });
-    calls = new LiveCallEvents(app.deps.live, app.deps.database.sqlite, silentLogger, () => clock.now());
+    calls = new LiveCallEvents(app.deps.live, app.deps.database.sqlite, silentLogger, () => site.clock.now());
     calls.start();
-    app.deps.live.start();
-    await until(() => app.deps.live.pbxs[0]?.snapshotAt);
   });
   after(async () => {
     calls.stop();
-    await peer.close();
-    await app.close();
+    await site.close();
   });
 
   it('sends STARTCALL when a caller joins a queue, with the time Asterisk gave; nothing for a queue of no tenant', async () => {

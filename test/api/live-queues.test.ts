@@ -4,11 +4,12 @@ import { expect } from 'chai';
 import { importFile } from '../../src/modules/pbx-logs/file-import';
 import { QueueLogImporter } from '../../src/modules/pbx-logs/queue-log-importer';
 import { readFixtureFile, seedFixture } from '../../src/seed/seed';
-import { AmiPeer } from '../helpers/ami-peer';
+import type { AmiPeer } from '../helpers/ami-peer';
 import { amiTranscript, type Checkpoint } from '../helpers/ami-transcript';
-import { startTestApp, TestClock, type TestApp } from '../helpers/app';
+import { startTestApp, type TestApp, type TestClock } from '../helpers/app';
 import { buildTenant, buildUser, ROLE, tokenFor } from '../helpers/factories';
 import { FIXTURES } from '../helpers/fixtures';
+import { ASTERISK_FIXTURE, startLiveSite, type LiveSite } from '../helpers/live-site';
 import { until } from '../helpers/until';
 
 const RUN = join(FIXTURES, 'asterisk');
@@ -59,7 +60,8 @@ const shown = (q: LiveQueueBody) => ({
 describe('GET /v2/reporting/queues/live (the live layer, over AMI from a replayed Asterisk 22 run)', function () {
   this.timeout(60_000);
   const transcript = amiTranscript();
-  const clock = new TestClock(transcript.checkpoints[0]?.at.getTime());
+  let site: LiveSite;
+  let clock: TestClock;
   let peer: AmiPeer;
   let app: TestApp;
   let token: string;
@@ -67,21 +69,12 @@ describe('GET /v2/reporting/queues/live (the live layer, over AMI from a replaye
   const count = (queue: string, event: string) => lines.filter((l) => l.split('|')[2] === queue && l.split('|')[4] === event).length;
 
   before(async () => {
-    peer = new AmiPeer(transcript);
-    await peer.listen();
-    app = await startTestApp({ clock, env: { TARS_AMI_URL: peer.url } });
-    const { database, validator } = app.deps;
-    await seedFixture(database, validator, await readFixtureFile(join(RUN, 'fixture.json')), new Date());
-    await importFile(new QueueLogImporter(database.sqlite), join(RUN, 'queue_log'));
+    site = await startLiveSite();
+    ({ app, peer, clock } = site);
+    await importFile(new QueueLogImporter(app.deps.database.sqlite), join(RUN, 'queue_log'));
     token = await tokenFor(app, { id: 1 });
-    app.deps.live.start();
-    await until(() => app.deps.live.pbxs[0]?.snapshotAt, { what: 'the first snapshot' });
   });
-  after(async () => {
-    app.deps.live.stop();
-    await peer.close();
-    await app.close();
-  });
+  after(() => site.close());
 
   const live = async () => {
     const res = await app.request('GET', '/v2/reporting/queues/live', { token, query: { tenantId: 1 } });
@@ -93,7 +86,7 @@ describe('GET /v2/reporting/queues/live (the live layer, over AMI from a replaye
       queues: LiveQueueBody[];
     };
   };
-  const settle = async () => void (await app.deps.live.pbxs[0]?.client.action({ Action: 'Ping' }));
+  const settle = () => site.settle();
 
   it('resolves members to the extensions of the tenant (member names, reporting.md R14) and says how long callers wait', async () => {
     peer.playTo(3);
@@ -184,7 +177,7 @@ describe('GET /v2/reporting/queues/live without a PBX configured', () => {
   it("lists the tenant's queues with today's counters and says no PBX is configured", async () => {
     const app = await startTestApp();
     try {
-      await seedFixture(app.deps.database, app.deps.validator, await readFixtureFile(join(RUN, 'fixture.json')), new Date());
+      await seedFixture(app.deps.database, app.deps.validator, await readFixtureFile(ASTERISK_FIXTURE), new Date());
       const res = await app.request('GET', '/v2/reporting/queues/live', { token: await tokenFor(app, { id: 1 }), query: { tenantId: 1 } });
       expect(res.status).to.equal(200);
       expect(res.body).to.include({ configured: false, connected: false, lastEventAt: null });

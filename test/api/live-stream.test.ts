@@ -1,16 +1,13 @@
 import { connect } from 'node:net';
-import { join } from 'node:path';
 import { expect } from 'chai';
-import { readFixtureFile, seedFixture } from '../../src/seed/seed';
-import { AmiPeer } from '../helpers/ami-peer';
+import type { AmiPeer } from '../helpers/ami-peer';
 import { amiTranscript } from '../helpers/ami-transcript';
-import { startTestApp, TestClock, type TestApp } from '../helpers/app';
+import type { TestApp } from '../helpers/app';
 import { buildTenant, buildUser, ROLE, tokenFor } from '../helpers/factories';
-import { FIXTURES } from '../helpers/fixtures';
+import { startLiveSite, type LiveSite } from '../helpers/live-site';
 import { SseClient, type SseEvent } from '../helpers/sse';
 import { until } from '../helpers/until';
 
-const RUN = join(FIXTURES, 'asterisk');
 const PATH = '/v2/reporting/queues/live/stream?tenantId=1';
 
 interface QueueView {
@@ -40,7 +37,7 @@ const live = (q: QueueView | undefined) => ({
 describe('GET /v2/reporting/queues/live/stream (Server-Sent Events from a replayed Asterisk 22 run)', function () {
   this.timeout(120_000);
   const transcript = amiTranscript();
-  const clock = new TestClock(transcript.checkpoints[0]?.at.getTime());
+  let site: LiveSite;
   let peer: AmiPeer;
   let app: TestApp;
   let token: string;
@@ -50,7 +47,7 @@ describe('GET /v2/reporting/queues/live/stream (Server-Sent Events from a replay
     clients.push(c);
     return c;
   };
-  const settle = async () => void (await app.deps.live.pbxs[0]?.client.action({ Action: 'Ping' }));
+  const settle = () => site.settle();
   /** A client that reads the answer's first bytes (so it is surely connected) and then never reads again. */
   const stuckClient = async () => {
     const state = { socket: connect(Number(new URL(app.url).port), '127.0.0.1'), closed: false };
@@ -68,26 +65,14 @@ describe('GET /v2/reporting/queues/live/stream (Server-Sent Events from a replay
   const json = async () => (await app.request('GET', '/v2/reporting/queues/live', { token, query: { tenantId: 1 } })).body;
 
   before(async () => {
-    peer = new AmiPeer(transcript);
-    await peer.listen();
-    app = await startTestApp({
-      clock,
-      env: { TARS_AMI_URL: peer.url },
-      liveStreams: { heartbeatMs: 100, refreshMs: 200, maxBufferedBytes: 1 << 20 },
-    });
-    const { database, validator } = app.deps;
-    await seedFixture(database, validator, await readFixtureFile(join(RUN, 'fixture.json')), new Date());
+    site = await startLiveSite({ liveStreams: { heartbeatMs: 100, refreshMs: 200, maxBufferedBytes: 1 << 20 } });
+    ({ app, peer } = site);
     token = await tokenFor(app, { id: 1 });
-    app.deps.live.start();
-    await until(() => app.deps.live.pbxs[0]?.snapshotAt);
   });
   afterEach(() => {
     for (const c of clients.splice(0)) c.close();
   });
-  after(async () => {
-    await peer.close();
-    await app.close();
-  });
+  after(() => site.close());
 
   it('sends the whole state first, then each change as it happens; what a client holds equals the JSON route', async () => {
     const client = await open();

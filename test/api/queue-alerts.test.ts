@@ -1,17 +1,12 @@
-import { join } from 'node:path';
 import { expect } from 'chai';
 import { AlertWatcher } from '../../src/modules/live-queues/alerts';
-import { readFixtureFile, seedFixture } from '../../src/seed/seed';
-import { AmiPeer } from '../helpers/ami-peer';
-import { amiTranscript } from '../helpers/ami-transcript';
-import { startTestApp, TestClock, type TestApp } from '../helpers/app';
+import type { AmiPeer } from '../helpers/ami-peer';
+import type { TestApp, TestClock } from '../helpers/app';
 import { buildTenant, buildUser, ROLE, tokenFor } from '../helpers/factories';
-import { FIXTURES } from '../helpers/fixtures';
+import { startLiveSite, type LiveSite } from '../helpers/live-site';
 import { buildWebhook } from '../helpers/records';
 import { startSmtp, type TestSmtp } from '../helpers/smtp';
 import { until } from '../helpers/until';
-
-const RUN = join(FIXTURES, 'asterisk');
 
 const join1 = (id: string, position: number) =>
   `Event: QueueCallerJoin\r\nQueue: sales\r\nUniqueid: ${id}\r\nChannel: PJSIP/trunk-${id}\r\nCallerIDNum: +15550100\r\nCallerIDName: Alert test\r\nPosition: ${position}\r\nCount: ${position}\r\n\r\n`;
@@ -20,14 +15,14 @@ const leave = (id: string) =>
 
 describe('queue alerts: thresholds per queue, QUEUEALERT and QUEUEALERTCLEARED webhook events, e-mail, cool-down', function () {
   this.timeout(60_000);
-  const transcript = amiTranscript();
-  const clock = new TestClock(transcript.checkpoints[0]?.at.getTime());
+  let site: LiveSite;
+  let clock: TestClock;
   let peer: AmiPeer;
   let smtp: TestSmtp;
   let app: TestApp;
   let admin: string;
   let watcher: AlertWatcher;
-  const settle = async () => void (await app.deps.live.pbxs[0]?.client.action({ Action: 'Ping' }));
+  const settle = () => site.settle();
   /** The QUEUEALERT* events in the outbox, oldest first. */
   const events = async () =>
     (
@@ -40,20 +35,15 @@ describe('queue alerts: thresholds per queue, QUEUEALERT and QUEUEALERTCLEARED w
     ).map((r) => ({ type: r.event_type, ...(JSON.parse(r.payload).data as { alert: string; state: string; value: number | null }) }));
 
   before(async () => {
-    peer = new AmiPeer(transcript);
-    await peer.listen();
     smtp = await startSmtp();
-    app = await startTestApp({ clock, env: { TARS_AMI_URL: peer.url, TARS_SMTP_URL: smtp.url } });
-    await seedFixture(app.deps.database, app.deps.validator, await readFixtureFile(join(RUN, 'fixture.json')), new Date());
+    site = await startLiveSite({ env: { TARS_SMTP_URL: smtp.url } });
+    ({ app, peer, clock } = site);
     admin = await tokenFor(app, { id: 1 });
     for (const type of ['QUEUEALERT', 'QUEUEALERTCLEARED']) await buildWebhook(app.deps.database.db, 1, { type });
-    app.deps.live.start();
-    await until(() => app.deps.live.pbxs[0]?.snapshotAt);
     watcher = new AlertWatcher(app.deps);
   });
   after(async () => {
-    await peer.close();
-    await app.close();
+    await site.close();
     await smtp.close();
   });
 

@@ -27,8 +27,8 @@ describe('the AMI link to a PBX (replaying a real Asterisk 22 run on loopback)',
     await peer.close();
   });
 
-  function connect(url = peer.url): LivePbx {
-    live = new LiveQueues(parseAmiUrls(url), silentLogger, { minBackoffMs: 20, maxBackoffMs: 200, actionTimeoutMs: 2000 });
+  function connect(url = peer.url, snapshotEveryMs?: number): LivePbx {
+    live = new LiveQueues(parseAmiUrls(url), silentLogger, { minBackoffMs: 20, maxBackoffMs: 200, actionTimeoutMs: 2000, snapshotEveryMs });
     live.start();
     return live.pbxs[0] as LivePbx;
   }
@@ -74,6 +74,20 @@ describe('the AMI link to a PBX (replaying a real Asterisk 22 run on loopback)',
     expect(seen[0]).to.equal('down');
     expect(seen.slice(-2)).to.deep.equal(['connecting', 'connected']);
     expect(new Set(seen)).to.deep.equal(new Set(['down', 'connecting', 'connected']));
+  });
+
+  it('reads the queues whole again every few minutes; a link that stops answering is dropped and opened again', async () => {
+    const pbx = connect(peer.url, 300);
+    await until(() => pbx.snapshotAt);
+    await until(() => peer.received.filter((a) => a.Action === 'QueueStatus').length >= 2, { what: 'a second snapshot' });
+    const states: AmiStatus[] = [];
+    pbx.client.on('status', (st) => states.push(st));
+    peer.mute = true;
+    await until(() => states.find((st) => st.state === 'down'), { what: 'the silent link to be dropped' });
+    expect(states[0]?.reason).to.equal('QueueStatus failed: no answer to QueueStatus within 2000 ms');
+    peer.mute = false;
+    const dropped = pbx.snapshotAt;
+    await until(() => pbx.status.state === 'connected' && pbx.snapshotAt !== dropped, { what: 'a fresh snapshot' });
   });
 
   it('a refused login is a state with Asterisk\'s reason, never "connected", and the secret is in no label', async () => {

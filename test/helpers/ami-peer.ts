@@ -25,6 +25,8 @@ export class AmiPeer {
   private sent: number;
   /** Refusing connections (goDown). */
   private down = false;
+  /** While true, actions after the login get no answer at all (a PBX that hangs, or a half-open link). */
+  mute = false;
   /** When it gives a message, the peer answers an action with that Error instead (a PBX that refuses). */
   refuse: (action: AmiMessage) => string | undefined = () => undefined;
   /** The members as the recording has them at the current point, by `queue|interface`, in the QueueMember* events' words. */
@@ -121,6 +123,8 @@ export class AmiPeer {
           );
           if (loggedIn) this.sockets.add(socket);
           else socket.end();
+        } else if (this.mute) {
+          continue;
         } else if (!loggedIn) {
           socket.write(formatAction({ Response: 'Error', ActionID: id, Message: 'Permission denied' }));
         } else if (action.Action === 'QueueStatus') {

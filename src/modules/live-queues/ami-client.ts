@@ -136,6 +136,11 @@ export class AmiClient extends EventEmitter<{
     this.teardown('stopped', undefined);
   }
 
+  /** Drops the connection (a link that stopped answering): it is opened again after the backoff. */
+  reconnect(reason: string): void {
+    this.socket?.destroy(new Error(reason));
+  }
+
   /** Sends an action and waits for Asterisk's answer; rejects when it says Error, times out or the link drops. */
   action(fields: Readonly<Record<string, string | number>>): Promise<AmiReply> {
     if (this.current.state !== 'connected') return Promise.reject(new AmiError(`the PBX is not connected (${this.current.state})`));

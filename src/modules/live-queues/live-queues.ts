@@ -134,6 +134,8 @@ export class LiveQueues extends EventEmitter<{
       this.emit('change', p, undefined);
     } catch (err) {
       this.log.warn({ pbx: p.label, err: (err as Error).message }, 'AMI QueueStatus failed');
+      // A link that no longer answers (half-open after a network fault) is opened again, with a fresh snapshot.
+      if (p.client.status.state === 'connected') p.client.reconnect(`QueueStatus failed: ${(err as Error).message}`);
     }
     if (p.client.status.state === 'connected') {
       p.timer = setTimeout(() => void this.refresh(p), this.snapshotEveryMs);

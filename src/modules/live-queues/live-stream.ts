@@ -125,7 +125,11 @@ export class LiveStreams {
     this.timers = [heartbeat, refresh];
   }
 
-  private attach(channel: Channel, client: Client): void {
+  private attach(opened: Channel, client: Client): void {
+    // The channel may have closed (its last client left) between open and attach: take the current one, or revive it.
+    const channel = this.channels.get(opened.tenantId) ?? opened;
+    this.channels.set(channel.tenantId, channel);
+    this.listen();
     const { req, res } = client;
     res.writeHead(200, {
       'Content-Type': 'text/event-stream; charset=utf-8',

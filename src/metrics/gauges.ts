@@ -87,8 +87,31 @@ const importLines: ScrapedGauge = {
   },
 };
 
+const amiLinks: ScrapedGauge = {
+  name: 'tars_ami_link',
+  help: 'Each PBX of TARS_AMI_URL (by its URL without the secret): 1 for the state its AMI link is in (connecting, connected, down, refused, stopped)',
+  labelNames: ['pbx', 'state'],
+  read: ({ live }) => live.pbxs.map((p) => ({ labels: { pbx: p.label, state: p.status.state }, value: 1 })),
+};
+
+const amiEventAge: ScrapedGauge = {
+  name: 'tars_ami_last_event_age_seconds',
+  help: 'Seconds since the last AMI event or snapshot of each PBX (absent before the first)',
+  labelNames: ['pbx'],
+  read: ({ live, clock }) =>
+    live.pbxs.flatMap((p) => (p.lastEventAt ? [{ labels: { pbx: p.label }, value: (clock.now() - p.lastEventAt.getTime()) / 1000 }] : [])),
+};
+
 /** Every gauge read at scrape time. */
-export const GAUGES: readonly ScrapedGauge[] = [databaseSize, reportRuns, webhookDeliveries, webhookAttempts, importLines];
+export const GAUGES: readonly ScrapedGauge[] = [
+  databaseSize,
+  reportRuns,
+  webhookDeliveries,
+  webhookAttempts,
+  importLines,
+  amiLinks,
+  amiEventAge,
+];
 
 export function registerGauges(deps: AppDeps, gauges: readonly ScrapedGauge[] = GAUGES): void {
   for (const g of gauges) {

@@ -146,6 +146,14 @@ describe('GET /v2/reporting/queues/live (the live layer, over AMI from a replaye
     expect(billing?.members.find((m) => m.extNum === 204)).to.include({ state: 'loggedOut', interface: '', extensionId: ext.id });
   });
 
+  it('says on /metrics which state each AMI link is in and how old its last event is', async () => {
+    const res = await app.request('GET', '/metrics');
+    const pbx = app.deps.live.pbxs[0]?.label ?? '';
+    expect(res.text).to.include(`tars_ami_link{pbx="${pbx}",state="connected"} 1`);
+    expect(res.text).to.match(new RegExp(`tars_ami_last_event_age_seconds\\{pbx="${pbx.replace(/[.]/g, '\\.')}"\\} \\d`));
+    expect(res.text).to.not.include('tars-ami-secret');
+  });
+
   it('says so when the PBX is down, and shows no stale callers or members', async () => {
     peer.goDown();
     await until(() => app.deps.live.pbxs[0]?.status.state !== 'connected');

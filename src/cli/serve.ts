@@ -10,6 +10,7 @@ import { jobsOf } from '../jobs/index';
 import { startJobs } from '../jobs/jobs';
 import { AlertWatcher } from '../modules/live-queues/alerts';
 import { LiveCallEvents } from '../modules/live-queues/live-call-events';
+import { PbxZone } from '../modules/pbx-logs/pbx-zone';
 import { buildDeps, ensureDataDir } from '../runtime';
 import { readFixtureFile, seedFixture } from '../seed/seed';
 import { ensureFirstAdmin } from '../modules/users/bootstrap';
@@ -102,7 +103,8 @@ function startBackgroundWork(deps: AppDeps): StopHook[] {
   deps.live.start();
   const alerts = new AlertWatcher(deps);
   alerts.start();
-  const calls = new LiveCallEvents(deps.live, deps.database.sqlite, deps.log, () => deps.clock.now());
+  const zone = new PbxZone(deps.config.pbxTimezone);
+  const calls = new LiveCallEvents(deps.live, deps.database.sqlite, zone, deps.log, () => deps.clock.now());
   calls.start();
   return [
     { name: 'jobs', stop: () => jobs.stop() },

@@ -1,18 +1,23 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect } from 'chai';
+import { toCallRecord } from '../../src/modules/calls/calls';
 import { silentLogger } from '../../src/log';
 import { LiveCallEvents } from '../../src/modules/live-queues/live-call-events';
+import { UTC_ZONE } from '../../src/modules/pbx-logs/pbx-zone';
 import type { AmiPeer } from '../helpers/ami-peer';
 import { amiTranscript } from '../helpers/ami-transcript';
 import type { TestApp } from '../helpers/app';
 import { tokenFor } from '../helpers/factories';
 import { startLiveSite, type LiveSite } from '../helpers/live-site';
+import { FIXTURES } from '../helpers/fixtures';
 import { buildWebhook } from '../helpers/records';
 
 const callerJoin = (queue: string, uniqueid: string) =>
   `Event: QueueCallerJoin\r\nTimestamp: 1795460793.317770\r\nChannel: PJSIP/trunk-${uniqueid}\r\nCallerIDNum: +17735553410\r\n` +
   `CallerIDName: John Young\r\nUniqueid: ${uniqueid}\r\nQueue: ${queue}\r\nPosition: 1\r\nCount: 1\r\n\r\n`;
 
-describe('call webhook events from AMI as they happen (STARTCALL), once per call and queue with the queue_log', function () {
+describe('call webhook events from AMI as they happen (STARTCALL, ENDCALL), each sent once with the logs', function () {
   this.timeout(60_000);
   const transcript = amiTranscript();
   let site: LiveSite;
@@ -20,6 +25,10 @@ describe('call webhook events from AMI as they happen (STARTCALL), once per call
   let app: TestApp;
   let calls: LiveCallEvents;
   const settle = () => site.settle();
+  const outbox = async (type: string) =>
+    (
+      await app.deps.database.db.selectFrom('webhook_deliveries').select(['payload']).where('event_type', '=', type).orderBy('id').execute()
+    ).map((r) => JSON.parse(r.payload) as { occurredAt: string; data: Record<string, unknown> });
   const startcalls = async () =>
     (
       await app.deps.database.db
@@ -33,8 +42,8 @@ describe('call webhook events from AMI as they happen (STARTCALL), once per call
   before(async () => {
     site = await startLiveSite();
     ({ app, peer } = site);
-    await buildWebhook(app.deps.database.db, 1, { type: 'STARTCALL' });
-    calls = new LiveCallEvents(app.deps.live, app.deps.database.sqlite, silentLogger, () => site.clock.now());
+    for (const type of ['STARTCALL', 'ENDCALL', 'NEWVOICEMAIL']) await buildWebhook(app.deps.database.db, 1, { type });
+    calls = new LiveCallEvents(app.deps.live, app.deps.database.sqlite, UTC_ZONE, silentLogger, () => site.clock.now());
     calls.start();
   });
   after(async () => {
@@ -91,5 +100,31 @@ describe('call webhook events from AMI as they happen (STARTCALL), once per call
     const joins = transcript.events.slice(first, last).filter((e) => e.message.Event === 'QueueCallerJoin');
     expect(joins.length).to.be.greaterThan(300);
     expect((await startcalls()).length - before).to.equal(joins.length);
+  });
+
+  it("sends ENDCALL from AMI's Cdr event with the call as the CDR importer places it; its Master.csv row then sends nothing", async () => {
+    const fromAmi = await outbox('ENDCALL');
+    expect(fromAmi.length).to.be.greaterThan(500);
+    const token = await tokenFor(app, { id: 1 });
+    const lines = readFileSync(join(FIXTURES, 'asterisk', 'Master.csv'), 'utf8')
+      .split('\n')
+      .filter((l) => l !== '');
+    const res = await app.request('POST', '/v2/reporting/ingest/cdr', { token, body: { lines } });
+    expect(res.status, res.text).to.equal(201);
+    // Every row the importer places in a tenant was announced by AMI; the rows it skips (no tenant's) were not.
+    expect(res.body.imported).to.equal(fromAmi.length);
+    expect(await outbox('ENDCALL'), 'no ENDCALL twice').to.have.length(fromAmi.length);
+    // Every call AMI announced is a stored row, field for field: not the id (AMI's came before the row) nor the
+    // uniqueid (which AMI has and cdr_csv by default does not write).
+    const stored = (await app.deps.database.db.selectFrom('cdr_calls').selectAll().execute()).map((row) => {
+      const { id: _id, uniqueId: _u, ...record } = toCallRecord(row);
+      return JSON.stringify(record);
+    });
+    for (const e of fromAmi) {
+      const { id, uniqueId, ...record } = e.data;
+      expect(id).to.equal(null);
+      expect(uniqueId).to.match(/^\d+\.\d+$/);
+      expect(stored, JSON.stringify(record)).to.include(JSON.stringify(record));
+    }
   });
 });

@@ -1,31 +1,36 @@
+import { ALL_TENANTS } from '../../access/scope';
 import type { Sqlite } from '../../db/database';
 import type { Logger } from '../../log';
-import { pbxLogs } from '../pbx-logs/pbx-logs.repository';
+import { extensionOfCall, placeCall } from '../pbx-logs/cdr-importer';
+import { callerNameOf, cdrKey, cdrRecordOfAmi } from '../pbx-logs/cdr-line';
+import { PbxDirectory } from '../pbx-logs/directory';
+import type { PbxZone } from '../pbx-logs/pbx-zone';
 import { claimCallEvent, enqueueEvent } from '../webhooks/outbox';
 import type { AmiMessage } from './ami-protocol';
 import type { LivePbx, LiveQueues } from './live-queues';
 import { eventTime } from './live-state';
 
-interface QueueRef {
-  readonly id: number;
-  readonly tenantId: number;
-  readonly name: string;
-}
+const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
 
 /**
- * Call webhook events as they happen, from AMI, without waiting for the PBX's logs: a caller joining a queue
- * (QueueCallerJoin) is a STARTCALL, sent at once. Its queue_log ENTERQUEUE line (ingested or followed later)
- * then sends nothing, and the other way round (claimCallEvent): each call is announced once per queue.
- * ENDCALL, NEWVOICEMAIL and QUEUECALLABANDONED still come from the CDR and the queue_log (docs/live-queues.md:
- * AMI's QueueCallerAbandon also fires for timeouts, and a call's record is the CDR's).
+ * Call webhook events as they happen, from AMI, without waiting for the PBX's logs:
+ * - a caller joining a queue (`QueueCallerJoin`) is a STARTCALL (`source: "ami"`);
+ * - a call's CDR (`Cdr`, sent by cdr_manager when the call ends) is an ENDCALL with the call as the calls
+ *   report shows it (`id` null: it is not stored until the Master.csv line is imported) and a NEWVOICEMAIL when
+ *   it ended in voicemail; the call is placed in its tenant as the CDR importer places a row.
+ * The same events of the queue_log line or Master.csv row (ingested or followed later) then send nothing, and
+ * the other way round (claimCallEvent): a call is announced once per queue, its end once. QUEUECALLABANDONED
+ * still comes from the queue_log: AMI's QueueCallerAbandon also fires for callers who timed out or left an
+ * empty queue.
  */
 export class LiveCallEvents {
-  private queues = new Map<string, QueueRef>();
+  private directory: PbxDirectory | undefined;
   private loadedAt = -Infinity;
 
   constructor(
     private readonly live: LiveQueues,
     private readonly sqlite: Sqlite,
+    private readonly zone: PbxZone,
     private readonly log: Logger,
     private readonly now: () => number,
   ) {}
@@ -38,39 +43,64 @@ export class LiveCallEvents {
     this.live.off('ami', this.onEvent);
   }
 
-  /** The stored queues by queue_log name, without case (reporting.md R2), read again at most every 10 s. */
-  private queueNamed(name: string): QueueRef | undefined {
-    if (this.now() - this.loadedAt > 10_000) {
-      const rows = pbxLogs(this.sqlite).queues.all();
-      this.queues = new Map(rows.map((r) => [r.logName.toLowerCase(), { id: r.id, tenantId: r.tenantId, name: r.name }]));
+  /** The site's queues and extensions (every tenant's: the server places calls on its own behalf), read again at most every 10 s. */
+  private site(): PbxDirectory {
+    if (!this.directory || this.now() - this.loadedAt > 10_000) {
+      if (this.directory) this.directory.reload();
+      else this.directory = new PbxDirectory(this.sqlite, ALL_TENANTS);
       this.loadedAt = this.now();
     }
-    return this.queues.get(name.toLowerCase());
+    return this.directory;
   }
 
   private readonly onEvent = (_pbx: LivePbx, m: AmiMessage, arrived: Date): void => {
-    if (m.Event !== 'QueueCallerJoin' || m.Queue === undefined || m.Uniqueid === undefined) return;
+    if (m.Event !== 'QueueCallerJoin' && m.Event !== 'Cdr') return;
     try {
-      const queue = this.queueNamed(m.Queue);
-      if (!queue) return; // a queue of no tenant's
-      const now = this.now();
-      const callId = m.Uniqueid;
-      this.sqlite.transaction(() => {
-        if (!claimCallEvent(this.sqlite, { type: 'STARTCALL', callId, queueId: queue.id }, now)) return;
-        const callerIdNum = m.CallerIDNum === undefined || m.CallerIDNum === '<unknown>' ? '' : m.CallerIDNum;
-        enqueueEvent(
-          this.sqlite,
-          {
-            tenantId: queue.tenantId,
-            type: 'STARTCALL',
-            occurredAt: eventTime(m, arrived).toISOString(),
-            data: { callId, queueId: queue.id, queueName: queue.name, callerIdNum, source: 'ami' },
-          },
-          now,
-        );
-      })();
+      this.sqlite.transaction(() => (m.Event === 'Cdr' ? this.callEnded(m) : this.callerJoined(m, arrived)))();
     } catch (err) {
-      this.log.warn({ err: (err as Error).message }, 'a live call event could not be written');
+      this.log.warn({ err: (err as Error).message, event: m.Event }, 'a live call event could not be written');
     }
   };
+
+  private callerJoined(m: AmiMessage, arrived: Date): void {
+    const queue = m.Queue === undefined ? undefined : this.site().queueByLogName(m.Queue);
+    if (!queue || m.Uniqueid === undefined) return; // a queue of no tenant's
+    const now = this.now();
+    const callId = m.Uniqueid;
+    if (!claimCallEvent(this.sqlite, { type: 'STARTCALL', callId, queueId: queue.id }, now)) return;
+    const callerIdNum = m.CallerIDNum === undefined || m.CallerIDNum === '<unknown>' ? '' : m.CallerIDNum;
+    const data = { callId, queueId: queue.id, queueName: queue.name, callerIdNum, source: 'ami' };
+    enqueueEvent(this.sqlite, { tenantId: queue.tenantId, type: 'STARTCALL', occurredAt: eventTime(m, arrived).toISOString(), data }, now);
+  }
+
+  private callEnded(m: AmiMessage): void {
+    const r = cdrRecordOfAmi(m, this.zone);
+    if (!r) return;
+    const call = placeCall(r, this.site());
+    if (typeof call === 'string') return; // no tenant's, or several tenants': the importer skips it too
+    const now = this.now();
+    if (!claimCallEvent(this.sqlite, { type: 'ENDCALL', callId: cdrKey(r), queueId: 0 }, now)) return;
+    const record = {
+      id: null,
+      uniqueId: r.uniqueId,
+      start: iso(r.start),
+      answer: r.answer === null ? null : iso(r.answer),
+      end: iso(r.end),
+      direction: call.direction,
+      source: r.src,
+      destination: r.dst,
+      callerName: callerNameOf(r.clid),
+      extension: extensionOfCall(call),
+      queueId: call.queueId,
+      duration: r.duration,
+      billsec: r.billsec,
+      disposition: r.disposition,
+    };
+    const { tenantId } = call;
+    enqueueEvent(this.sqlite, { tenantId, type: 'ENDCALL', occurredAt: record.end, data: record }, now);
+    if (r.lastApp === 'VoiceMail') {
+      const data = { ...record, mailbox: r.lastData.split(',')[0] ?? '' };
+      enqueueEvent(this.sqlite, { tenantId, type: 'NEWVOICEMAIL', occurredAt: record.end, data }, now);
+    }
+  }
 }

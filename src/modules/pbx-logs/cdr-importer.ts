@@ -21,7 +21,7 @@ const CDR_NO_TENANT = 'no extension or queue of a tenant matches';
 const CDR_AMBIGUOUS = 'extensions of several tenants match';
 
 /** A CDR row placed in a tenant, with what the reports and the calls report read from it. */
-interface PlacedCall {
+export interface PlacedCall {
   tenantId: number;
   queueId: number | null;
   srcExt: number | null;
@@ -39,7 +39,7 @@ interface PlacedCall {
  * - direction: inbound when the channel is not an extension of the tenant (a trunk); else internal when the
  *   other side is (dstchannel's agent, dst as an extension number, or a queue), else outbound.
  */
-function placeCall(r: CdrRecord, directory: PbxDirectory): PlacedCall | string {
+export function placeCall(r: CdrRecord, directory: PbxDirectory): PlacedCall | string {
   const srcPeer = channelAgent(r.channel);
   const dstPeer = channelAgent(r.dstChannel);
   const queue = r.lastApp === 'Queue' ? directory.queueByLogName(r.lastData.split(',')[0] || r.dst) : undefined;
@@ -209,10 +209,13 @@ function callRow(
     dst_raw: agents.dstRaw,
     src_ext: call.srcExt,
     dst_ext: call.dstExt,
-    extension: call.direction === 'inbound' ? call.dstExt : call.srcExt,
+    extension: extensionOfCall(call),
     queue_id: call.queueId,
     duration: r.duration,
     billsec: r.billsec,
     disposition: r.disposition,
   };
 }
+
+/** The extension a call is reported under: the one called for an inbound call, else the one calling. */
+export const extensionOfCall = (call: PlacedCall): number | null => (call.direction === 'inbound' ? call.dstExt : call.srcExt);

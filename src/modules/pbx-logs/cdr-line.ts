@@ -187,6 +187,41 @@ export function parseCdrLine(line: string, layout: CdrLayout = CDR_CSV_LAYOUT, z
   };
 }
 
+/**
+ * A CDR record from AMI's `Cdr` event (cdr_manager: the same fields as a Master.csv row, named, its times the
+ * same wall clock), or null when its start is unreadable.
+ */
+export function cdrRecordOfAmi(m: Readonly<Record<string, string | undefined>>, zone: PbxZone): CdrRecord | null {
+  const start = timeOf(m.StartTime, zone);
+  if (start === null) return null;
+  const duration = Number(m.Duration);
+  const billsec = Number(m.BillableSeconds);
+  return {
+    src: m.Source ?? '',
+    dst: m.Destination ?? '',
+    clid: m.CallerID ?? '',
+    channel: m.Channel ?? '',
+    dstChannel: m.DestinationChannel ?? '',
+    lastApp: m.LastApplication ?? '',
+    lastData: m.LastData ?? '',
+    start,
+    answer: timeOf(m.AnswerTime, zone),
+    end: timeOf(m.EndTime, zone) ?? start + (Number.isFinite(duration) ? Math.max(0, duration) : 0),
+    duration: Number.isFinite(duration) ? duration : 0,
+    billsec: Number.isFinite(billsec) ? billsec : 0,
+    disposition: m.Disposition ?? '',
+    uniqueId: m.UniqueID ?? '',
+  };
+}
+
+/**
+ * What names one CDR row in both of its sources (a Master.csv line, AMI's Cdr event) when the CSV carries no
+ * uniqueid (cdr_csv's default): its channels, application, times and outcome (one channel can leave several
+ * rows with the same start: a failed Dial's 0-second Hangup row beside it).
+ */
+export const cdrKey = (r: CdrRecord): string =>
+  [r.channel, r.dstChannel, r.lastApp, r.start, r.answer ?? '', r.end, r.billsec, r.disposition].join('|');
+
 /** The agent of a channel: the text before its last "-" (PJSIP/101-0000001a → PJSIP/101); "" when there is none. */
 export function channelAgent(channel: string): string {
   const dash = channel.lastIndexOf('-');

@@ -15,6 +15,7 @@ export interface ResolvedAgent {
 export interface QueueRef {
   readonly id: number;
   readonly tenantId: number;
+  readonly name: string;
 }
 
 /** The name a line carried, when it is not the agent it resolved to (the raw_agent columns). */
@@ -49,7 +50,7 @@ export class PbxDirectory {
     this.names.clear();
     this.resolved.clear();
     for (const q of this.repo.queues.all().filter((q) => inScope(this.scope, q.tenantId))) {
-      this.queues.set(q.logName.toLowerCase(), { id: q.id, tenantId: q.tenantId });
+      this.queues.set(q.logName.toLowerCase(), { id: q.id, tenantId: q.tenantId, name: q.name });
       this.queuesByTenant.set(q.tenantId, [...(this.queuesByTenant.get(q.tenantId) ?? []), q.id]);
     }
     const byTenant = new Map<number, DirectoryExtension[]>();

@@ -2,6 +2,7 @@ import type { Sqlite } from '../../db/database';
 import { toCallRecord } from '../calls/calls';
 import { claimCallEvent, enqueueEvent } from '../webhooks/outbox';
 import type { StoredChunk } from './import-run';
+import { cdrKey } from './cdr-line';
 import { pbxLogs } from './pbx-logs.repository';
 import { EV } from './queue-log-line';
 
@@ -12,7 +13,8 @@ import { EV } from './queue-log-line';
  * - a CDR record → ENDCALL (with the record as the calls report shows it), NEWVOICEMAIL when it ended in
  *   voicemail, and STARTCALL first when the call did not pass through a queue (its queue_log ENTERQUEUE
  *   announced it otherwise).
- * Only lines stored now count, so a line imported twice fires once; a STARTCALL that AMI sent first is not sent again.
+ * Only lines stored now count, so a line imported twice fires once; a STARTCALL, ENDCALL or NEWVOICEMAIL that AMI
+ * sent first is not sent again.
  */
 export interface PbxEventHook {
   /** Whether chunks fire events now: HTTP ingest always; follow mode once it has caught up with the file. */
@@ -74,6 +76,8 @@ function cdrEvents(sqlite: Sqlite, chunk: Extract<StoredChunk, { kind: 'cdr' }>,
     if (record.lastApp !== 'Queue') {
       enqueueEvent(sqlite, { tenantId, type: 'STARTCALL', occurredAt: call.start, data: { ...call, source: 'cdr' } }, now);
     }
+    // AMI's Cdr event may have announced its end already (src/modules/live-queues/live-call-events.ts).
+    if (!claimCallEvent(sqlite, { type: 'ENDCALL', callId: cdrKey(record), queueId: 0 }, now)) continue;
     enqueueEvent(sqlite, { tenantId, type: 'ENDCALL', occurredAt: call.end, data: call }, now);
     if (record.lastApp === 'VoiceMail') {
       enqueueEvent(

@@ -193,7 +193,7 @@ export class QueueLogImporter {
   }
 
   /** Adds a line's row for a queue to the batch; inserts the batch when it is full. */
-  private enqueue(queue: QueueRef, event: QueueLogEvent, code: number, lineKey: number, counts: boolean): void {
+  private enqueue(queue: Pick<QueueRef, 'id' | 'tenantId'>, event: QueueLogEvent, code: number, lineKey: number, counts: boolean): void {
     const { directory } = this.run;
     const agent = directory.agentIds(queue.tenantId, event.agent);
     if (event.code === EV.ENTERQUEUE) this.anchors.entered(queue.id, event.callid, event.time);

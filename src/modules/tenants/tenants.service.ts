@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Caller } from '../../access/caller';
-import { pageOf, pageWindow, type Page, type PageQuery } from '../../access/paging';
+import { pageOf, pageWindow, windowed, type Page, type PageQuery } from '../../access/paging';
 import { roleOf } from '../../access/permissions';
 import { tenantIn } from '../../access/tenant-filter';
 import type { Db } from '../../db/database';
@@ -32,10 +32,10 @@ export async function getTenant(db: Db, caller: Caller, id: number): Promise<Api
 }
 
 export async function tenantPage(db: Db, caller: Caller, q: PageQuery): Promise<Page<ApiTenant>> {
-  const w = pageWindow(q);
-  let query = db.selectFrom('tenants').selectAll().where(tenantIn(caller.scope, 'id')).orderBy('id');
-  if (w.limit !== null) query = query.limit(w.limit).offset(w.offset);
-  const rows = await query.execute();
+  const rows = await windowed(
+    db.selectFrom('tenants').selectAll().where(tenantIn(caller.scope, 'id')).orderBy('id'),
+    pageWindow(q),
+  ).execute();
   const { n } = await db
     .selectFrom('tenants')
     .select((eb) => eb.fn.countAll<number>().as('n'))

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Caller } from '../../access/caller';
 import { callerOf } from '../../access/caller';
-import { pageOf, pageWindow, type Page, type PageQuery } from '../../access/paging';
+import { pageOf, pageWindow, windowed, type Page, type PageQuery } from '../../access/paging';
 import { roleOf } from '../../access/permissions';
 import { listScope, requireTenant, scopeOfStoredRow } from '../../access/scope';
 import { tenantIn } from '../../access/tenant-filter';
@@ -46,10 +46,7 @@ export async function getUser(db: Db, caller: Caller, id: number): Promise<ApiUs
 
 export async function userPage(db: Db, caller: Caller, q: { tenantId?: number } & PageQuery): Promise<Page<ApiUser>> {
   const scope = listScope(caller.scope, q.tenantId);
-  const w = pageWindow(q);
-  let query = db.selectFrom('users').selectAll().where(tenantIn(scope)).orderBy('id');
-  if (w.limit !== null) query = query.limit(w.limit).offset(w.offset);
-  const rows = await query.execute();
+  const rows = await windowed(db.selectFrom('users').selectAll().where(tenantIn(scope)).orderBy('id'), pageWindow(q)).execute();
   const { n } = await db
     .selectFrom('users')
     .select((eb) => eb.fn.countAll<number>().as('n'))

@@ -20,19 +20,20 @@ export interface ExtensionInput {
 
 export type ExtensionRow = Selectable<ExtensionTable>;
 
+/** The columns an extension's input sets: one mapping for insert and update. */
+const extensionColumns = (input: Omit<ExtensionInput, 'id' | 'tenantId'>) => ({
+  branch_id: input.branchId ?? null,
+  ext_num: input.extNum,
+  ext_name: input.extName ?? '',
+  peer_name: input.peerName,
+  caller_id_number: input.callerIdNumber ?? '',
+  agent_aliases: JSON.stringify(input.agentAliases ?? []),
+});
+
 export async function insertExtension(db: Db, input: ExtensionInput): Promise<number> {
   const row = await db
     .insertInto('extensions')
-    .values({
-      id: input.id,
-      tenant_id: input.tenantId,
-      branch_id: input.branchId ?? null,
-      ext_num: input.extNum,
-      ext_name: input.extName ?? '',
-      peer_name: input.peerName,
-      caller_id_number: input.callerIdNumber ?? '',
-      agent_aliases: JSON.stringify(input.agentAliases ?? []),
-    })
+    .values({ id: input.id, tenant_id: input.tenantId, ...extensionColumns(input) })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
@@ -86,19 +87,7 @@ export async function updateExtension(
   id: number,
   input: Omit<ExtensionInput, 'id' | 'tenantId'>,
 ): Promise<void> {
-  await db
-    .updateTable('extensions')
-    .set({
-      branch_id: input.branchId ?? null,
-      ext_num: input.extNum,
-      ext_name: input.extName ?? '',
-      peer_name: input.peerName,
-      caller_id_number: input.callerIdNumber ?? '',
-      agent_aliases: JSON.stringify(input.agentAliases ?? []),
-    })
-    .where('id', '=', id)
-    .where(tenantIn(scope))
-    .execute();
+  await db.updateTable('extensions').set(extensionColumns(input)).where('id', '=', id).where(tenantIn(scope)).execute();
 }
 
 export async function deleteExtension(db: Db, scope: TenantScope, id: number): Promise<void> {

@@ -2,6 +2,7 @@ import { loadConfig } from '../config';
 import { ROLES } from '../access/permissions';
 import { ALL_TENANTS } from '../access/scope';
 import { generatePassword, hashPassword } from '../modules/auth/passwords';
+import { isBranchOfTenant } from '../modules/branches/branches.repository';
 import { findUserByEmail, insertUser, setPassword } from '../modules/users/users.repository';
 import { openDataDir } from '../runtime';
 import { CliError, DATA_DIR_HELP, EXIT, type Command } from './command';
@@ -63,12 +64,8 @@ ${DATA_DIR_HELP}`,
       const { db } = database;
       if (!(await db.selectFrom('tenants').select('id').where('id', '=', tenantId).executeTakeFirst()))
         throw new CliError(`no tenant with id ${tenantId}`);
-      if (
-        branchId &&
-        !(await db.selectFrom('branches').select('id').where('id', '=', branchId).where('tenant_id', '=', tenantId).executeTakeFirst())
-      ) {
+      if (branchId && !(await isBranchOfTenant(db, tenantId, branchId)))
         throw new CliError(`tenant ${tenantId} has no branch with id ${branchId}`);
-      }
       if (await findUserByEmail(db, email)) throw new CliError(`a user with e-mail ${email} already exists`);
       const id = await insertUser(db, {
         tenant_id: tenantId,

@@ -126,6 +126,24 @@ describe('the tars command line (e2e, real processes)', function () {
       (await runTars(['user', 'add', '--email', 'new@acme.example', '--tenant', '1', '--role', '9', '--data-dir', data])).code,
       'a duplicate e-mail fails',
     ).to.equal(1);
+    const foreign = await runTars([
+      'user',
+      'add',
+      '--email',
+      'b@acme.example',
+      '--tenant',
+      '1',
+      '--role',
+      '9',
+      '--branch',
+      '3',
+      '--data-dir',
+      data,
+    ]);
+    expect([foreign.code, foreign.stderr.trim()], "another tenant's branch fails").to.deep.equal([
+      1,
+      'tars user add: tenant 1 has no branch with id 3',
+    ]);
     const server = await startServe(['--data-dir', data]);
     try {
       const res = await login(server.url, 'new@acme.example', password);

@@ -39,7 +39,7 @@ describe('the AMI link to a PBX (replaying a real Asterisk 22 run on loopback)',
     expect(pbx.status.state).to.equal('connected');
     expect(pbx.status.banner).to.equal('Asterisk Call Manager/11.0.0');
     expect(peer.received.map((a) => a.Action).slice(0, 2)).to.deep.equal(['Login', 'QueueStatus']);
-    expect(peer.received[0]).to.include({ Username: AMI_USER.username, Secret: AMI_USER.secret, Events: 'on' });
+    expect(peer.received[0]).to.include({ Username: AMI_USER.username, Secret: AMI_USER.secret, Events: 'agent,cdr' });
     expect(fromState(pbx.queues)).to.deep.equal(fromAnswer(transcript.checkpoints[0]!));
     for (let i = 1; i < transcript.checkpoints.length; i++) {
       peer.playTo(i);

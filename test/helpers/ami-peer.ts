@@ -17,7 +17,8 @@ export type ReceivedAction = AmiMessage;
  */
 export class AmiPeer {
   readonly received: ReceivedAction[] = [];
-  private readonly sockets = new Set<Socket>();
+  /** The logged-in clients, each with the event classes it asked for (`on`: all). */
+  private readonly sockets = new Map<Socket, readonly string[]>();
   private server: Server | undefined;
   /** Index into transcript.checkpoints of the snapshot a QueueStatus gets now. */
   private checkpoint = 0;
@@ -56,25 +57,28 @@ export class AmiPeer {
   playTo(index: number): void {
     const target = this.transcript.checkpoints[index];
     if (!target) throw new Error(`no checkpoint ${index}`);
-    let text = '';
-    for (; this.sent < target.after; this.sent++) {
-      const e = this.transcript.events[this.sent];
-      if (!e) continue;
-      text += e.text;
-      this.follow(e.message);
-    }
-    for (const s of this.sockets) s.write(text);
+    const batch = this.transcript.events.slice(this.sent, target.after);
+    this.sent = Math.max(this.sent, target.after);
+    for (const e of batch) this.follow(e.message);
+    // As Asterisk does, each client gets the events of the classes it asked for at login (its Events header).
+    for (const [s, classes] of this.sockets)
+      s.write(
+        batch
+          .filter((e) => wanted(classes, e.message))
+          .map((e) => e.text)
+          .join(''),
+      );
     this.checkpoint = index;
   }
 
   /** Writes raw bytes to every logged-in client (a half message, a message of no queue of the site). */
   write(text: string): void {
-    for (const s of this.sockets) s.write(text);
+    for (const s of this.sockets.keys()) s.write(text);
   }
 
   /** Drops every connection, as a PBX that restarts would. */
   dropAll(): void {
-    for (const s of this.sockets) s.destroy();
+    for (const s of this.sockets.keys()) s.destroy();
     this.sockets.clear();
   }
 
@@ -121,7 +125,11 @@ export class AmiPeer {
                 : { Response: 'Error', ActionID: id, Message: 'Authentication failed' },
             ),
           );
-          if (loggedIn) this.sockets.add(socket);
+          if (loggedIn)
+            this.sockets.set(
+              socket,
+              (action.Events ?? 'on').split(',').map((c) => c.trim()),
+            );
           else socket.end();
         } else if (this.mute) {
           continue;
@@ -216,4 +224,12 @@ export class AmiPeer {
     text += formatAction({ Event: 'QueueStatusComplete', ActionID: id, EventList: 'Complete', ListItems: answer.length });
     return text;
   }
+}
+
+/** Whether a client that asked for these event classes gets this event (manager.c: the event's Privilege classes). */
+function wanted(classes: readonly string[], m: AmiMessage): boolean {
+  if (classes.includes('on')) return true;
+  if (classes.includes('off')) return false;
+  const privilege = (m.Privilege ?? '').split(',');
+  return privilege.some((c) => c !== 'all' && classes.includes(c));
 }

@@ -16,7 +16,7 @@ export interface AmiTarget {
 
 /**
  * The event classes asked for at login: app_queue.c sends its queue and member events as `agent`, cdr_manager
- * its records as `cdr`. Everything else (channels, dialplan, VarSet: 95 % of a busy PBX's events) is not sent.
+ * its records as `cdr`. Everything else (channels, dialplan, VarSet: 93 % of the recorded run's events, 91 % of its bytes) is not sent.
  */
 export const EVENT_CLASSES = 'agent,cdr';
 

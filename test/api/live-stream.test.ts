@@ -173,6 +173,13 @@ describe('GET /v2/reporting/queues/live/stream (Server-Sent Events from a replay
     stuck.socket.destroy();
   });
 
+  it('answers HEAD with the headers of the stream and ends it', async () => {
+    const res = await fetch(app.url + PATH, { method: 'HEAD', headers: { authorization: `Bearer ${token}` } });
+    expect(res.status).to.equal(200);
+    expect(res.headers.get('content-type')).to.equal('text/event-stream; charset=utf-8');
+    expect(await res.text()).to.equal('');
+  });
+
   it("ends a stream whose caller lost access (another tenant's user never gets one: 403)", async () => {
     const db = app.deps.database.db;
     const user = await buildUser(db, 1, ROLE.reports);

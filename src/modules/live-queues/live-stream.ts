@@ -126,10 +126,6 @@ export class LiveStreams {
   }
 
   private attach(opened: Channel, client: Client): void {
-    // The channel may have closed (its last client left) between open and attach: take the current one, or revive it.
-    const channel = this.channels.get(opened.tenantId) ?? opened;
-    this.channels.set(channel.tenantId, channel);
-    this.listen();
     const { req, res } = client;
     res.writeHead(200, {
       'Content-Type': 'text/event-stream; charset=utf-8',
@@ -137,6 +133,15 @@ export class LiveStreams {
       'X-Accel-Buffering': 'no', // nginx: pass each event on at once
       Connection: 'keep-alive',
     });
+    // HEAD (answered by the GET route) gets the headers only: there is no stream to keep open.
+    if (req.method === 'HEAD') {
+      res.end();
+      return;
+    }
+    // The channel may have closed (its last client left) between open and attach: take the current one, or revive it.
+    const channel = this.channels.get(opened.tenantId) ?? opened;
+    this.channels.set(channel.tenantId, channel);
+    this.listen();
     req.socket.setNoDelay(true);
     channel.clients.add(client);
     res.on('close', () => this.leave(channel, client));

@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { expect } from 'chai';
 import { silentLogger } from '../../src/log';
 import { AmiParser } from '../../src/modules/live-queues/ami-protocol';
@@ -6,6 +8,7 @@ import { parseAmiUrl, type AmiStatus } from '../../src/modules/live-queues/ami-c
 import { LiveQueues, parseAmiUrls, type LivePbx } from '../../src/modules/live-queues/live-queues';
 import { AmiPeer, AMI_USER } from '../helpers/ami-peer';
 import { amiTranscript, fromAnswer, fromState } from '../helpers/ami-transcript';
+import { FIXTURES } from '../helpers/fixtures';
 import { until } from '../helpers/until';
 
 /** Asks the PBX for nothing in particular and waits for the answer: every event sent before it has been applied. */
@@ -88,6 +91,33 @@ describe('the AMI link to a PBX (replaying a real Asterisk 22 run on loopback)',
     peer.mute = false;
     const dropped = pbx.snapshotAt;
     await until(() => pbx.status.state === 'connected' && pbx.snapshotAt !== dropped, { what: 'a fresh snapshot' });
+  });
+
+  it("speaks AMI over TLS (amis://), checking the PBX's certificate", async () => {
+    const cert = readFileSync(join(FIXTURES, 'tls', 'localhost-cert.pem'), 'utf8');
+    const key = readFileSync(join(FIXTURES, 'tls', 'localhost-key.pem'), 'utf8');
+    const secure = new AmiPeer(transcript);
+    await secure.listen({ cert, key });
+    const trusting = new LiveQueues(parseAmiUrls(secure.url), silentLogger, { minBackoffMs: 20, maxBackoffMs: 200, ca: cert });
+    const untrusting = new LiveQueues(parseAmiUrls(secure.url), silentLogger, { minBackoffMs: 20, maxBackoffMs: 200 });
+    try {
+      trusting.start();
+      untrusting.start();
+      const ok = trusting.pbxs[0] as LivePbx;
+      await until(() => ok.snapshotAt, { what: 'a snapshot over TLS' });
+      expect(ok.label).to.match(/^amis:\/\/tars@127\.0\.0\.1:\d+$/);
+      expect(fromState(ok.queues)).to.deep.equal(fromAnswer(transcript.checkpoints[0]!));
+      const refused = untrusting.pbxs[0] as LivePbx;
+      const seen: AmiStatus[] = [];
+      refused.client.on('status', (st) => seen.push(st));
+      await until(() => seen.find((st) => st.state === 'down'), { what: 'an untrusted certificate to be refused' });
+      expect(seen.find((st) => st.state === 'down')?.reason).to.equal('self-signed certificate');
+      expect(refused.snapshotAt).to.equal(undefined);
+    } finally {
+      trusting.stop();
+      untrusting.stop();
+      await secure.close();
+    }
   });
 
   it('a refused login is a state with Asterisk\'s reason, never "connected", and the secret is in no label', async () => {

@@ -1,4 +1,5 @@
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { createServer as createTlsServer } from 'node:tls';
 import { AmiParser, formatAction, type AmiMessage } from '../../src/modules/live-queues/ami-protocol';
 import type { Transcript } from './ami-transcript';
 
@@ -24,6 +25,7 @@ export class AmiPeer {
   private checkpoint = 0;
   /** How many of transcript.events have been sent. */
   private sent: number;
+  private tls = false;
   /** Refusing connections (goDown). */
   private down = false;
   /** While true, actions after the login get no answer at all (a PBX that hangs, or a half-open link). */
@@ -42,15 +44,17 @@ export class AmiPeer {
       }
   }
 
-  async listen(): Promise<number> {
-    this.server = createServer((socket) => this.accept(socket));
+  /** Listens on loopback; with `tls` (a certificate and its key) it speaks AMI over TLS, as Asterisk's tlsbindport. */
+  async listen(tls?: { cert: string; key: string }): Promise<number> {
+    this.tls = tls !== undefined;
+    this.server = tls ? createTlsServer(tls, (socket) => this.accept(socket)) : createServer((socket) => this.accept(socket));
     await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
     return (this.server.address() as AddressInfo).port;
   }
 
   get url(): string {
     const port = (this.server?.address() as AddressInfo).port;
-    return `ami://${AMI_USER.username}:${AMI_USER.secret}@127.0.0.1:${port}`;
+    return `${this.tls ? 'amis' : 'ami'}://${AMI_USER.username}:${AMI_USER.secret}@127.0.0.1:${port}`;
   }
 
   /** Sends the recorded events up to checkpoint `index` to every logged-in client; QueueStatus then answers with that checkpoint. */

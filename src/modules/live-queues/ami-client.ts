@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
-import { connect as netConnect, type Socket } from 'node:net';
-import { connect as tlsConnect } from 'node:tls';
+import { isIP, connect as netConnect, type Socket } from 'node:net';
+import { connect as tlsConnect, rootCertificates } from 'node:tls';
 import { AmiParser, formatAction, type AmiMessage } from './ami-protocol';
 
 /** Where one PBX's manager interface is: from `ami://user:secret@host:5038` or `amis://…` (TLS). */
@@ -72,6 +72,8 @@ export interface AmiClientOptions {
   readonly maxBackoffMs?: number;
   /** How long an action may wait for its answer (and the banner and login for theirs). */
   readonly actionTimeoutMs?: number;
+  /** For amis://: certificates to trust besides the system's (NODE_EXTRA_CA_CERTS does the same for a whole process). */
+  readonly ca?: string | Buffer;
 }
 
 interface Pending {
@@ -113,6 +115,7 @@ export class AmiClient extends EventEmitter<{
   private readonly minBackoffMs: number;
   private readonly maxBackoffMs: number;
   private readonly actionTimeoutMs: number;
+  private readonly ca: string | Buffer | undefined;
 
   constructor(
     readonly target: AmiTarget,
@@ -123,6 +126,7 @@ export class AmiClient extends EventEmitter<{
     this.minBackoffMs = options.minBackoffMs ?? 1000;
     this.maxBackoffMs = options.maxBackoffMs ?? 60_000;
     this.actionTimeoutMs = options.actionTimeoutMs ?? 10_000;
+    this.ca = options.ca;
     this.backoffMs = this.minBackoffMs;
     this.current = { state: 'stopped', since: this.now(), reason: undefined, banner: undefined };
   }
@@ -176,7 +180,9 @@ export class AmiClient extends EventEmitter<{
     this.parser = new AmiParser();
     this.setStatus('connecting', undefined);
     const { host, port } = this.target;
-    const socket = this.target.tls ? tlsConnect({ host, port, servername: host }) : netConnect({ host, port });
+    const socket = this.target.tls
+      ? tlsConnect({ host, port, servername: isIP(host) ? undefined : host, ...(this.ca ? { ca: [...rootCertificates, this.ca] } : {}) })
+      : netConnect({ host, port });
     this.socket = socket;
     socket.setNoDelay(true);
     socket.setKeepAlive(true, 30_000);

@@ -2,7 +2,7 @@ import { scopeOfStoredRow } from '../../access/scope';
 import type { AppDeps } from '../../deps';
 import { enqueueEvent } from '../webhooks/outbox';
 import { allQueueAlerts, type QueueAlertRow } from './alerts.repository';
-import { TenantView, type LiveDeps } from './live.service';
+import { liveDepsOf, TenantView, type LiveDeps } from './live.service';
 
 /** The alerts a queue can raise, each from one figure of its live view. */
 export const ALERTS = ['callersWaiting', 'longestWait', 'serviceLevel', 'noAgentAvailable'] as const;
@@ -63,7 +63,7 @@ export class AlertWatcher {
     private readonly deps: AppDeps,
     private readonly tickMs = 5000,
   ) {
-    this.live = { db: deps.database.db, live: deps.live, now: () => new Date(deps.clock.now()) };
+    this.live = liveDepsOf(deps);
   }
 
   /** Without a PBX there is nothing to watch. */

@@ -8,7 +8,7 @@ import type { PbxZone } from '../pbx-logs/pbx-zone';
 import { claimCallEvent, enqueueEvent } from '../webhooks/outbox';
 import type { AmiMessage } from './ami-protocol';
 import type { LivePbx, LiveQueues } from './live-queues';
-import { eventTime } from './live-state';
+import { callerId, eventTime } from './live-state';
 
 const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
 
@@ -68,8 +68,7 @@ export class LiveCallEvents {
     const now = this.now();
     const callId = m.Uniqueid;
     if (!claimCallEvent(this.sqlite, { type: 'STARTCALL', callId, queueId: queue.id }, now)) return;
-    const callerIdNum = m.CallerIDNum === undefined || m.CallerIDNum === '<unknown>' ? '' : m.CallerIDNum;
-    const data = { callId, queueId: queue.id, queueName: queue.name, callerIdNum, source: 'ami' };
+    const data = { callId, queueId: queue.id, queueName: queue.name, callerIdNum: callerId(m.CallerIDNum), source: 'ami' };
     enqueueEvent(this.sqlite, { tenantId: queue.tenantId, type: 'STARTCALL', occurredAt: eventTime(m, arrived).toISOString(), data }, now);
   }
 

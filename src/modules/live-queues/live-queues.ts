@@ -122,8 +122,7 @@ export class LiveQueues extends EventEmitter<{
   }
 
   /** Reads the queues whole and replaces the state (and schedules the next read). */
-  async refresh(pbx: LivePbx): Promise<void> {
-    const p = pbx as Pbx;
+  private async refresh(p: Pbx): Promise<void> {
     clearTimeout(p.timer);
     try {
       const reply = await p.client.action({ Action: 'QueueStatus' });

@@ -63,7 +63,7 @@ interface Queue {
 }
 
 /** Asterisk's "unknown" caller id, as an empty string. */
-const callerId = (text: string | undefined): string => (text === undefined || text === '<unknown>' ? '' : text);
+export const callerId = (text: string | undefined): string => (text === undefined || text === '<unknown>' ? '' : text);
 const int = (text: string | undefined): number => {
   const n = Number(text);
   return Number.isFinite(n) ? Math.trunc(n) : 0;

@@ -78,16 +78,8 @@ export class LiveStreams {
     this.replayEvents = options.replayEvents ?? 256;
   }
 
-  /** Number of connected clients (metrics, tests). */
-  get clients(): number {
-    let n = 0;
-    for (const c of this.channels.values()) n += c.clients.size;
-    return n;
-  }
-
   /** A stream of a tenant the caller was checked for; the view is read before the first byte is sent. */
   async open(tenantId: number, scope: TenantScope, stillAllowed: StillAllowed): Promise<EventStream> {
-    this.listen();
     let channel = this.channels.get(tenantId);
     if (!channel) {
       const view = await TenantView.load(this.deps, tenantId, scope);

@@ -5,11 +5,9 @@ import { route, streamRoute, type RouteDef } from '../../http/route';
 import { LiveStreams, type LiveStreamOptions, type StillAllowed } from './live-stream';
 import { agentDnd, agentLogin, agentPause, agentStatus } from './agents.service';
 import { getQueueAlerts, setQueueAlerts } from './alerts.service';
-import { liveQueuesOf, liveTenant, type LiveDeps } from './live.service';
+import { liveDepsOf, liveQueuesOf, liveTenant } from './live.service';
 
 const PERMISSION = 'reporting.queues.read';
-
-const liveDepsOf = (deps: AppDeps): LiveDeps => ({ db: deps.database.db, live: deps.live, now: () => new Date(deps.clock.now()) });
 
 /** The live layer's routes: additions to the hosted API (docs/live-queues.md). */
 export function liveQueueRoutes(deps: AppDeps, options?: LiveStreamOptions): RouteDef[] {

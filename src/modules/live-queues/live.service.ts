@@ -1,6 +1,7 @@
 import type { Caller } from '../../access/caller';
 import { requireTenant, type TenantScope } from '../../access/scope';
 import type { Db } from '../../db/database';
+import type { AppDeps } from '../../deps';
 import { badRequest } from '../../errors';
 import { periodsOf } from '../../time/report-range';
 import { formatDay, localDay, startOfDay } from '../../time/zone';
@@ -90,6 +91,9 @@ export interface LiveDeps {
   readonly live: LiveQueues;
   readonly now: () => Date;
 }
+
+/** What the live layer's routes, stream and alerts read, from the app's dependencies. */
+export const liveDepsOf = (deps: AppDeps): LiveDeps => ({ db: deps.database.db, live: deps.live, now: () => new Date(deps.clock.now()) });
 
 type TodayCounters = Awaited<ReturnType<typeof todayCounters>>;
 

@@ -110,8 +110,10 @@ export function eventTime(m: AmiMessage, arrived: Date): Date {
  * QueueMember* events carry every field of the member they are about.
  */
 export class LiveState {
+  /** By name without case, as Asterisk and the importer match queue names (reporting.md R2). */
   private readonly byName = new Map<string, Queue>();
 
+  /** The queues, keyed by their name in lower case (each keeps its own spelling in `name`). */
   get queues(): ReadonlyMap<string, LiveQueue> {
     return this.byName;
   }
@@ -146,7 +148,7 @@ export class LiveState {
         return name;
       }
       case 'QueueCallerLeave': {
-        const q = this.byName.get(name);
+        const q = this.byName.get(name.toLowerCase());
         const left = q?.callers.get(m.Uniqueid ?? '');
         if (!q || !left) return undefined;
         q.callers.delete(left.uniqueid);
@@ -163,7 +165,7 @@ export class LiveState {
         return name;
       }
       case 'QueueMemberRemoved':
-        return this.byName.get(name)?.members.delete(m.Interface ?? '') ? name : undefined;
+        return this.byName.get(name.toLowerCase())?.members.delete(m.Interface ?? '') ? name : undefined;
       case 'AgentConnect':
         return this.setInCall(name, m.Interface, true);
       case 'AgentComplete':
@@ -177,7 +179,7 @@ export class LiveState {
 
   /** A member's call in this queue began or ended (app_queue.c sets and clears its `starttime`: InCall). */
   private setInCall(name: string, iface: string | undefined, inCall: boolean): string | undefined {
-    const q = this.byName.get(name);
+    const q = this.byName.get(name.toLowerCase());
     const member = q?.members.get(iface ?? '');
     if (!q || !member || member.inCall === inCall) return undefined;
     q.members.set(member.interface, { ...member, inCall });
@@ -185,8 +187,8 @@ export class LiveState {
   }
 
   private queue(name: string, params?: AmiMessage): Queue {
-    let q = this.byName.get(name);
-    if (!q) this.byName.set(name, (q = { name, strategy: '', serviceLevel: 0, members: new Map(), callers: new Map() }));
+    let q = this.byName.get(name.toLowerCase());
+    if (!q) this.byName.set(name.toLowerCase(), (q = { name, strategy: '', serviceLevel: 0, members: new Map(), callers: new Map() }));
     if (params) {
       q.strategy = params.Strategy ?? '';
       q.serviceLevel = int(params.ServiceLevel);

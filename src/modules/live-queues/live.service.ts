@@ -32,7 +32,10 @@ export function liveTenant(scope: TenantScope, tenantId: number | undefined): { 
 /** The live queue of a PBX that a stored queue names (its queue_log name, without case: reporting.md R2), with its PBX. */
 function liveQueueOf(pbxs: readonly LivePbx[], logName: string): { pbx: LivePbx; queue: LiveQueue } | undefined {
   const wanted = logName.toLowerCase();
-  for (const pbx of pbxs) for (const queue of pbx.queues.values()) if (queue.name.toLowerCase() === wanted) return { pbx, queue };
+  for (const pbx of pbxs) {
+    const queue = pbx.queues.get(wanted);
+    if (queue) return { pbx, queue };
+  }
   return undefined;
 }
 

@@ -1,6 +1,7 @@
 import type { AppDeps } from '../deps';
 import { ReportScheduler } from '../modules/scheduled-reports/scheduler';
 import { Dispatcher } from '../modules/webhooks/dispatcher';
+import { forgetCallEvents } from '../modules/webhooks/outbox';
 import type { Job } from './jobs';
 
 /**
@@ -17,6 +18,12 @@ export function jobsOf(deps: AppDeps): Job[] {
       schedule: '* * * * *',
       runAtStart: true,
       run: () => reports.tick(),
+    },
+    {
+      // Call events sent by AMI or a log line are remembered two days, so that the other source stays silent.
+      name: 'call-events-forget',
+      schedule: '17 * * * *',
+      run: async () => void forgetCallEvents(deps.database.sqlite, deps.clock.now()),
     },
     {
       // Events may be written by any process (a CLI import included): poll the outbox every second.

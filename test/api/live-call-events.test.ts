@@ -5,6 +5,7 @@ import { toCallRecord } from '../../src/modules/calls/calls';
 import { silentLogger } from '../../src/log';
 import { LiveCallEvents } from '../../src/modules/live-queues/live-call-events';
 import { UTC_ZONE } from '../../src/modules/pbx-logs/pbx-zone';
+import { CALL_EVENTS_KEPT_MS, claimCallEvent, forgetCallEvents } from '../../src/modules/webhooks/outbox';
 import type { AmiPeer } from '../helpers/ami-peer';
 import { amiTranscript } from '../helpers/ami-transcript';
 import type { TestApp } from '../helpers/app';
@@ -126,5 +127,17 @@ describe('call webhook events from AMI as they happen (STARTCALL, ENDCALL), each
       expect(uniqueId).to.match(/^\d+\.\d+$/);
       expect(stored, JSON.stringify(record)).to.include(JSON.stringify(record));
     }
+  });
+
+  it('remembers a sent call event two days (the hourly job forgets it then), so the other source stays silent till then', () => {
+    const { sqlite } = app.deps.database;
+    const claim = { type: 'STARTCALL', callId: 'forget.1', queueId: 1 };
+    const t = Date.UTC(2026, 10, 23, 12);
+    expect(claimCallEvent(sqlite, claim, t)).to.equal(true);
+    expect(claimCallEvent(sqlite, claim, t + 1000)).to.equal(false);
+    expect(forgetCallEvents(sqlite, t + CALL_EVENTS_KEPT_MS)).to.equal(0);
+    expect(claimCallEvent(sqlite, claim, t + CALL_EVENTS_KEPT_MS)).to.equal(false);
+    expect(forgetCallEvents(sqlite, t + CALL_EVENTS_KEPT_MS + 1)).to.be.greaterThan(0);
+    expect(claimCallEvent(sqlite, claim, t + CALL_EVENTS_KEPT_MS + 2)).to.equal(true);
   });
 });

@@ -56,9 +56,12 @@ export const CALL_EVENTS_KEPT_MS = 2 * 86_400_000;
  * true for the first to ask, which sends it; false for the other. Call it in the transaction of the send.
  */
 export function claimCallEvent(sqlite: Sqlite, claim: { type: string; callId: string; queueId: number }, now: number): boolean {
-  const { claimEvent, forgetEvents } = statementsOf(sqlite);
-  forgetEvents.run({ before: now - CALL_EVENTS_KEPT_MS }); // an index range, empty almost always
-  return claimEvent.run({ ...claim, now }).changes > 0;
+  return statementsOf(sqlite).claimEvent.run({ ...claim, now }).changes > 0;
+}
+
+/** Forgets the call events sent more than CALL_EVENTS_KEPT_MS ago (the server's job, hourly); returns how many. */
+export function forgetCallEvents(sqlite: Sqlite, now: number): number {
+  return statementsOf(sqlite).forgetEvents.run({ before: now - CALL_EVENTS_KEPT_MS }).changes;
 }
 
 interface NewDelivery {

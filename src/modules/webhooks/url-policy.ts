@@ -104,11 +104,15 @@ const has = (r: Rules, address: string) => {
 };
 
 export function createUrlPolicy(allow: readonly string[], deny: readonly string[]): UrlPolicy {
-  const allowRules = rules(allow);
-  const denyRules = rules(deny);
-  const defaultRules = rules(DEFAULT_DENY);
+  // Built when first asked: the first isIP() of the process compiles Node's address patterns (2 ms of a start).
+  let built: { allowRules: Rules; denyRules: Rules; defaultRules: Rules } | undefined;
   return {
     denied(hostname, address) {
+      const { allowRules, denyRules, defaultRules } = (built ??= {
+        allowRules: rules(allow),
+        denyRules: rules(deny),
+        defaultRules: rules(DEFAULT_DENY),
+      });
       const host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
       const ip = isIP(host) ? host : address;
       if (denyRules.hosts.has(host)) return `${host} is on the webhook deny list`;

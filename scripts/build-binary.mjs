@@ -89,8 +89,17 @@ async function main() {
   const bundleFile = 'dist/tars-sea.cjs';
   await bundle({ outfile: bundleFile, alias: { 'better-sqlite3': `${sqliteDir}/lib/index.js` } });
   const exe = `${dist}/tars`;
-  makeExecutable({ node24, main: `${root}${bundleFile}`, assets: { 'better_sqlite3.node': addon, ...docsAssets }, exe });
+  // The addon's SHA-256, computed here once rather than at every start: it names the addon's cache file.
+  const addonHash = `${exe}-addon.sha256`;
+  writeFileSync(addonHash, createHash('sha256').update(readFileSync(addon)).digest('hex'));
+  makeExecutable({
+    node24,
+    main: `${root}${bundleFile}`,
+    assets: { 'better_sqlite3.node': addon, 'better_sqlite3.node.sha256': addonHash, ...docsAssets },
+    exe,
+  });
   rmSync(`${root}${bundleFile}`, { force: true });
+  rmSync(addonHash, { force: true });
   const sum = createHash('sha256').update(readFileSync(exe)).digest('hex');
   writeFileSync(`${dist}/SHA256SUMS`, `${sum}  tars\n`);
   console.log(

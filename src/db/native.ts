@@ -1,11 +1,11 @@
-import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sea from 'node:sea';
 
-/** The name under which scripts/build-binary.mjs embeds better-sqlite3's addon into the executable. */
+/** The name under which scripts/build-binary.mjs embeds better-sqlite3's addon into the executable, and its SHA-256 (hex). */
 export const ADDON_ASSET = 'better_sqlite3.node';
+export const ADDON_HASH_ASSET = 'better_sqlite3.node.sha256';
 
 let cached: object | undefined;
 
@@ -13,16 +13,17 @@ let cached: object | undefined;
  * better-sqlite3's `nativeBinding` option. From node_modules (development, tests, npm start) it is undefined
  * and better-sqlite3 finds its addon itself. Inside the standalone executable (Node's single executable
  * application) `require` reaches only built-ins, so the addon travels as an asset: it is written to a
- * per-user cache directory, named by its hash (written to a temporary name and renamed, so concurrent
- * starts never see half a file; an existing file is loaded only when its hash matches), loaded with
- * process.dlopen and handed over as the loaded module (better-sqlite3 accepts an object).
+ * per-user cache directory, named by its hash (computed at build time; hashing it at every start took 3 ms),
+ * written to a temporary name and renamed, so concurrent starts never see half a file; an existing file is
+ * loaded only when its bytes are the asset's. It is loaded with process.dlopen and handed over as the
+ * loaded module (better-sqlite3 accepts an object).
  */
 export function nativeBinding(): object | undefined {
   if (!sea.isSea()) return undefined;
   if (cached) return cached;
   const bytes = Buffer.from(sea.getAsset(ADDON_ASSET));
-  const hash = createHash('sha256').update(bytes).digest('hex');
-  const file = writeOnce(bytes, hash, `better_sqlite3-${hash.slice(0, 16)}.node`);
+  const hash = sea.getAsset(ADDON_HASH_ASSET, 'utf8').trim();
+  const file = writeOnce(bytes, `better_sqlite3-${hash.slice(0, 16)}.node`);
   const module = { exports: {} as object };
   process.dlopen(module, file);
   cached = module.exports;
@@ -41,12 +42,12 @@ function cacheDirs(): string[] {
   return dirs.filter((d): d is string => Boolean(d));
 }
 
-function writeOnce(bytes: Buffer, hash: string, name: string): string {
+function writeOnce(bytes: Buffer, name: string): string {
   const problems: string[] = [];
   for (const dir of cacheDirs()) {
     const file = join(dir, name);
     try {
-      if (createHash('sha256').update(readFileSync(file)).digest('hex') === hash) return file;
+      if (readFileSync(file).equals(bytes)) return file;
     } catch {
       /* not there yet */
     }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { expect } from 'chai';
@@ -44,6 +44,24 @@ describe('the standalone executable', function () {
     const res = await runTars(['--version'], { cwd: dir, env: env() });
     expect(res.code, res.stderr).to.equal(0);
     expect(res.stdout).to.match(/^tars \d+\.\d+\.\d+\nnode 24\.\d+\.\d+\nsqlite 3\.\d+\.\d+\n$/);
+  });
+
+  it('when its cached SQLite addon is named by its hash and then altered, then it writes the addon again and runs', async () => {
+    const cacheDir = join(dir, 'addon-cache');
+    const first = await runTars(['--version'], { cwd: dir, env: { ...env(), TARS_CACHE_DIR: cacheDir } });
+    expect(first.code, first.stderr).to.equal(0);
+    const names = readdirSync(cacheDir);
+    expect(names).to.have.length(1);
+    const file = join(cacheDir, names[0] as string);
+    const addon = readFileSync(file);
+    expect(names[0]).to.equal(`better_sqlite3-${createHash('sha256').update(addon).digest('hex').slice(0, 16)}.node`);
+    const altered = Buffer.from(addon);
+    altered[altered.length - 1] = (altered.at(-1) as number) ^ 1;
+    chmodSync(file, 0o600);
+    writeFileSync(file, altered);
+    const second = await runTars(['--version'], { cwd: dir, env: { ...env(), TARS_CACHE_DIR: cacheDir } });
+    expect(second.code, second.stderr).to.equal(0);
+    expect(readFileSync(file).equals(addon), 'the altered file replaced by the asset').to.equal(true);
   });
 
   it('when started alone in an empty directory, then it creates ./data, logs in and serves the API', async () => {

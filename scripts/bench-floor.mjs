@@ -5,7 +5,8 @@
 // prints "listening on http://HOST:PORT" once it accepts connections.
 //
 // What TARS does per authenticated request and this app repeats (src/access/caller.ts, src/modules/auth/tokens.ts):
-//   1. verifies the bearer JWT with jsonwebtoken, HS256 pinned, the secret of DIR/jwt-secret as a KeyObject;
+//   1. verifies the bearer JWT with jsonwebtoken, HS256 pinned, the secret of DIR/jwt-secret as a KeyObject (at
+//      every request; TARS verifies a token's signature when it first sees it and then checks only its expiry);
 //   2. reads the token's user by id and compares its token_version with the token's `ver` (that is how a
 //      token dies when its user changes password or is deleted): here one prepared
 //      `SELECT tenant_id, token_version FROM users WHERE id = ?`; the user's tenant is the scope (an

@@ -120,7 +120,6 @@ export interface QueueTable {
   branch_id: number | null;
 }
 
-/** A queue's static members (queues.conf `member =>`), reporting.md R15. */
 /** A queue's live alert thresholds (src/modules/live-queues/alerts.ts); null: that alert is off. */
 export interface QueueAlertTable {
   queue_id: number;
@@ -141,6 +140,7 @@ export interface CallEventSentTable {
   sent_at: number;
 }
 
+/** A queue's static members (queues.conf `member =>`), reporting.md R15. */
 export interface QueueMemberTable {
   queue_id: number;
   extension_id: number;

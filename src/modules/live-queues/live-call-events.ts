@@ -2,8 +2,9 @@ import { ALL_TENANTS } from '../../access/scope';
 import type { Sqlite } from '../../db/database';
 import type { Logger } from '../../log';
 import { extensionOfCall, placeCall } from '../pbx-logs/cdr-importer';
-import { callerNameOf, cdrKey, cdrRecordOfAmi } from '../pbx-logs/cdr-line';
+import { callerNameOf, cdrRecordOfAmi } from '../pbx-logs/cdr-line';
 import { PbxDirectory } from '../pbx-logs/directory';
+import { announceCallEnd } from '../pbx-logs/pbx-events';
 import type { PbxZone } from '../pbx-logs/pbx-zone';
 import { claimCallEvent, enqueueEvent } from '../webhooks/outbox';
 import type { AmiMessage } from './ami-protocol';
@@ -77,8 +78,6 @@ export class LiveCallEvents {
     if (!r) return;
     const call = placeCall(r, this.site());
     if (typeof call === 'string') return; // no tenant's, or several tenants': the importer skips it too
-    const now = this.now();
-    if (!claimCallEvent(this.sqlite, { type: 'ENDCALL', callId: cdrKey(r), queueId: 0 }, now)) return;
     const record = {
       id: null,
       uniqueId: r.uniqueId,
@@ -95,11 +94,6 @@ export class LiveCallEvents {
       billsec: r.billsec,
       disposition: r.disposition,
     };
-    const { tenantId } = call;
-    enqueueEvent(this.sqlite, { tenantId, type: 'ENDCALL', occurredAt: record.end, data: record }, now);
-    if (r.lastApp === 'VoiceMail') {
-      const data = { ...record, mailbox: r.lastData.split(',')[0] ?? '' };
-      enqueueEvent(this.sqlite, { tenantId, type: 'NEWVOICEMAIL', occurredAt: record.end, data }, now);
-    }
+    announceCallEnd(this.sqlite, call.tenantId, r, record, this.now());
   }
 }

@@ -1,8 +1,8 @@
 import type { Sqlite } from '../../db/database';
-import { toCallRecord } from '../calls/calls';
+import { toCallRecord, type CallRecord } from '../calls/calls';
 import { claimCallEvent, enqueueEvent } from '../webhooks/outbox';
 import type { StoredChunk } from './import-run';
-import { cdrKey } from './cdr-line';
+import { cdrKey, type CdrRecord } from './cdr-line';
 import { pbxLogs } from './pbx-logs.repository';
 import { EV } from './queue-log-line';
 
@@ -76,15 +76,26 @@ function cdrEvents(sqlite: Sqlite, chunk: Extract<StoredChunk, { kind: 'cdr' }>,
     if (record.lastApp !== 'Queue') {
       enqueueEvent(sqlite, { tenantId, type: 'STARTCALL', occurredAt: call.start, data: { ...call, source: 'cdr' } }, now);
     }
-    // AMI's Cdr event may have announced its end already (src/modules/live-queues/live-call-events.ts).
-    if (!claimCallEvent(sqlite, { type: 'ENDCALL', callId: cdrKey(record), queueId: 0 }, now)) continue;
-    enqueueEvent(sqlite, { tenantId, type: 'ENDCALL', occurredAt: call.end, data: call }, now);
-    if (record.lastApp === 'VoiceMail') {
-      enqueueEvent(
-        sqlite,
-        { tenantId, type: 'NEWVOICEMAIL', occurredAt: call.end, data: { ...call, mailbox: record.lastData.split(',')[0] ?? '' } },
-        now,
-      );
-    }
+    announceCallEnd(sqlite, tenantId, record, call, now);
+  }
+}
+
+/**
+ * A call's end: ENDCALL with the call as the calls report shows it (`id` null when it is not stored yet) and,
+ * when it ended in voicemail, NEWVOICEMAIL with its mailbox. Sent once, by whichever of its two sources comes
+ * first: the Master.csv row here, AMI's Cdr event as it happens (src/modules/live-queues/live-call-events.ts).
+ */
+export function announceCallEnd(
+  sqlite: Sqlite,
+  tenantId: number,
+  record: CdrRecord,
+  call: Omit<CallRecord, 'id'> & { readonly id: number | null },
+  now: number,
+): void {
+  if (!claimCallEvent(sqlite, { type: 'ENDCALL', callId: cdrKey(record), queueId: 0 }, now)) return;
+  enqueueEvent(sqlite, { tenantId, type: 'ENDCALL', occurredAt: call.end, data: call }, now);
+  if (record.lastApp === 'VoiceMail') {
+    const data = { ...call, mailbox: record.lastData.split(',')[0] ?? '' };
+    enqueueEvent(sqlite, { tenantId, type: 'NEWVOICEMAIL', occurredAt: call.end, data }, now);
   }
 }

@@ -34,7 +34,7 @@ async function agentFor(deps: LiveDeps, caller: Caller, peerName: string): Promi
   const isSelf = own.tenant_id === caller.user.tenant_id && (self?.ext_id === own.id || self?.peer_name === own.peer_name);
   if (!isSelf && !caller.permissions.has('queues.agents.manage'))
     throw forbidden('You may act only for your own extension without queues.agents.manage');
-  const view = await TenantView.load(deps, own.tenant_id, requireTenant(caller.scope, own.tenant_id));
+  const view = await TenantView.load(deps, own.tenant_id, requireTenant(caller.scope, own.tenant_id), { counters: false });
   return { ext: own, view, places: view.placesOf(deps.live, own.id) };
 }
 

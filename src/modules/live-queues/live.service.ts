@@ -39,6 +39,12 @@ function liveQueueOf(pbxs: readonly LivePbx[], logName: string): { pbx: LivePbx;
   return undefined;
 }
 
+/** liveQueueOf, when that PBX's link is up: what the PBX reports now (a queue of a PBX that is down is not live). */
+function connectedQueueOf(pbxs: readonly LivePbx[], logName: string): { pbx: LivePbx; queue: LiveQueue } | undefined {
+  const found = liveQueueOf(pbxs, logName);
+  return found?.pbx.status.state === 'connected' ? found : undefined;
+}
+
 function callerView(c: LiveCaller, now: Date) {
   return {
     position: c.position,
@@ -103,7 +109,8 @@ type TodayCounters = Awaited<ReturnType<typeof todayCounters>>;
 /**
  * What a tenant's live view needs from the database, read at once: its queues, extensions (to resolve members,
  * reporting.md R14), configured members, and today's counters. The JSON route reads it for every request;
- * the stream keeps one per tenant and reads it again every few seconds, so an AMI event costs no query.
+ * the stream keeps one per tenant and reads it again every few seconds, so an AMI event costs no query. The
+ * agent routes read it without the counters (`counters: false`): they never show a queue whole.
  */
 export class TenantView {
   private readonly byLogName: Map<string, QueueDetailRow>;
@@ -115,12 +122,12 @@ export class TenantView {
     private readonly byNumber: ReadonlyMap<number, ExtensionRow>,
     private readonly byId: ReadonlyMap<number, ExtensionRow>,
     private readonly configured: ReadonlyMap<number, number[]>,
-    private readonly today: TodayCounters,
+    private readonly today: TodayCounters | undefined,
   ) {
     this.byLogName = new Map(queues.map((q) => [q.log_name.toLowerCase(), q]));
   }
 
-  static async load(deps: LiveDeps, tenantId: number, scope: TenantScope): Promise<TenantView> {
+  static async load(deps: LiveDeps, tenantId: number, scope: TenantScope, { counters = true } = {}): Promise<TenantView> {
     const { db, live } = deps;
     const queues = await findQueues(db, scope);
     const extensions = await extensionsOfTenant(db, scope, tenantId);
@@ -131,7 +138,9 @@ export class TenantView {
       db,
       queues.map((q) => q.id),
     );
-    const today = await todayCounters(db, scope, queues, deps.now(), (q) => liveQueueOf(live.pbxs, q.log_name)?.queue.serviceLevel);
+    const today = counters
+      ? await todayCounters(db, scope, queues, deps.now(), (q) => liveQueueOf(live.pbxs, q.log_name)?.queue.serviceLevel)
+      : undefined;
     return new TenantView(
       tenantId,
       queues,
@@ -170,8 +179,7 @@ export class TenantView {
 
   /** One queue now: the stream's change events. */
   queueBody(live: LiveQueues, q: QueueDetailRow, now: Date) {
-    const found = liveQueueOf(live.pbxs, q.log_name);
-    const current = found?.pbx.status.state === 'connected' ? found.queue : undefined;
+    const current = connectedQueueOf(live.pbxs, q.log_name)?.queue;
     const members = [...(current?.members.values() ?? [])].map((m) => memberView(m, this.extensionOf(m)));
     const present = new Set(members.map((m) => m.extensionId));
     const absent = (this.configured.get(q.id) ?? []).filter((id) => !present.has(id)).flatMap((id) => this.byId.get(id) ?? []);
@@ -188,8 +196,13 @@ export class TenantView {
       agentsAvailable: members.filter((m) => m.state === 'available').length,
       callers,
       members: [...members, ...absent.map(loggedOutView)],
-      today: this.today(q.id),
+      today: this.todayOf(q.id),
     };
+  }
+
+  private todayOf(queueId: number): ReturnType<TodayCounters> {
+    if (!this.today) throw new Error("this live view was loaded without today's counters");
+    return this.today(queueId);
   }
 
   /** The extension a live member is (reporting.md R14: its member name, else its interface), if any. */
@@ -204,8 +217,7 @@ export class TenantView {
    */
   placesOf(live: LiveQueues, extensionId: number): AgentPlace[] {
     return this.queues.flatMap((queue) => {
-      const found = liveQueueOf(live.pbxs, queue.log_name);
-      const connected = found?.pbx.status.state === 'connected' ? found : undefined;
+      const connected = connectedQueueOf(live.pbxs, queue.log_name);
       const member = [...(connected?.queue.members.values() ?? [])].find((m) => this.extensionOf(m)?.id === extensionId);
       const configured = (this.configured.get(queue.id) ?? []).includes(extensionId);
       return member || configured ? [{ queue, pbx: connected?.pbx, member, configured }] : [];
@@ -253,11 +265,17 @@ async function todayCounters(
   const day = localDay(tz, Math.floor(now.getTime() / 1000));
   const range = { start: startOfDay(tz, day), end: startOfDay(tz, day + 1) };
   const sums = await periodSums(db, scope, queues, tz, range, periodsOf(tz, range, 'totals'));
-  const within = new Map<number, number>();
-  for (const seconds of new Set(queues.map((q) => serviceLevelOf(liveServiceLevel(q))))) {
-    const ids = queues.filter((q) => serviceLevelOf(liveServiceLevel(q)) === seconds).map((q) => q.id);
-    for (const [id, n] of await answeredWithin(db, scope, ids, { from: range.start, to: range.end }, seconds)) within.set(id, n);
+  // One count per service level in use, over the queues judged at it.
+  const byLevel = new Map<number, number[]>();
+  for (const q of queues) {
+    const seconds = serviceLevelOf(liveServiceLevel(q));
+    const ids = byLevel.get(seconds);
+    if (ids) ids.push(q.id);
+    else byLevel.set(seconds, [q.id]);
   }
+  const within = new Map<number, number>();
+  for (const [seconds, ids] of byLevel)
+    for (const [id, n] of await answeredWithin(db, scope, ids, { from: range.start, to: range.end }, seconds)) within.set(id, n);
   return (queueId: number) => {
     const s = sums.get(queueId)?.[0];
     const answered = s?.answered ?? 0;

@@ -10,13 +10,16 @@ export async function findQueueAlerts(db: Db, scope: TenantScope, queueId: numbe
   return db.selectFrom('queue_alerts').selectAll().where('queue_id', '=', queueId).where(tenantIn(scope)).executeTakeFirst();
 }
 
-/** Sets a queue's thresholds whole (the queue was checked in the scope by the caller of this). */
-export async function saveQueueAlerts(db: Db, row: QueueAlertRow): Promise<void> {
+/**
+ * Sets a queue's thresholds whole: a new row, or the row of a queue of the scope replaced (the stored row's
+ * tenant is in the upsert's own condition: another tenant's row is never changed).
+ */
+export async function saveQueueAlerts(db: Db, scope: TenantScope, row: QueueAlertRow): Promise<void> {
   const { queue_id: _id, ...rest } = row;
   await db
     .insertInto('queue_alerts')
     .values(row)
-    .onConflict((oc) => oc.column('queue_id').doUpdateSet(rest))
+    .onConflict((oc) => oc.column('queue_id').doUpdateSet(rest).where(tenantIn(scope, 'queue_alerts.tenant_id')))
     .execute();
 }
 

@@ -40,7 +40,7 @@ export async function getQueueAlerts(db: Db, caller: Caller, queueId: number) {
 }
 
 export async function setQueueAlerts(db: Db, caller: Caller, queueId: number, input: QueueAlertsInput) {
-  const { queue } = await queueOf(db, caller, queueId);
+  const { queue, scope } = await queueOf(db, caller, queueId);
   const row: QueueAlertRow = {
     queue_id: queueId,
     tenant_id: queue.tenant_id,
@@ -51,6 +51,6 @@ export async function setQueueAlerts(db: Db, caller: Caller, queueId: number, in
     email: (input.email ?? '').trim(),
     cooldown_seconds: input.cooldownSeconds ?? DEFAULT_COOLDOWN_SECONDS,
   };
-  await saveQueueAlerts(db, row);
+  await saveQueueAlerts(db, scope, row);
   return view(queueId, row);
 }

@@ -100,7 +100,11 @@ export class AlertWatcher {
     try {
       const rows = await allQueueAlerts(this.live.db);
       const byTenant = new Map<number, QueueAlertRow[]>();
-      for (const r of rows) byTenant.set(r.tenant_id, [...(byTenant.get(r.tenant_id) ?? []), r]);
+      for (const r of rows) {
+        const ofTenant = byTenant.get(r.tenant_id);
+        if (ofTenant) ofTenant.push(r);
+        else byTenant.set(r.tenant_id, [r]);
+      }
       for (const [tenantId, ofTenant] of byTenant) {
         const view = await TenantView.load(this.live, tenantId, scopeOfStoredRow({ tenant_id: tenantId }));
         const now = this.live.now();

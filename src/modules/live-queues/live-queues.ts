@@ -17,7 +17,6 @@ export interface LivePbx {
 }
 
 export interface LiveQueuesOptions extends AmiClientOptions {
-  readonly now?: () => Date;
   /** How often the queues are read whole again and the kept state replaced (reconciled). Default 5 minutes. */
   readonly snapshotEveryMs?: number;
 }

@@ -24,6 +24,7 @@ import { ingestRoutes } from './modules/pbx-logs/ingest.routes';
 import { queueReportRoutes } from './modules/queue-reports/queue-reports.routes';
 import { agentRoutes, liveQueueRoutes } from './modules/live-queues/live.routes';
 import type { LiveStreamOptions } from './modules/live-queues/live-stream';
+import { consoleRoutes } from './modules/console/console.routes';
 
 export interface AppOptions {
   /** Check every response against its schema (tests). */
@@ -39,6 +40,7 @@ export function allRoutes(deps: AppDeps, opts: AppOptions = {}): RouteDef[] {
     ...healthRoutes(deps),
     ...apiDocsRoutes(() => routes),
     ...authRoutes(deps),
+    ...consoleRoutes(deps),
     ...savedFilterRoutes(deps),
     ...reportRunRoutes(deps),
     ...phoneNumberRoutes(deps),

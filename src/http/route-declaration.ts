@@ -3,6 +3,23 @@ import type { Caller } from '../access/caller';
 import type { Permission } from '../access/permissions';
 import type { SchemaId, SchemaTypes } from '../validation/schema-types';
 
+/**
+ * The little of the HTTP exchange a route may touch besides its checked input: the console's session cookie
+ * (set at sign-in, read at sign-out) and a credential of its own kind (a wallboard link's token). A handler
+ * passes what it reads to its service as plain values; services never see the exchange.
+ */
+export interface HttpExchange {
+  /** The Authorization header as sent. */
+  readonly authorization: string | undefined;
+  cookie(name: string): string | undefined;
+  /** The request came over TLS (or, with TARS_TRUST_PROXY, a proxy says it did): a cookie set is Secure. */
+  readonly secure: boolean;
+  /** The browser says the request comes from a page of another origin (src/http/request-caller.ts). */
+  readonly fromOtherOrigin: boolean;
+  /** Sets an HttpOnly, SameSite=Strict cookie for the whole site (Secure over TLS); 0 seconds removes it. */
+  setCookie(name: string, value: string, maxAgeSeconds: number): void;
+}
+
 /** The types of a route (src/http/route.ts mounts them): what its handler is given and may return, from its schemas. */
 export interface RouteContext<B, Q, P> {
   readonly caller: Caller;
@@ -12,6 +29,7 @@ export interface RouteContext<B, Q, P> {
   readonly requestId: string;
   /** Worked out only when read (the login throttle): Express reads it from the headers and `trust proxy`. */
   readonly ip: string;
+  readonly http: HttpExchange;
 }
 
 /** What a public route's handler sees: no caller. */

@@ -3,7 +3,7 @@ import { match, type MatchFunction } from 'path-to-regexp';
 import { AppError, forbidden } from '../errors';
 import type { AppDeps } from '../deps';
 import { readJsonBody } from './body';
-import { bearerToken, resolveCaller } from '../access/caller';
+import { callerOfRequest, exchangeOf } from './request-caller';
 import type { EventStream, RouteDef } from './route-declaration';
 import type { SchemaId } from '../validation/schema-types';
 import type { Validator } from '../validation/validation';
@@ -21,6 +21,7 @@ export {
   route,
   streamRoute,
   type EventStream,
+  type HttpExchange,
   type PublicContext,
   type RouteContext,
   type RouteDef,
@@ -129,10 +130,7 @@ function sendAllow(res: Response, methods: string[]): void {
 
 function runner(route: RouteDef, deps: AppDeps, opts: MountOptions): (req: Request, res: Response) => Promise<void> {
   return async (req, res) => {
-    const caller =
-      route.permission === 'public'
-        ? undefined
-        : await resolveCaller(deps.database.db, deps.tokens, bearerToken(req.headers.authorization));
+    const caller = route.permission === 'public' ? undefined : await callerOfRequest(req, callerSources(deps));
     if (caller) res.locals.userId = caller.user.id;
     const input = checkInput(route, req, deps.validator, route.body ? await readJsonBody(req) : undefined);
     if (caller && route.permission !== 'authenticated' && route.permission !== 'public' && !caller.permissions.has(route.permission)) {
@@ -145,6 +143,7 @@ function runner(route: RouteDef, deps: AppDeps, opts: MountOptions): (req: Reque
       get ip() {
         return req.ip ?? '';
       },
+      http: exchangeOf(req, res),
     });
     if (route.stream) return (result as EventStream).attach(req, res);
     if (opts.checkResponses) {
@@ -184,3 +183,6 @@ function checked(problems: string[], validator: Validator, kind: 'text' | 'body'
     return undefined;
   }
 }
+
+/** Where a request's caller comes from: its bearer token, or its console session (src/http/request-caller.ts). */
+export const callerSources = (deps: AppDeps) => ({ db: deps.database.db, tokens: deps.tokens, sessions: deps.sessions });

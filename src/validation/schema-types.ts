@@ -999,6 +999,326 @@ export interface SchemaTypes {
   };
   common: unknown;
   /**
+   * Addition to the hosted API (docs/console.md): who is signed in to the console through its session cookie, the tenant whose timezone the console shows times in, and when the session ends at the latest.
+   */
+  'console-session': {
+    /**
+     * The User of api.md §2.1.
+     */
+    user: {
+      id: number;
+      email: string;
+      userRole: number;
+      avatarPath: string;
+      avatarThumbnailPath: string;
+      tenantId: number;
+      partnerId: number;
+      timezone: string;
+      coverPhoto: string;
+      /**
+       * 1 = yes, 0 = no.
+       */
+      darkMode: 0 | 1;
+      /**
+       * 1 = yes, 0 = no.
+       */
+      mobileDarkMode: 0 | 1;
+      /**
+       * Always "": secrets never leave the server.
+       */
+      otp: '';
+      /**
+       * 1 = yes, 0 = no.
+       */
+      mfaEnabled: 0 | 1;
+      mfaMode: string;
+      mfaPhoneNumber: string;
+      /**
+       * 1 = yes, 0 = no.
+       */
+      mfaSmsVerified: 0 | 1;
+      /**
+       * Always "": secrets never leave the server.
+       */
+      mfaAppSecret: '';
+      /**
+       * 1 = yes, 0 = no.
+       */
+      mfaAppVerified: 0 | 1;
+      /**
+       * 1 = yes, 0 = no.
+       */
+      mfaEmailVerified: 0 | 1;
+      /**
+       * 1 = yes, 0 = no.
+       */
+      enableCallNotifications: 0 | 1;
+      /**
+       * 1 = yes, 0 = no.
+       */
+      enableChatNotifications: 0 | 1;
+      /**
+       * 1 = yes, 0 = no.
+       */
+      enableAllNewMessageNotifications: 0 | 1;
+      /**
+       * 1 = yes, 0 = no.
+       */
+      enableDirectMessageNotifications: 0 | 1;
+      /**
+       * 1 = yes, 0 = no.
+       */
+      enableTextNotifications: 0 | 1;
+      /**
+       * 1 = yes, 0 = no.
+       */
+      enablePostCallNotifications: 0 | 1;
+      /**
+       * 1 = yes, 0 = no.
+       */
+      enableMobileTextNotifications: 0 | 1;
+      /**
+       * 1 = yes, 0 = no.
+       */
+      enableMobileCallNotifications: 0 | 1;
+      /**
+       * 1 = yes, 0 = no.
+       */
+      enableMobileChatNotifications: 0 | 1;
+      /**
+       * 1 = yes, 0 = no.
+       */
+      enableBusyLights: 0 | 1;
+      /**
+       * 1 = yes, 0 = no.
+       */
+      isGoogleCalendarAuthorized: 0 | 1;
+      /**
+       * 1 = yes, 0 = no.
+       */
+      isOutlookCalendarAuthorized: 0 | 1;
+      extId: number;
+      extName: string;
+      extNum: number;
+      callerIdNumber: string;
+      /**
+       * 1 = yes, 0 = no.
+       */
+      dnd: 0 | 1;
+      /**
+       * 1 = yes, 0 = no.
+       */
+      outboundRecord: 0 | 1;
+      peerName: string;
+      /**
+       * The user's own SIP password: only in the caller's own authentication response, else "".
+       */
+      peerSecret: string;
+      /**
+       * 1 = yes, 0 = no.
+       */
+      enableMeetings: 0 | 1;
+      /**
+       * 1 = yes, 0 = no.
+       */
+      enableTranscription: 0 | 1;
+      /**
+       * 0 when the user belongs to no branch.
+       */
+      branchId: number;
+      branchName: string;
+      /**
+       * The user's effective permissions (role defaults plus own grants, minus own denials).
+       */
+      permissions: string[];
+    };
+    tenant: {
+      /**
+       * A record id: a positive integer.
+       */
+      id: number;
+      name: string;
+      /**
+       * The tenant's timezone (its default branch's), an IANA name.
+       */
+      timezone: string;
+    };
+    /**
+     * The session ends then at the latest; earlier after 12 hours without a request, at sign-out, or when the password changes.
+     */
+    expiresAt: string;
+  };
+  /**
+   * Addition to the hosted API (docs/console.md). Signed in: the session, and its HttpOnly cookie in Set-Cookie (no access token: the console's pages never hold one).
+   */
+  'console-sign-in':
+    | {
+        /**
+         * The User of api.md §2.1.
+         */
+        user: {
+          id: number;
+          email: string;
+          userRole: number;
+          avatarPath: string;
+          avatarThumbnailPath: string;
+          tenantId: number;
+          partnerId: number;
+          timezone: string;
+          coverPhoto: string;
+          /**
+           * 1 = yes, 0 = no.
+           */
+          darkMode: 0 | 1;
+          /**
+           * 1 = yes, 0 = no.
+           */
+          mobileDarkMode: 0 | 1;
+          /**
+           * Always "": secrets never leave the server.
+           */
+          otp: '';
+          /**
+           * 1 = yes, 0 = no.
+           */
+          mfaEnabled: 0 | 1;
+          mfaMode: string;
+          mfaPhoneNumber: string;
+          /**
+           * 1 = yes, 0 = no.
+           */
+          mfaSmsVerified: 0 | 1;
+          /**
+           * Always "": secrets never leave the server.
+           */
+          mfaAppSecret: '';
+          /**
+           * 1 = yes, 0 = no.
+           */
+          mfaAppVerified: 0 | 1;
+          /**
+           * 1 = yes, 0 = no.
+           */
+          mfaEmailVerified: 0 | 1;
+          /**
+           * 1 = yes, 0 = no.
+           */
+          enableCallNotifications: 0 | 1;
+          /**
+           * 1 = yes, 0 = no.
+           */
+          enableChatNotifications: 0 | 1;
+          /**
+           * 1 = yes, 0 = no.
+           */
+          enableAllNewMessageNotifications: 0 | 1;
+          /**
+           * 1 = yes, 0 = no.
+           */
+          enableDirectMessageNotifications: 0 | 1;
+          /**
+           * 1 = yes, 0 = no.
+           */
+          enableTextNotifications: 0 | 1;
+          /**
+           * 1 = yes, 0 = no.
+           */
+          enablePostCallNotifications: 0 | 1;
+          /**
+           * 1 = yes, 0 = no.
+           */
+          enableMobileTextNotifications: 0 | 1;
+          /**
+           * 1 = yes, 0 = no.
+           */
+          enableMobileCallNotifications: 0 | 1;
+          /**
+           * 1 = yes, 0 = no.
+           */
+          enableMobileChatNotifications: 0 | 1;
+          /**
+           * 1 = yes, 0 = no.
+           */
+          enableBusyLights: 0 | 1;
+          /**
+           * 1 = yes, 0 = no.
+           */
+          isGoogleCalendarAuthorized: 0 | 1;
+          /**
+           * 1 = yes, 0 = no.
+           */
+          isOutlookCalendarAuthorized: 0 | 1;
+          extId: number;
+          extName: string;
+          extNum: number;
+          callerIdNumber: string;
+          /**
+           * 1 = yes, 0 = no.
+           */
+          dnd: 0 | 1;
+          /**
+           * 1 = yes, 0 = no.
+           */
+          outboundRecord: 0 | 1;
+          peerName: string;
+          /**
+           * The user's own SIP password: only in the caller's own authentication response, else "".
+           */
+          peerSecret: string;
+          /**
+           * 1 = yes, 0 = no.
+           */
+          enableMeetings: 0 | 1;
+          /**
+           * 1 = yes, 0 = no.
+           */
+          enableTranscription: 0 | 1;
+          /**
+           * 0 when the user belongs to no branch.
+           */
+          branchId: number;
+          branchName: string;
+          /**
+           * The user's effective permissions (role defaults plus own grants, minus own denials).
+           */
+          permissions: string[];
+        };
+        tenant: {
+          /**
+           * A record id: a positive integer.
+           */
+          id: number;
+          name: string;
+          /**
+           * The tenant's timezone (its default branch's), an IANA name.
+           */
+          timezone: string;
+        };
+        /**
+         * The session ends then at the latest; earlier after 12 hours without a request, at sign-out, or when the password changes.
+         */
+        expiresAt: string;
+      }
+    | {
+        mode: 'app' | 'email' | 'sms';
+        /**
+         * Send it with the code to POST /v2/mfa/validate; it lives 5 minutes.
+         */
+        mfaVerifyToken: string;
+        message: string;
+        /**
+         * SMS: where the code went, all but its last 4 digits masked.
+         */
+        phoneNumber?: string;
+      }
+    | {
+        /**
+         * Send it to POST /v2/mfa/setup and /v2/mfa/verify; it lives 5 minutes.
+         */
+        mfaSetupToken: string;
+        message: string;
+      };
+  /**
    * api.md §4.5 with the required fields of decisions.md §3.
    */
   'emergency-location-create': {

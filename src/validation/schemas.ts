@@ -28,6 +28,8 @@ import callsPage from '../../schemas/calls-page.json';
 import callsQuery from '../../schemas/calls-query.json';
 import campaignIdParams from '../../schemas/campaign-id-params.json';
 import common from '../../schemas/common.json';
+import consoleSession from '../../schemas/console-session.json';
+import consoleSignIn from '../../schemas/console-sign-in.json';
 import emergencyLocationCreate from '../../schemas/emergency-location-create.json';
 import emergencyLocationPage from '../../schemas/emergency-location-page.json';
 import emergencyLocationUpdate from '../../schemas/emergency-location-update.json';
@@ -149,6 +151,8 @@ export const SCHEMAS: readonly object[] = [
   callsQuery,
   campaignIdParams,
   common,
+  consoleSession,
+  consoleSignIn,
   emergencyLocationCreate,
   emergencyLocationPage,
   emergencyLocationUpdate,

@@ -1,7 +1,7 @@
-import { bearerToken, resolveCaller } from '../../access/caller';
 import { inScope } from '../../access/scope';
 import type { AppDeps } from '../../deps';
-import { route, streamRoute, type RouteDef } from '../../http/route';
+import { callerSources, route, streamRoute, type RouteDef } from '../../http/route';
+import { callerOfRequest } from '../../http/request-caller';
 import { LiveStreams, type LiveStreamOptions, type StillAllowed } from './live-stream';
 import { agentDnd, agentLogin, agentPause, agentStatus } from './agents.service';
 import { getQueueAlerts, setQueueAlerts } from './alerts.service';
@@ -13,13 +13,14 @@ const PERMISSION = 'reporting.queues.read';
 export function liveQueueRoutes(deps: AppDeps, options?: LiveStreamOptions): RouteDef[] {
   const { db } = deps.database;
   const live = liveDepsOf(deps);
+  const sources = callerSources(deps);
   const streams = new LiveStreams(live, options);
   // A stream outlives the request that opened it: its caller is checked again at every refresh.
   const stillAllowed =
     (tenantId: number): StillAllowed =>
     async (req) => {
       try {
-        const caller = await resolveCaller(db, deps.tokens, bearerToken(req.headers.authorization));
+        const caller = await callerOfRequest(req, sources);
         return caller.permissions.has(PERMISSION) && inScope(caller.scope, tenantId);
       } catch {
         return false;

@@ -2150,6 +2150,9 @@ export interface SchemaTypes {
         callerIdNum: string;
         callerIdName: string;
         channel: string;
+        /**
+         * When the caller joined, on TARS's own clock: the QueueCallerJoin event's arrival, or a QueueStatus answer's arrival less its Wait seconds; never the event's Timestamp.
+         */
         waitingSince: string;
         waitSeconds: number;
       }[];
@@ -2169,8 +2172,15 @@ export interface SchemaTypes {
          */
         membership: string;
         state: 'available' | 'ringing' | 'inCall' | 'paused' | 'unavailable' | 'loggedOut';
+        /**
+         * Since when the member has been in this state, on TARS's own clock: when TARS learned it (the AMI event's arrival; for a member first seen in a QueueStatus answer, that answer's), never the PBX's timestamps. Null for a logged-out member.
+         */
+        stateSince: string | null;
         paused: boolean;
         pauseReason: string;
+        /**
+         * Since when the member has been paused, on TARS's own clock (as stateSince); null when not paused.
+         */
         pausedSince: string | null;
         inCall: boolean;
         penalty: number;

@@ -35,6 +35,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`CREATE TABLE wallboard_link_queues (
     link_id INTEGER NOT NULL REFERENCES wallboard_links(id) ON DELETE CASCADE,
     queue_id INTEGER NOT NULL REFERENCES queues(id) ON DELETE CASCADE,
+    position INTEGER NOT NULL,
     PRIMARY KEY (link_id, queue_id)
   ) WITHOUT ROWID`.execute(db);
   await sql`CREATE INDEX wallboard_link_queues_queue ON wallboard_link_queues (queue_id)`.execute(db);

@@ -395,4 +395,6 @@ export interface WallboardLinkTable {
 export interface WallboardLinkQueueTable {
   link_id: number;
   queue_id: number;
+  /** The queue's place on the wall screen (the order the link was made with). */
+  position: number;
 }

@@ -80,6 +80,11 @@ interface RouteBase<B extends SchemaId, Q extends SchemaId, P extends SchemaId, 
   /** Default: 201 for POST, 200 otherwise (decisions.md §1). */
   readonly status?: number;
   /**
+   * A public route that takes a credential of its own kind in its Authorization header, which no other route
+   * takes (a wallboard link's token): the OpenAPI security scheme of that credential.
+   */
+  readonly credential?: 'wallboardLink';
+  /**
    * The answer is a Server-Sent Events stream (text/event-stream), not JSON: its first event's data is the
    * response schema (streamRoute). The checks before the handler are those of every route.
    */
@@ -128,6 +133,17 @@ export function publicRoute<
   R extends SchemaId = SchemaId,
 >(def: TypedRoute<'public', B, Q, P, R>): RouteDef {
   return def as unknown as RouteDef;
+}
+
+/** A public route whose answer is a Server-Sent Events stream (a wallboard link's, by its own credential). */
+export function publicStreamRoute<Q extends SchemaId = never, R extends SchemaId = SchemaId>(
+  def: RouteBase<never, Q, never, R> & {
+    readonly method: 'get';
+    readonly permission: 'public';
+    readonly handler: (ctx: PublicContext<undefined, Checked<Q, NoFields>, NoFields>) => EventStream | Promise<EventStream>;
+  },
+): RouteDef {
+  return { ...def, stream: true } as unknown as RouteDef;
 }
 
 /** A route whose answer is a Server-Sent Events stream (the live queues): a GET with a query, a permission and a handler. */

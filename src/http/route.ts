@@ -18,6 +18,7 @@ import type { Validator } from '../validation/validation';
  */
 export {
   publicRoute,
+  publicStreamRoute,
   route,
   streamRoute,
   type EventStream,

@@ -3476,6 +3476,230 @@ export interface SchemaTypes {
      */
     permissions: string[];
   };
+  /**
+   * Addition to the hosted API (docs/console.md, TV mode): a read-only link to the live state of some queues of one tenant.
+   */
+  'wallboard-link-create': {
+    /**
+     * Id of the tenant the record belongs to.
+     */
+    tenantId?: number;
+    name: (string | null) & string;
+    /**
+     * The queues of the tenant whose live state the link reads (the TV shows them in this order).
+     *
+     * @minItems 1
+     * @maxItems 100
+     *
+     * Items: A record id: a positive integer.
+     */
+    queueIds: number[];
+  };
+  'wallboard-link-id-params': {
+    /**
+     * A record id: a positive integer.
+     */
+    linkId: number;
+  };
+  /**
+   * The answer of GET /v2/wallboard-links: every link of the tenant, newest first, without tokens.
+   *
+   * Items: Addition to the hosted API (docs/console.md, TV mode): a read-only link to the live state of some queues of one tenant. Its token is shown once, when it is made.
+   */
+  'wallboard-link-list': {
+    /**
+     * A record id: a positive integer.
+     */
+    id: number;
+    /**
+     * A record id: a positive integer.
+     */
+    tenantId: number;
+    name: string;
+    /**
+     * Items: A record id: a positive integer.
+     */
+    queueIds: number[];
+    /**
+     * The user who made it; null once that user is deleted.
+     */
+    createdBy: number | null;
+    createdAt: string;
+    /**
+     * When a wall screen last read it (to the minute).
+     */
+    lastUsedAt: string | null;
+    /**
+     * Only in the answer that made it: send it as Authorization: Bearer <token> to GET /v2/wallboard/live and its stream. Kept only as a hash.
+     */
+    token?: string;
+    /**
+     * Only in the answer that made it: the console's TV mode for this link, /tv#<token> (the token after # never reaches a server's log).
+     */
+    tvPath?: string;
+  }[];
+  /**
+   * Addition to the hosted API (docs/console.md, TV mode): a read-only link to the live state of some queues of one tenant. Its token is shown once, when it is made.
+   */
+  'wallboard-link': {
+    /**
+     * A record id: a positive integer.
+     */
+    id: number;
+    /**
+     * A record id: a positive integer.
+     */
+    tenantId: number;
+    name: string;
+    /**
+     * Items: A record id: a positive integer.
+     */
+    queueIds: number[];
+    /**
+     * The user who made it; null once that user is deleted.
+     */
+    createdBy: number | null;
+    createdAt: string;
+    /**
+     * When a wall screen last read it (to the minute).
+     */
+    lastUsedAt: string | null;
+    /**
+     * Only in the answer that made it: send it as Authorization: Bearer <token> to GET /v2/wallboard/live and its stream. Kept only as a hash.
+     */
+    token?: string;
+    /**
+     * Only in the answer that made it: the console's TV mode for this link, /tv#<token> (the token after # never reaches a server's log).
+     */
+    tvPath?: string;
+  };
+  /**
+   * Addition to the hosted API (docs/console.md, TV mode): the live state of the link's queues, as GET /v2/reporting/queues/live words it, with the link's name. The PBXs are named PBX 1, PBX 2 … and their reasons left out: a wall screen learns no address.
+   */
+  'wallboard-live': {
+    /**
+     * The link's name.
+     */
+    name: string;
+    /**
+     * Addition to the hosted API (docs/live-queues.md): a tenant's queues as the PBX's manager interface shows them now, with today's counters from the stored queue_log lines in the tenant's timezone.
+     */
+    live: {
+      /**
+       * A record id: a positive integer.
+       */
+      tenantId: number;
+      generatedAt: string;
+      /**
+       * TARS_AMI_URL names at least one PBX.
+       */
+      configured: boolean;
+      /**
+       * Every configured PBX is connected.
+       */
+      connected: boolean;
+      lastEventAt: string | null;
+      /**
+       * Items: One PBX of TARS_AMI_URL: its link, when its last event came and when its queues were last read whole (QueueStatus).
+       */
+      pbx: {
+        /**
+         * The AMI URL without its secret.
+         */
+        label: string;
+        state: 'connecting' | 'connected' | 'down' | 'refused' | 'stopped';
+        since: string;
+        /**
+         * Why it is down or refused.
+         */
+        reason: string | null;
+        lastEventAt: string | null;
+        snapshotAt: string | null;
+      }[];
+      queues: {
+        /**
+         * A record id: a positive integer.
+         */
+        queueId: number;
+        name: string;
+        logName: string;
+        /**
+         * A connected PBX reports this queue.
+         */
+        live: boolean;
+        /**
+         * The queue's servicelevel in Asterisk, 30 when it has none.
+         */
+        serviceLevelSeconds: number;
+        callersWaiting: number;
+        longestWaitSeconds: number;
+        agentsLoggedIn: number;
+        agentsAvailable: number;
+        callers: {
+          position: number;
+          callerIdNum: string;
+          callerIdName: string;
+          channel: string;
+          /**
+           * When the caller joined, on TARS's own clock: the QueueCallerJoin event's arrival, or a QueueStatus answer's arrival less its Wait seconds; never the event's Timestamp.
+           */
+          waitingSince: string;
+          waitSeconds: number;
+        }[];
+        members: {
+          /**
+           * The extension the member resolves to (reporting.md R14), null when none.
+           */
+          extensionId: number | null;
+          extNum: number | null;
+          name: string;
+          /**
+           * Asterisk's member interface; empty for a logged-out member.
+           */
+          interface: string;
+          /**
+           * static, dynamic or realtime; empty for a logged-out member.
+           */
+          membership: string;
+          state: 'available' | 'ringing' | 'inCall' | 'paused' | 'unavailable' | 'loggedOut';
+          /**
+           * Since when the member has been in this state, on TARS's own clock: when TARS learned it (the AMI event's arrival; for a member first seen in a QueueStatus answer, that answer's), never the PBX's timestamps. Null for a logged-out member.
+           */
+          stateSince: string | null;
+          paused: boolean;
+          pauseReason: string;
+          /**
+           * Since when the member has been paused, on TARS's own clock (as stateSince); null when not paused.
+           */
+          pausedSince: string | null;
+          inCall: boolean;
+          penalty: number;
+          /**
+           * Asterisk's count since the member was added (reset by a reload).
+           */
+          callsTaken: number;
+          lastCallAt: string | null;
+          loggedInSince: string | null;
+        }[];
+        today: {
+          /**
+           * Today in the tenant's timezone.
+           */
+          date: string;
+          timezone: string;
+          offered: number;
+          answered: number;
+          abandoned: number;
+          timedOut: number;
+          answeredWithinServiceLevel: number;
+          /**
+           * Answered within the queue's threshold, of the answered calls; null when none was answered.
+           */
+          serviceLevelPercent: number | null;
+        };
+      }[];
+    };
+  };
   'webhook-create': {
     /**
      * The event type: one of GET /v2/webhooks/list-types.

@@ -110,6 +110,11 @@ import userIdParams from '../../schemas/user-id-params.json';
 import userPage from '../../schemas/user-page.json';
 import userUpdate from '../../schemas/user-update.json';
 import user from '../../schemas/user.json';
+import wallboardLinkCreate from '../../schemas/wallboard-link-create.json';
+import wallboardLinkIdParams from '../../schemas/wallboard-link-id-params.json';
+import wallboardLinkList from '../../schemas/wallboard-link-list.json';
+import wallboardLink from '../../schemas/wallboard-link.json';
+import wallboardLive from '../../schemas/wallboard-live.json';
 import webhookCreate from '../../schemas/webhook-create.json';
 import webhookDeliveryPage from '../../schemas/webhook-delivery-page.json';
 import webhookIdParams from '../../schemas/webhook-id-params.json';
@@ -233,6 +238,11 @@ export const SCHEMAS: readonly object[] = [
   userPage,
   userUpdate,
   user,
+  wallboardLinkCreate,
+  wallboardLinkIdParams,
+  wallboardLinkList,
+  wallboardLink,
+  wallboardLive,
   webhookCreate,
   webhookDeliveryPage,
   webhookIdParams,

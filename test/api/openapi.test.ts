@@ -66,14 +66,17 @@ describe('GET /v2/openapi.json', () => {
       expect(op.tags).to.deep.equal([r.tag]);
       expect(op['x-addition'] === true).to.equal(r.addition === true);
       if (r.addition) expect(op.description).to.match(new RegExp(`^${ADDITION_TAG}: `));
-      expect(op.security).to.deep.equal(r.permission === 'public' ? [] : [{ bearer: [] }]);
+      // A wallboard link's routes take its token, a credential of their own (docs/console.md).
+      const security = r.credential ? [{ [r.credential]: [] }] : r.permission === 'public' ? [] : [{ bearer: [] }];
+      expect(op.security).to.deep.equal(security);
       const success = op.responses[String(r.status ?? (r.method === 'post' ? 201 : 200))];
       // A stream's events carry the response schema (x-event-data: OpenAPI 3.1 has no place for the schema of an event).
       if (r.stream)
         expect(success.content['text/event-stream']['x-event-data']).to.deep.equal({ $ref: `#/components/schemas/${r.response}` });
       else expect(success.content['application/json'].schema).to.deep.equal({ $ref: `#/components/schemas/${r.response}` });
       if (r.body) expect(op.requestBody.content['application/json'].schema).to.deep.equal({ $ref: `#/components/schemas/${r.body}` });
-      if (r.permission !== 'public') expect(op.responses['401']).to.deep.equal({ $ref: '#/components/responses/NotAuthenticated' });
+      if (r.permission !== 'public' || r.credential)
+        expect(op.responses['401']).to.deep.equal({ $ref: '#/components/responses/NotAuthenticated' });
     }
     expect(doc.components.responses.NotAuthenticated.content['application/json'].schema).to.deep.equal({
       $ref: '#/components/schemas/error',

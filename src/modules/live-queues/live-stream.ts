@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TenantScope } from '../../access/scope';
 import type { EventStream } from '../../http/route';
 import type { LivePbx } from './live-queues';
-import { TenantView, type LiveDeps } from './live.service';
+import { TenantView, type LiveDeps, type ViewOptions } from './live.service';
 
 export interface LiveStreamOptions {
   /** A comment line this often keeps proxies and clients from closing an idle stream. */
@@ -24,7 +24,13 @@ interface Client {
   readonly stillAllowed: StillAllowed;
 }
 
-/** One tenant's stream: its clients, its view of the database, its recent events. */
+/** A stream of part of a tenant's view (a wallboard link's): its own channel, under its own key. */
+export interface StreamOptions extends Omit<ViewOptions, 'counters'> {
+  /** The channel's key: every client of one key gets the same bytes (default: the tenant's whole view). */
+  readonly key?: string;
+}
+
+/** One tenant's stream (or one part of it): its clients, its view of the database, its recent events. */
 class Channel {
   readonly clients = new Set<Client>();
   /** The events since the last whole state, for replay (at most replayEvents). */
@@ -37,8 +43,10 @@ class Channel {
   dirty: Set<number> | 'all' = new Set();
 
   constructor(
+    readonly key: string,
     readonly tenantId: number,
     readonly scope: TenantScope,
+    readonly options: StreamOptions,
     view: TenantView,
   ) {
     this.view = view;
@@ -59,7 +67,7 @@ const frame = (seq: number, event: string, data: unknown) => `id: ${RUN}.${seq}\
  * with `Last-Event-ID` gets what it missed if it is still kept, else the whole state.
  */
 export class LiveStreams {
-  private readonly channels = new Map<number, Channel>();
+  private readonly channels = new Map<string, Channel>();
   private readonly heartbeatMs: number;
   private readonly refreshMs: number;
   private readonly maxBufferedBytes: number;
@@ -79,15 +87,23 @@ export class LiveStreams {
   }
 
   /** A stream of a tenant the caller was checked for; the view is read before the first byte is sent. */
-  async open(tenantId: number, scope: TenantScope, stillAllowed: StillAllowed): Promise<EventStream> {
-    let channel = this.channels.get(tenantId);
+  async open(tenantId: number, scope: TenantScope, stillAllowed: StillAllowed, options: StreamOptions = {}): Promise<EventStream> {
+    const key = options.key ?? `tenant:${tenantId}`;
+    let channel = this.channels.get(key);
     if (!channel) {
-      const view = await TenantView.load(this.deps, tenantId, scope);
-      channel = this.channels.get(tenantId) ?? new Channel(tenantId, scope, view);
-      this.channels.set(tenantId, channel);
+      const view = await TenantView.load(this.deps, tenantId, scope, options);
+      channel = this.channels.get(key) ?? new Channel(key, tenantId, scope, options, view);
+      this.channels.set(key, channel);
     }
     const ch = channel;
     return { attach: (req, res) => this.attach(ch, { req, res, stillAllowed }) };
+  }
+
+  /** Ends every stream of a key at once (a wallboard link revoked): its clients are not told anything more. */
+  end(key: string): void {
+    const channel = this.channels.get(key);
+    if (!channel) return;
+    for (const c of channel.clients) c.res.end();
   }
 
   /** Ends every stream (the server is stopping: the live layer's `stop`). */
@@ -131,8 +147,8 @@ export class LiveStreams {
       return;
     }
     // The channel may have closed (its last client left) between open and attach: take the current one, or revive it.
-    const channel = this.channels.get(opened.tenantId) ?? opened;
-    this.channels.set(channel.tenantId, channel);
+    const channel = this.channels.get(opened.key) ?? opened;
+    this.channels.set(channel.key, channel);
     this.listen();
     req.socket.setNoDelay(true);
     channel.clients.add(client);
@@ -145,7 +161,7 @@ export class LiveStreams {
 
   private leave(channel: Channel, client: Client): void {
     channel.clients.delete(client);
-    if (channel.clients.size === 0) this.channels.delete(channel.tenantId);
+    if (channel.clients.size === 0 && this.channels.get(channel.key) === channel) this.channels.delete(channel.key);
     if (this.channels.size === 0) this.unlisten();
   }
 
@@ -222,7 +238,7 @@ export class LiveStreams {
       try {
         for (const c of [...channel.clients]) if (!(await c.stillAllowed(c.req))) c.res.end();
         if (channel.clients.size === 0) continue;
-        channel.view = await TenantView.load(this.deps, channel.tenantId, channel.scope);
+        channel.view = await TenantView.load(this.deps, channel.tenantId, channel.scope, channel.options);
       } catch {
         continue; // the database is closing or busy: the view stays as it was until the next refresh
       }

@@ -6,10 +6,11 @@ import { LiveStreams, type LiveStreamOptions, type StillAllowed } from './live-s
 import { agentDnd, agentLogin, agentPause, agentStatus } from './agents.service';
 import { getQueueAlerts, setQueueAlerts } from './alerts.service';
 import { liveDepsOf, liveQueuesOf, liveTenant } from './live.service';
+import { wallboardLinkRoutes } from './wallboard-links.routes';
 
 const PERMISSION = 'reporting.queues.read';
 
-/** The live layer's routes: additions to the hosted API (docs/live-queues.md). */
+/** The live layer's routes, its wallboard links' included (they share its streams): additions to the hosted API (docs/live-queues.md). */
 export function liveQueueRoutes(deps: AppDeps, options?: LiveStreamOptions): RouteDef[] {
   const { db } = deps.database;
   const live = liveDepsOf(deps);
@@ -75,6 +76,7 @@ export function liveQueueRoutes(deps: AppDeps, options?: LiveStreamOptions): Rou
         return streams.open(tenantId, scope, stillAllowed(tenantId));
       },
     }),
+    ...wallboardLinkRoutes(live, streams),
   ];
 }
 

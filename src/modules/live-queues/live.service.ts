@@ -108,6 +108,16 @@ export const liveDepsOf = (deps: AppDeps): LiveDeps => ({ db: deps.database.db, 
 
 type TodayCounters = Awaited<ReturnType<typeof todayCounters>>;
 
+/** Which part of a tenant's view to load, and how to word it. */
+export interface ViewOptions {
+  /** Without today's counters (the agent routes never show a queue whole). */
+  readonly counters?: boolean;
+  /** Only these queues, in this order (a wallboard link's). */
+  readonly queueIds?: readonly number[];
+  /** The PBXs as `PBX 1`, `PBX 2` … without their reasons: a wall screen learns no address (a wallboard link's). */
+  readonly anonymousPbx?: boolean;
+}
+
 /**
  * What a tenant's live view needs from the database, read at once: its queues, extensions (to resolve members,
  * reporting.md R14), configured members, and today's counters. The JSON route reads it for every request;
@@ -125,13 +135,16 @@ export class TenantView {
     private readonly byId: ReadonlyMap<number, ExtensionRow>,
     private readonly configured: ReadonlyMap<number, number[]>,
     private readonly today: TodayCounters | undefined,
+    private readonly anonymousPbx: boolean,
   ) {
     this.byLogName = new Map(queues.map((q) => [q.log_name.toLowerCase(), q]));
   }
 
-  static async load(deps: LiveDeps, tenantId: number, scope: TenantScope, { counters = true } = {}): Promise<TenantView> {
+  static async load(deps: LiveDeps, tenantId: number, scope: TenantScope, options: ViewOptions = {}): Promise<TenantView> {
     const { db, live } = deps;
-    const queues = await findQueues(db, scope);
+    const { counters = true, queueIds, anonymousPbx = false } = options;
+    const all = await findQueues(db, scope);
+    const queues = queueIds ? queueIds.flatMap((id) => all.filter((q) => q.id === id)) : all;
     const extensions = await extensionsOfTenant(db, scope, tenantId);
     const names = new AgentNames(
       extensions.map((e) => ({ extNum: e.ext_num, peer: e.peer_name, extName: e.ext_name, aliases: e.agent_aliases })),
@@ -151,6 +164,7 @@ export class TenantView {
       new Map(extensions.map((e) => [e.id, e])),
       configured,
       today,
+      anonymousPbx,
     );
   }
 
@@ -167,11 +181,11 @@ export class TenantView {
       configured: live.configured,
       connected: live.configured && live.pbxs.every((p) => p.status.state === 'connected'),
       lastEventAt: iso(latest(live.pbxs.map((p) => p.lastEventAt))),
-      pbx: live.pbxs.map((p) => ({
-        label: p.label,
+      pbx: live.pbxs.map((p, i) => ({
+        label: this.anonymousPbx ? `PBX ${i + 1}` : p.label,
         state: p.status.state,
         since: p.status.since.toISOString(),
-        reason: p.status.reason ?? null,
+        reason: this.anonymousPbx ? null : (p.status.reason ?? null),
         lastEventAt: iso(p.lastEventAt),
         snapshotAt: iso(p.snapshotAt),
       })),

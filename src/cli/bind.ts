@@ -1,4 +1,5 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import { CliError, EXIT } from './command';
 
 /** What a request gets between binding and the app being ready (migrations, seeding). */
@@ -15,7 +16,8 @@ const REASONS: Readonly<Record<string, string>> = {
   EAI_AGAIN: 'the host name could not be resolved',
 };
 
-export const shownAddress = (host: string, port: number) => `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+export const shownAddress = (host: string, port: number, tls = false) =>
+  `${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
 /**
  * Binds the server's address first of all, so that a taken port or a bad host ends `tars serve` with
@@ -23,8 +25,9 @@ export const shownAddress = (host: string, port: number) => `http://${host.inclu
  * or any job starts (systemd's Restart=on-failure then sees the failure). Requests that arrive before
  * `serveApp` get 503.
  */
-export async function bindAddress(host: string, port: number): Promise<Server> {
-  const server = createServer(starting);
+export async function bindAddress(host: string, port: number, tls?: { cert: Buffer; key: Buffer }): Promise<Server> {
+  // HTTPS with TARS_TLS_CERT/KEY (checked when the configuration was read); an https.Server is an http.Server.
+  const server = tls ? createHttpsServer({ cert: tls.cert, key: tls.key }, starting) : createServer(starting);
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -36,7 +39,7 @@ export async function bindAddress(host: string, port: number): Promise<Server> {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? '';
     throw new CliError(
-      `cannot listen on ${shownAddress(host, port)}: ${REASONS[code] ?? (err as Error).message}${code ? ` (${code})` : ''}`,
+      `cannot listen on ${shownAddress(host, port, tls !== undefined)}: ${REASONS[code] ?? (err as Error).message}${code ? ` (${code})` : ''}`,
       EXIT.failed,
     );
   }

@@ -72,7 +72,7 @@ export function startServe(args: string[], opts: RunOptions = {}): Promise<Runni
     }, opts.timeoutMs ?? 20_000);
     const onData = (c: Buffer) => {
       out += c.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(out);
+      const m = /listening on (https?:\/\/\S+)/.exec(out);
       if (m) {
         clearTimeout(timer);
         resolveStart({

@@ -2207,6 +2207,15 @@ export interface SchemaTypes {
          */
         serviceLevelPercent: number | null;
       };
+      /**
+       * The queue's alert thresholds (PUT /v2/queues/{queueId}/alerts), which a wallboard colours the figures by; null when none is set.
+       */
+      alerts: {
+        maxCallersWaiting: number | null;
+        maxLongestWaitSeconds: number | null;
+        minServiceLevelPercent: number | null;
+        noAgentAvailable: boolean;
+      } | null;
     }[];
   };
   'manual-reset-password': {
@@ -3697,6 +3706,15 @@ export interface SchemaTypes {
            */
           serviceLevelPercent: number | null;
         };
+        /**
+         * The queue's alert thresholds (PUT /v2/queues/{queueId}/alerts), which a wallboard colours the figures by; null when none is set.
+         */
+        alerts: {
+          maxCallersWaiting: number | null;
+          maxLongestWaitSeconds: number | null;
+          minServiceLevelPercent: number | null;
+          noAgentAvailable: boolean;
+        } | null;
       }[];
     };
   };

@@ -245,7 +245,7 @@ export class LiveStreams {
       const now = this.deps.now();
       for (const q of channel.view.queues) {
         const body = channel.view.queueBody(this.deps.live, q, now);
-        const today = JSON.stringify(body.today);
+        const today = JSON.stringify([body.today, body.alerts]); // an import moved the counters, or a supervisor the thresholds
         if (channel.todayText.has(q.id) && channel.todayText.get(q.id) !== today) this.publish(channel, 'queue', body);
         channel.todayText.set(q.id, today);
       }

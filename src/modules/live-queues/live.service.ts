@@ -11,6 +11,7 @@ import { periodSums } from '../queue-reports/period-sums';
 import { answeredWithin } from '../queue-reports/queue-stats.repository';
 import { findQueues, membersOf, type QueueDetailRow } from '../queues/queues.repository';
 import { timezoneOfTenant } from '../tenants/tenants.repository';
+import { queueAlertsIn, type QueueAlertRow } from './alerts.repository';
 import type { LivePbx, LiveQueues } from './live-queues';
 import { memberState, type LiveCaller, type LiveMember, type LiveQueue } from './live-state';
 
@@ -136,6 +137,7 @@ export class TenantView {
     private readonly configured: ReadonlyMap<number, number[]>,
     private readonly today: TodayCounters | undefined,
     private readonly anonymousPbx: boolean,
+    private readonly alerts: ReadonlyMap<number, QueueAlertRow>,
   ) {
     this.byLogName = new Map(queues.map((q) => [q.log_name.toLowerCase(), q]));
   }
@@ -165,6 +167,7 @@ export class TenantView {
       configured,
       today,
       anonymousPbx,
+      new Map(counters ? (await queueAlertsIn(db, scope)).map((a) => [a.queue_id, a]) : []),
     );
   }
 
@@ -213,6 +216,7 @@ export class TenantView {
       callers,
       members: [...members, ...absent.map(loggedOutView)],
       today: this.todayOf(q.id),
+      alerts: alertsView(this.alerts.get(q.id)),
     };
   }
 
@@ -261,6 +265,17 @@ export async function liveQueuesOf(deps: LiveDeps, caller: Caller, query: { tena
   const { tenantId, scope } = liveTenant(caller.scope, query.tenantId);
   const view = await TenantView.load(deps, tenantId, scope);
   return view.body(deps.live, deps.now());
+}
+
+/** A queue's thresholds as a wallboard colours its figures by them (docs/live-queues.md, Alerts); null: none set. */
+function alertsView(r: QueueAlertRow | undefined) {
+  if (!r) return null;
+  return {
+    maxCallersWaiting: r.max_callers_waiting,
+    maxLongestWaitSeconds: r.max_longest_wait_seconds,
+    minServiceLevelPercent: r.min_service_level_percent,
+    noAgentAvailable: r.no_agent_available === 1,
+  };
 }
 
 const serviceLevelOf = (seconds: number | undefined) => (seconds && seconds > 0 ? seconds : DEFAULT_SERVICE_LEVEL);

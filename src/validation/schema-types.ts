@@ -2162,6 +2162,10 @@ export interface SchemaTypes {
          */
         extensionId: number | null;
         extNum: number | null;
+        /**
+         * The extension's peerName, which the agent routes (POST /v2/queues/agent-pause …) name it by; null when none.
+         */
+        peerName: string | null;
         name: string;
         /**
          * Asterisk's member interface; empty for a logged-out member.
@@ -3661,6 +3665,10 @@ export interface SchemaTypes {
            */
           extensionId: number | null;
           extNum: number | null;
+          /**
+           * The extension's peerName, which the agent routes (POST /v2/queues/agent-pause …) name it by; null when none.
+           */
+          peerName: string | null;
           name: string;
           /**
            * Asterisk's member interface; empty for a logged-out member.

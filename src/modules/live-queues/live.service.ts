@@ -61,6 +61,7 @@ function memberView(m: LiveMember, ext: ExtensionRow | undefined) {
   return {
     extensionId: ext?.id ?? null,
     extNum: ext?.ext_num ?? null,
+    peerName: ext?.peer_name ?? null,
     name: m.name,
     interface: m.interface,
     membership: m.membership,
@@ -82,6 +83,7 @@ function loggedOutView(ext: ExtensionRow) {
   return {
     extensionId: ext.id,
     extNum: ext.ext_num,
+    peerName: ext.peer_name,
     name: ext.ext_name,
     interface: '',
     membership: '',

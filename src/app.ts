@@ -25,6 +25,7 @@ import { queueReportRoutes } from './modules/queue-reports/queue-reports.routes'
 import { agentRoutes, liveQueueRoutes } from './modules/live-queues/live.routes';
 import type { LiveStreamOptions } from './modules/live-queues/live-stream';
 import { consoleRoutes } from './modules/console/console.routes';
+import { mountConsole } from './modules/console/console-assets';
 
 export interface AppOptions {
   /** Check every response against its schema (tests). */
@@ -74,6 +75,7 @@ export function createApp(deps: AppDeps, opts: AppOptions = {}): Express {
   // Pages besides the JSON API (not in the route table, so not in the OpenAPI document):
   mountDocsPage(app);
   if (deps.config.metrics) mountMetricsPage(app, deps.metrics, deps.config);
+  mountConsole(app);
   app.use(unknownRoute);
   app.use(errorHandler(deps.log));
   return app;

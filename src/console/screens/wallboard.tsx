@@ -143,16 +143,16 @@ function AgentActions(props: { agent: AgentRow }) {
               .map((q) => {
                 const dnd = q.member.paused && q.member.pauseReason === 'DND';
                 return (
-                  <div class="field-check" key={q.queueId}>
-                    <input
-                      type="checkbox"
-                      id={`${id}-dnd-${q.queueId}`}
-                      checked={dnd}
-                      disabled={form.busy.value}
-                      onChange={() => void form.submit(act('/v2/queues/agent-dnd', { queueId: q.queueId, dnd: dnd ? 0 : 1 }))}
-                    />
-                    <label for={`${id}-dnd-${q.queueId}`}>{q.queueName}</label>
-                  </div>
+                  <button
+                    type="button"
+                    key={q.queueId}
+                    class="toggle"
+                    aria-pressed={dnd}
+                    disabled={form.busy.value}
+                    onClick={() => void form.submit(act('/v2/queues/agent-dnd', { queueId: q.queueId, dnd: dnd ? 0 : 1 }))}
+                  >
+                    DND in {q.queueName}
+                  </button>
                 );
               })}
           </fieldset>

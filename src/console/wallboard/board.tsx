@@ -183,7 +183,9 @@ function AgentsTable(props: { agents: readonly AgentRow[]; clientNow: number; ac
       ),
     },
   ];
-  if (props.actions) columns.push({ key: 'actions', header: 'Actions', cell: (a) => props.actions?.(a) });
+  // An Actions column only when the user may act for some agent here (its role, or its own extension).
+  const actions = new Map(props.agents.map((a) => [a.key, props.actions?.(a) ?? null]));
+  if ([...actions.values()].some((c) => c !== null)) columns.push({ key: 'actions', header: 'Actions', cell: (a) => actions.get(a.key) });
   return (
     <Table
       caption="Agents"

@@ -47,11 +47,12 @@ function ScreenView(props: { screen: Screen; params: Record<string, string> }) {
 }
 
 export function App() {
-  useEffect(() => {
-    void loadSession();
-  }, []);
   const found = matchScreen(SCREENS, path.value);
   const s = session.value;
+  // A public screen (sign-in, TV mode) asks nothing of the server until it must: a TV never sends a cookie.
+  useEffect(() => {
+    if (!found?.screen.public && s === undefined) void loadSession();
+  }, [found?.screen]);
 
   useEffect(() => {
     if (found?.screen.public || s === undefined) return;

@@ -34,7 +34,7 @@ export interface SiteUser {
 
 export interface ConsoleSite {
   readonly url: string;
-  readonly server: RunningServer;
+  server: RunningServer;
   readonly peer: AmiPeer;
   readonly smtp: TestSmtp;
   readonly sms: HttpReceiver;
@@ -44,6 +44,8 @@ export interface ConsoleSite {
   makeUser(role: number, over?: { extId?: number; email?: string; password?: string }): Promise<SiteUser>;
   /** The last SMS code sent (the SMS receiver's last request). */
   lastSmsCode(): string;
+  /** Stops `tars serve` and starts it again on the same port and data directory (clients must reconnect). */
+  restart(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -84,10 +86,11 @@ export async function startConsoleSite(): Promise<ConsoleSite> {
   await peer.listen();
   const dir = mkdtempSync(join(tmpdir(), 'tars-console-'));
   siteFixture(join(dir, 'fixture.json'));
-  const server = await startServe(['--data-dir', join(dir, 'data'), '--seed', join(dir, 'fixture.json')], {
-    env: { TARS_SMTP_URL: smtp.url, TARS_SMS_GATEWAY_URL: `${sms.url}/send`, TARS_AMI_URL: peer.url, TARS_LOG_LEVEL: 'warn' },
-  });
-  const call = <T = any>(method: string, path: string, opts?: RequestOptions) => send<T>(server.url, method, path, opts);
+  const env = { TARS_SMTP_URL: smtp.url, TARS_SMS_GATEWAY_URL: `${sms.url}/send`, TARS_AMI_URL: peer.url, TARS_LOG_LEVEL: 'warn' };
+  const args = ['--data-dir', join(dir, 'data'), '--seed', join(dir, 'fixture.json')];
+  let server = await startServe(args, { env });
+  const url = server.url;
+  const call = <T = any>(method: string, path: string, opts?: RequestOptions) => send<T>(url, method, path, opts);
   const login = async (email: string, password: string) => {
     const res = await call('POST', '/v2/authentication', { body: { email, password } });
     if (res.status !== 201) throw new Error(`sign-in of ${email}: ${res.status} ${res.text}`);
@@ -106,8 +109,10 @@ export async function startConsoleSite(): Promise<ConsoleSite> {
   // Heidi Clark (extension 208, id 8) is a configured member of Billing: logged out until she logs in.
   await call('PATCH', '/v2/queues/3', { token: admin.token, body: { members: [8] } });
   return {
-    url: server.url,
-    server,
+    url,
+    get server() {
+      return server;
+    },
     peer,
     smtp,
     sms,
@@ -125,6 +130,10 @@ export async function startConsoleSite(): Promise<ConsoleSite> {
       return { id: signedIn.user.id, email, password, token: signedIn.accessToken };
     },
     lastSmsCode: () => sixDigits((JSON.parse(sms.requests.at(-1)?.body ?? '{}') as { message?: string }).message ?? ''),
+    async restart() {
+      await server.stop();
+      server = await startServe([...args, '--port', new URL(url).port], { env });
+    },
     async close() {
       await server.stop();
       await peer.close();

@@ -34,12 +34,16 @@ export default function Tv() {
       if (e instanceof KeyboardEvent && e.key !== 'f') return;
       if (!document.fullscreenElement) void document.documentElement.requestFullscreen?.().catch(() => undefined);
     };
+    // Another link's address typed into the same screen: start afresh with its token.
+    const other = () => location.reload();
     addEventListener('keydown', full);
     addEventListener('click', full);
+    addEventListener('hashchange', other);
     return () => {
       model.stop();
       removeEventListener('keydown', full);
       removeEventListener('click', full);
+      removeEventListener('hashchange', other);
     };
   }, []);
   const refused = dead ?? model.refused.value;

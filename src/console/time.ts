@@ -71,5 +71,6 @@ export function zoneName(zone: string, at: number = Date.now()): string {
 }
 
 export const integer = (n: number) => new Intl.NumberFormat().format(n);
+/** 58.4 → "58.4 %", the sign never on a line of its own (a no-break space). */
 export const percent = (n: number | null) =>
-  n === null ? '–' : `${new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 }).format(n)} %`;
+  n === null ? '–' : `${new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 }).format(n)}\u00a0%`;

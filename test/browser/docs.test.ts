@@ -14,7 +14,7 @@ import { openBrowser, type OpenBrowser } from '../helpers/browser';
  * written to a temporary directory, printed at the end.
  */
 describe('the /docs page in headless chromium', function () {
-  this.timeout(120_000);
+  this.timeout(300_000); // opening each of about 100 operations takes a while on a busy machine
   let app: TestApp;
   let browser: OpenBrowser;
   let page: Page;

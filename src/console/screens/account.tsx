@@ -274,7 +274,7 @@ function Password() {
           label="New password"
           type="password"
           autoComplete="new-password"
-          hint="At least 8 characters. Every other sign-in of yours ends."
+          hint="At least 8 characters. Every sign-in of yours ends with the old one, this one too: sign in again with the new one."
           required
         />
         <Field form={form} name="confirm" label="New password again" type="password" autoComplete="new-password" required />

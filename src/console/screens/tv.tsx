@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api, ApiError } from '../api';
 import type { WallboardLive } from '../types';
+import { clockTime, now, serverNow, zoneName } from '../time';
 import { Board } from '../wallboard/board';
 import { LiveModel } from '../wallboard/model';
 
@@ -50,7 +51,14 @@ export default function Tv() {
   const zone = model.queues.value[0]?.queue.today.timezone ?? 'UTC';
   return (
     <main class="tv" id="main">
-      <h1 tabIndex={-1}>{name}</h1>
+      <header class="tv-head">
+        <h1 tabIndex={-1}>{name}</h1>
+        {model.state.value && (
+          <p class="tv-clock">
+            <time>{clockTime(serverNow(now.value), zone)}</time> <span>{zoneName(zone)}</span>
+          </p>
+        )}
+      </header>
       {refused ? (
         <p class="banner banner-alert" role="alert">
           {refused}

@@ -69,9 +69,13 @@ function LinkBanner(props: { state: LiveState; zone: string; connection: string 
   );
 }
 
-const LEVEL_WORDS: Record<Level, string> = { none: '', ok: '', warn: 'near its limit', alert: 'over its limit' };
+/** What a coloured figure says in words (colour is never the only sign): past a maximum, or below a minimum. */
+const LEVEL_WORDS: Record<'max' | 'min', Record<Level, string>> = {
+  max: { none: '', ok: '', warn: 'near its limit', alert: 'over its limit' },
+  min: { none: '', ok: '', warn: 'near its minimum', alert: 'below its minimum' },
+};
 
-function Figure(props: { label: string; value: ComponentChildren; level?: Level; limit?: string; sr?: string }) {
+function Figure(props: { label: string; value: ComponentChildren; level?: Level; limit?: string; sr?: string; kind?: 'max' | 'min' }) {
   const level = props.level ?? 'none';
   return (
     <div class={`figure level-${level}`}>
@@ -83,7 +87,7 @@ function Figure(props: { label: string; value: ComponentChildren; level?: Level;
         {props.sr && <span class="visually-hidden">{props.sr}</span>}
         {(level === 'warn' || level === 'alert') && (
           <span class="flag">
-            {LEVEL_WORDS[level]}
+            {LEVEL_WORDS[props.kind ?? 'max'][level]}
             {props.limit ? ` (${props.limit})` : ''}
           </span>
         )}
@@ -136,7 +140,8 @@ function Tile(props: { entry: QueueEntry; clientNow: number }) {
           label={`Service level (${q.serviceLevelSeconds} s)`}
           value={percent(q.today.serviceLevelPercent)}
           level={levels.serviceLevel}
-          limit={a?.minServiceLevelPercent != null ? `minimum ${percent(a.minServiceLevelPercent)}` : undefined}
+          kind="min"
+          limit={a?.minServiceLevelPercent != null ? percent(a.minServiceLevelPercent) : undefined}
         />
       </dl>
     </li>
@@ -159,7 +164,7 @@ function AgentsTable(props: { agents: readonly AgentRow[]; clientNow: number; ac
     { key: 'state', header: 'State', cell: (a) => <span class={`state state-${a.state}`}>{STATE_WORDS[a.state]}</span> },
     {
       key: 'since',
-      header: 'For',
+      header: 'In state for',
       numeric: true,
       cell: (a) => {
         const s = secondsSince(a.stateSince, props.clientNow);

@@ -79,7 +79,7 @@ function siteFixture(file: string): void {
  * run's site: its AMI link to a peer on loopback that replays the run, a real SMTP sink and SMS receiver for the
  * MFA codes, today's queue_log ingested, and alert thresholds on Sales (queue 1) for the wallboard's colours.
  */
-export async function startConsoleSite(): Promise<ConsoleSite> {
+export async function startConsoleSite(opts: { program?: string } = {}): Promise<ConsoleSite> {
   const smtp = await startSmtp();
   const sms = await startReceiver();
   const peer = new AmiPeer(amiTranscript());
@@ -88,7 +88,7 @@ export async function startConsoleSite(): Promise<ConsoleSite> {
   siteFixture(join(dir, 'fixture.json'));
   const env = { TARS_SMTP_URL: smtp.url, TARS_SMS_GATEWAY_URL: `${sms.url}/send`, TARS_AMI_URL: peer.url, TARS_LOG_LEVEL: 'warn' };
   const args = ['--data-dir', join(dir, 'data'), '--seed', join(dir, 'fixture.json')];
-  let server = await startServe(args, { env });
+  let server = await startServe(args, { env, program: opts.program });
   const url = server.url;
   const call = <T = any>(method: string, path: string, opts?: RequestOptions) => send<T>(url, method, path, opts);
   const login = async (email: string, password: string) => {
@@ -132,7 +132,7 @@ export async function startConsoleSite(): Promise<ConsoleSite> {
     lastSmsCode: () => sixDigits((JSON.parse(sms.requests.at(-1)?.body ?? '{}') as { message?: string }).message ?? ''),
     async restart() {
       await server.stop();
-      server = await startServe([...args, '--port', new URL(url).port], { env });
+      server = await startServe([...args, '--port', new URL(url).port], { env, program: opts.program });
     },
     async close() {
       await server.stop();

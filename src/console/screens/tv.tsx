@@ -48,7 +48,7 @@ export default function Tv() {
     };
   }, []);
   const refused = dead ?? model.refused.value;
-  const zone = model.queues.value[0]?.queue.today.timezone ?? 'UTC';
+  const zone = model.state.value?.queues[0]?.today.timezone ?? 'UTC';
   return (
     <main class="tv" id="main">
       <header class="tv-head">

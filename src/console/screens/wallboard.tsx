@@ -18,7 +18,7 @@ export default function Wallboard() {
     model.open(urlOf('/v2/reporting/queues/live/stream', { tenantId }));
     return () => model.stop();
   }, [tenantId]);
-  const zone = model.queues.value[0]?.queue.today.timezone ?? session.value?.tenant.timezone ?? 'UTC';
+  const zone = model.state.value?.queues[0]?.today.timezone ?? session.value?.tenant.timezone ?? 'UTC';
   return (
     <section class="screen wide" aria-labelledby="wallboard-title">
       <div class="screen-head">

@@ -2,7 +2,7 @@ import type { ComponentChildren } from 'preact';
 import { Table, type Column } from '../components/table';
 import { clockTime, duration, durationWords, integer, now, percent, secondsSince, serverNow, zoneName } from '../time';
 import type { LiveCaller, LiveState } from '../types';
-import { agentsOf, levelsOf, STATE_WORDS, waitNow, worst, type AgentRow, type Level, type LiveModel, type QueueEntry } from './model';
+import { agentsOf, levelsOf, STATE_WORDS, waitNow, worst, type AgentRow, type Level, type LiveModel } from './model';
 
 /**
  * The wallboard itself, for the console and for TV mode: the PBX link's banner, one tile per queue, the agents
@@ -12,29 +12,46 @@ import { agentsOf, levelsOf, STATE_WORDS, waitNow, worst, type AgentRow, type Le
 export function Board(props: { model: LiveModel; zone: string; tv?: boolean; actions?: (agent: AgentRow) => ComponentChildren }) {
   const { model } = props;
   const state = model.state.value;
-  const entries = model.queues.value;
   if (!state)
     return <p class="loading">{model.connection.value === 'retrying' ? 'Connecting to the server again…' : 'Loading the live state…'}</p>;
-  const clientNow = now.value;
-  const agents = agentsOf(entries);
   return (
     <>
       <LinkBanner state={state} zone={props.zone} connection={model.connection.value} />
       <ul class="tiles" aria-label="Queues">
-        {entries.map((e) => (
-          <Tile key={e.queue.queueId} entry={e} clientNow={clientNow} />
+        {model.order.value.map((id) => (
+          <Tile key={id} model={model} id={id} />
         ))}
       </ul>
       <div class="board-lists">
-        <AgentsTable agents={agents} clientNow={clientNow} actions={props.actions} />
-        <CallersTable entries={entries} clientNow={clientNow} />
+        <AgentsTable model={model} actions={props.actions} />
+        <CallersTable model={model} />
       </div>
-      <p class="updated">
-        Today is {entries[0]?.queue.today.date ?? '–'} in {zoneName(props.zone)}. Times in state and waits are counted on TARS's clock, now{' '}
-        {clockTime(serverNow(clientNow), props.zone)}.
-      </p>
+      <Today model={model} zone={props.zone} />
     </>
   );
+}
+
+/** Today's date and TARS's clock, in the tenant's zone (it ticks on its own, redrawing nothing else). */
+function Today(props: { model: LiveModel; zone: string }) {
+  const date = props.model.state.value?.queues[0]?.today.date ?? '–';
+  return (
+    <p class="updated">
+      Today is {date} in {zoneName(props.zone)}. Times in state and waits are counted on TARS's clock, now{' '}
+      {clockTime(serverNow(now.value), props.zone)}.
+    </p>
+  );
+}
+
+/** Seconds since an instant of TARS's, ticking each second (only this text is redrawn). */
+function Since(props: { iso: string | null }) {
+  const s = secondsSince(props.iso, now.value);
+  return <span aria-label={durationWords(s)}>{duration(s)}</span>;
+}
+
+/** A caller's wait: TARS's count when the queue came, plus the seconds since, ticking. */
+function Waited(props: { seconds: number; receivedAt: number }) {
+  const s = waitNow(props.seconds, props.receivedAt, now.value);
+  return <span aria-label={durationWords(s)}>{duration(s)}</span>;
 }
 
 function LinkBanner(props: { state: LiveState; zone: string; connection: string }) {
@@ -96,9 +113,12 @@ function Figure(props: { label: string; value: ComponentChildren; level?: Level;
   );
 }
 
-function Tile(props: { entry: QueueEntry; clientNow: number }) {
-  const { queue: q, receivedAt } = props.entry;
-  const longest = q.callers.reduce((max, c) => Math.max(max, waitNow(c.waitSeconds, receivedAt, props.clientNow)), 0);
+function Tile(props: { model: LiveModel; id: number }) {
+  const entry = props.model.queue(props.id)?.value;
+  if (!entry) return null;
+  const { queue: q, receivedAt } = entry;
+  const clientNow = now.value; // the longest wait grows, and its colour with it
+  const longest = q.callers.reduce((max, c) => Math.max(max, waitNow(c.waitSeconds, receivedAt, clientNow)), 0);
   const levels = levelsOf(q, longest);
   const count = (state: string) => q.members.filter((m) => m.state === state).length;
   const a = q.alerts;
@@ -148,7 +168,9 @@ function Tile(props: { entry: QueueEntry; clientNow: number }) {
   );
 }
 
-function AgentsTable(props: { agents: readonly AgentRow[]; clientNow: number; actions?: (a: AgentRow) => ComponentChildren }) {
+function AgentsTable(props: { model: LiveModel; actions?: (a: AgentRow) => ComponentChildren }) {
+  void props.model.membersVersion.value; // redrawn when some queue's members changed, not at every caller
+  const agents = agentsOf(props.model.entries());
   const columns: Column<AgentRow>[] = [
     {
       key: 'agent',
@@ -166,10 +188,7 @@ function AgentsTable(props: { agents: readonly AgentRow[]; clientNow: number; ac
       key: 'since',
       header: 'In state for',
       numeric: true,
-      cell: (a) => {
-        const s = secondsSince(a.stateSince, props.clientNow);
-        return <span aria-label={durationWords(s)}>{duration(s)}</span>;
-      },
+      cell: (a) => <Since iso={a.stateSince} />,
     },
     { key: 'reason', header: 'Pause reason', cell: (a) => a.pauseReason || '' },
     {
@@ -189,13 +208,13 @@ function AgentsTable(props: { agents: readonly AgentRow[]; clientNow: number; ac
     },
   ];
   // An Actions column only when the user may act for some agent here (its role, or its own extension).
-  const actions = new Map(props.agents.map((a) => [a.key, props.actions?.(a) ?? null]));
+  const actions = new Map(agents.map((a) => [a.key, props.actions?.(a) ?? null]));
   if ([...actions.values()].some((c) => c !== null)) columns.push({ key: 'actions', header: 'Actions', cell: (a) => actions.get(a.key) });
   return (
     <Table
       caption="Agents"
       columns={columns}
-      rows={props.agents}
+      rows={agents}
       rowKey={(a) => a.key}
       empty="No agent is a member of these queues."
       class="agents"
@@ -203,23 +222,19 @@ function AgentsTable(props: { agents: readonly AgentRow[]; clientNow: number; ac
   );
 }
 
-function CallersTable(props: { entries: readonly QueueEntry[]; clientNow: number }) {
-  const rows = props.entries.flatMap((e) =>
-    e.queue.callers.map((c) => ({
-      c,
-      queue: e.queue.name,
-      queueId: e.queue.queueId,
-      wait: waitNow(c.waitSeconds, e.receivedAt, props.clientNow),
-    })),
-  );
-  rows.sort((a, b) => b.wait - a.wait);
+function CallersTable(props: { model: LiveModel }) {
+  void props.model.callersVersion.value; // redrawn when some queue's callers changed
+  const rows = props.model
+    .entries()
+    .flatMap((e) => e.queue.callers.map((c) => ({ c, queue: e.queue.name, queueId: e.queue.queueId, receivedAt: e.receivedAt })));
+  rows.sort((a, b) => b.c.waitSeconds - a.c.waitSeconds);
   type Row = (typeof rows)[number];
   const caller = (c: LiveCaller) => [c.callerIdName, c.callerIdNum].filter(Boolean).join(' ') || 'Unknown';
   const columns: Column<Row>[] = [
     { key: 'caller', header: 'Caller', rowHeader: true, cell: (r) => caller(r.c) },
     { key: 'queue', header: 'Queue', cell: (r) => r.queue },
     { key: 'position', header: 'Position', numeric: true, cell: (r) => integer(r.c.position) },
-    { key: 'wait', header: 'Waiting', numeric: true, cell: (r) => <span aria-label={durationWords(r.wait)}>{duration(r.wait)}</span> },
+    { key: 'wait', header: 'Waiting', numeric: true, cell: (r) => <Waited seconds={r.c.waitSeconds} receivedAt={r.receivedAt} /> },
   ];
   return (
     <Table

@@ -1,4 +1,4 @@
-import { signal } from '@preact/signals';
+import { batch, signal, type Signal } from '@preact/signals';
 import { openStream, type StreamState } from '../sse';
 import { learnServerTime } from '../time';
 import type { LiveMember, LiveQueue, LiveState } from '../types';
@@ -12,27 +12,60 @@ export interface QueueEntry {
 /**
  * The live state of a wallboard, kept from the stream: the whole state (`state` events), each queue replaced
  * whole by its `queue` event. Everything shown comes from what TARS sent; nothing is counted here but the
- * seconds since.
+ * seconds since. Each queue has its own signal, and the members and callers of all queues a version each, so
+ * that an event redraws only what it changed: a caller joining redraws its queue's tile and the callers, not
+ * the agents (the benchmark of docs/performance.md runs 50 wallboards on one machine).
  */
 export class LiveModel {
   readonly state = signal<LiveState | null>(null);
-  readonly queues = signal<readonly QueueEntry[]>([]);
+  /** The queues' ids, in the order of the state. */
+  readonly order = signal<readonly number[]>([]);
+  /** Bumped when some queue's members changed, or its callers. */
+  readonly membersVersion = signal(0);
+  readonly callersVersion = signal(0);
   readonly connection = signal<StreamState>('connecting');
   readonly refused = signal<string | null>(null);
+  private readonly byId = new Map<number, Signal<QueueEntry>>();
   private close: (() => void) | undefined;
+
+  /** A queue's signal (its tile reads it). */
+  queue(id: number): Signal<QueueEntry> | undefined {
+    return this.byId.get(id);
+  }
+
+  /** Every queue as last received, in order; read without subscribing (the tables subscribe to the versions). */
+  entries(): QueueEntry[] {
+    return this.order.peek().flatMap((id) => this.byId.get(id)?.peek() ?? []);
+  }
 
   apply(event: string, data: string): void {
     if (event === 'state') {
       const state = JSON.parse(data) as LiveState;
       learnServerTime(state.generatedAt);
       const at = Date.now();
-      this.state.value = state;
-      this.queues.value = state.queues.map((queue) => ({ queue, receivedAt: at }));
+      batch(() => {
+        this.state.value = state;
+        for (const queue of state.queues) this.put(queue, at);
+        this.order.value = state.queues.map((q) => q.queueId);
+        this.membersVersion.value++;
+        this.callersVersion.value++;
+      });
     } else if (event === 'queue') {
       const queue = JSON.parse(data) as LiveQueue;
-      const at = Date.now();
-      this.queues.value = this.queues.value.map((e) => (e.queue.queueId === queue.queueId ? { queue, receivedAt: at } : e));
+      const before = this.byId.get(queue.queueId)?.peek().queue;
+      batch(() => {
+        this.put(queue, Date.now());
+        if (!before || !sameList(before.members, queue.members)) this.membersVersion.value++;
+        if (!before || !sameList(before.callers, queue.callers)) this.callersVersion.value++;
+      });
     }
+  }
+
+  private put(queue: LiveQueue, receivedAt: number): void {
+    const entry = { queue, receivedAt };
+    const s = this.byId.get(queue.queueId);
+    if (s) s.value = entry;
+    else this.byId.set(queue.queueId, signal(entry));
   }
 
   open(url: string, headers: Record<string, string> = {}): void {
@@ -51,6 +84,13 @@ export class LiveModel {
     this.close?.();
     this.close = undefined;
   }
+}
+
+/** Whether two lists of members (or callers) say the same, but for the seconds TARS counted (waitSeconds). */
+function sameList(a: readonly object[], b: readonly object[]): boolean {
+  if (a.length !== b.length) return false;
+  const text = (list: readonly object[]) => JSON.stringify(list, (k, v) => (k === 'waitSeconds' ? undefined : v));
+  return text(a) === text(b);
 }
 
 export type Level = 'none' | 'ok' | 'warn' | 'alert';

@@ -1879,8 +1879,22 @@ export interface SchemaTypes {
       };
     }[];
   };
+  /**
+   * Proof that the owner is present is needed: currentPassword or otp. Every other token of the user ends; the answer carries a new one.
+   */
   'manual-reset-password': {
+    /**
+     * The new password.
+     */
     password: string;
+    /**
+     * The current password: proof that the owner is present (or otp).
+     */
+    currentPassword?: string;
+    /**
+     * Or a current code of an MFA mode in use (the authenticator app's, or one sent by POST /v2/mfa/auth/confirmation-code): proof that the owner is present.
+     */
+    otp?: string;
   };
   'mfa-auth-resend': {
     mode: 'app' | 'email' | 'sms';
@@ -1890,6 +1904,9 @@ export interface SchemaTypes {
      */
     phoneNumber?: string;
   };
+  /**
+   * Proof that the owner is present is needed: password, or otp while MFA is on (docs/authentication.md).
+   */
   'mfa-auth-setup': {
     mode: 'app' | 'email' | 'sms';
     /**
@@ -1900,6 +1917,14 @@ export interface SchemaTypes {
      * The phone number the app sends; digits, with an optional leading +.
      */
     phoneNumber?: string;
+    /**
+     * The current password: proof that the owner is present (or otp).
+     */
+    password?: string;
+    /**
+     * Or a current code of an MFA mode in use (the authenticator app's, or one sent by POST /v2/mfa/auth/confirmation-code): proof that the owner is present.
+     */
+    otp?: string;
   };
   'mfa-auth-verify': {
     mode: 'app' | 'email' | 'sms';
@@ -1923,11 +1948,23 @@ export interface SchemaTypes {
      */
     phoneNumber?: string;
   };
+  /**
+   * Addition to the hosted API: a code sent by a mode in use, to the phone number or address verified for it, to send as otp where proof that the owner is present is asked for.
+   */
+  'mfa-confirmation': {
+    mode: 'email' | 'sms';
+  };
+  /**
+   * Proof that the owner is present: password or otp (docs/authentication.md). The other tokens of the user end.
+   */
   'mfa-disable': {
     /**
-     * The current password (or otp, or a sign-in of the last 10 minutes).
+     * The current password: proof that the owner is present (or otp).
      */
     password?: string;
+    /**
+     * Or a current code of an MFA mode in use (the authenticator app's, or one sent by POST /v2/mfa/auth/confirmation-code): proof that the owner is present.
+     */
     otp?: string;
   };
   'mfa-resend-response': {
@@ -1984,13 +2021,20 @@ export interface SchemaTypes {
   'mfa-toggle-response': {
     status: string;
     message: string;
+    /**
+     * After a change of a factor or of the password: a new access token for this client (every earlier token of the user has ended).
+     */
+    accessToken?: string;
   };
   'mfa-toggle': {
     mode: 'app' | 'email' | 'sms';
     /**
-     * Removing a mode: the current password (or otp, or a sign-in of the last 10 minutes).
+     * Removing a mode: the current password, proof that the owner is present (or otp). Not needed to switch a verified mode on.
      */
     password?: string;
+    /**
+     * Or a current code of an MFA mode in use (the authenticator app's, or one sent by POST /v2/mfa/auth/confirmation-code): proof that the owner is present.
+     */
     otp?: string;
   };
   'mfa-validate': {
@@ -2753,6 +2797,10 @@ export interface SchemaTypes {
   'status-response': {
     status: string;
     message: string;
+    /**
+     * After a change of a factor or of the password: a new access token for this client (every earlier token of the user has ended).
+     */
+    accessToken?: string;
   };
   /**
    * Addition to the hosted API. A partner admin creates tenants of its own partner only.

@@ -89,7 +89,7 @@ export class AuthService {
   /** POST /v2/mfa/validate. Every code takes its place in the user's count of wrong codes first: past the limit, 429 whatever the code. */
   async validate(token: string, otp: string): Promise<AuthResult> {
     const challenge = await findChallenge(this.db, token, this.deps.clock.now());
-    if (!challenge || challenge.mode === 'setup') throw notAuthenticated(BAD_CODE);
+    if (!challenge || challenge.mode === 'setup' || challenge.mode === 'confirm') throw notAuthenticated(BAD_CODE);
     const user = await findUserById(this.db, challenge.userId);
     if (!user) throw notAuthenticated(BAD_CODE);
     const place = await takePlace(this.db, [mfaCodeRule(user.id)], this.deps.clock.now);
@@ -120,7 +120,7 @@ export class AuthService {
    */
   async resend(token: string, mode: MfaMode | undefined): Promise<MfaChallengeBody> {
     const challenge = await findChallenge(this.db, token, this.deps.clock.now());
-    if (!challenge) throw notAuthenticated(BAD_CODE);
+    if (!challenge || challenge.mode === 'confirm') throw notAuthenticated(BAD_CODE);
     const user = await findUserById(this.db, challenge.userId);
     if (!user) throw notAuthenticated(BAD_CODE);
     if (challenge.mode === 'setup') {

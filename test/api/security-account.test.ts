@@ -208,3 +208,43 @@ describe('security: a stolen access token does not take the account (issue 27)',
     expect(await works(token)).to.equal(true);
   });
 });
+
+describe('security: a tenant that requires MFA cannot be skipped (issue 27)', () => {
+  let app: TestApp;
+  const db = () => app.deps.database.db;
+  const works = async (token: string) => (await app.request('GET', '/v2/users/me', { token })).status === 200;
+  const refresh = (accessToken: string) => app.request('POST', '/v2/authentication/jwt', { body: { accessToken } });
+
+  before(async () => {
+    app = await startTestApp();
+  });
+  after(() => app.close());
+
+  it('when mfaRequired is set on a tenant (API or CLI: the same service), then the tokens of its users without MFA end, and theirs only', async () => {
+    const tenant = await buildTenant(db(), { partnerId: 4 });
+    const elsewhere = await buildTenant(db(), { partnerId: 4 });
+    const admin = await buildUser(db(), tenant.id, ROLE.platform, { mfa_enabled: 1, mfa_mode: 'email', mfa_email_verified: 1 });
+    const plain = await buildUser(db(), tenant.id, ROLE.basic);
+    const other = await buildUser(db(), elsewhere.id, ROLE.basic);
+    const [adminToken, plainToken, otherToken] = [await tokenFor(app, admin), await tokenFor(app, plain), await tokenFor(app, other)];
+    const set = await app.request('PATCH', `/v2/admin/tenants/${tenant.id}`, { token: adminToken, body: { mfaRequired: 1 } });
+    expect(set.status, set.text).to.equal(200);
+    expect(await works(plainToken)).to.equal(false);
+    expectError(await refresh(plainToken), 401);
+    expect(await works(adminToken)).to.equal(true);
+    expect(await works(otherToken)).to.equal(true);
+  });
+
+  it('when a tenant row requires MFA without the API (the CLI, a fixture), then /v2/authentication/jwt refuses a token of a user without MFA', async () => {
+    const tenant = await buildTenant(db());
+    const plain = await buildUser(db(), tenant.id, ROLE.basic);
+    const withMfa = await buildUser(db(), tenant.id, ROLE.basic, { mfa_enabled: 1, mfa_mode: 'email', mfa_email_verified: 1 });
+    const token = await tokenFor(app, plain);
+    expect((await refresh(token)).status).to.equal(201);
+    await db().updateTable('tenants').set({ mfa_required: 1 }).where('id', '=', tenant.id).execute();
+    const refused = await refresh(token);
+    expectError(refused, 401);
+    expect(refused.body.message).to.match(/requires MFA/);
+    expect((await refresh(await tokenFor(app, withMfa))).status).to.equal(201);
+  });
+});

@@ -2,11 +2,13 @@ import { sql } from 'kysely';
 import type { Caller } from '../../access/caller';
 import { pageOf, pageWindow, windowed, type Page, type PageQuery } from '../../access/paging';
 import { roleOf } from '../../access/permissions';
+import { requireTenant } from '../../access/scope';
 import { tenantIn } from '../../access/tenant-filter';
 import type { Db } from '../../db/database';
 import { conflict, forbidden, notFound } from '../../errors';
 import type { SchemaTypes } from '../../validation/schema-types';
 import { deleteQueueData } from '../queues/queues.repository';
+import { endSessionsWithoutMfa } from '../users/users-admin.service';
 import { insertTenant } from './tenants.repository';
 
 export type ApiTenant = SchemaTypes['tenant'];
@@ -68,6 +70,8 @@ export async function changeTenant(db: Db, caller: Caller, id: number, patch: Sc
       .set({ name: patch.name, partner_id: partnerId, mfa_required: patch.mfaRequired })
       .where('id', '=', id)
       .execute();
+    // MFA required means required: a session opened without MFA ends now, not when its token expires.
+    if (patch.mfaRequired === 1) await endSessionsWithoutMfa(trx, requireTenant(caller.scope, id));
     return getTenant(trx, caller, id);
   });
 }

@@ -3,7 +3,7 @@ import type { Caller } from '../../access/caller';
 import { callerOf } from '../../access/caller';
 import { pageOf, pageWindow, windowed, type Page, type PageQuery } from '../../access/paging';
 import { roleOf } from '../../access/permissions';
-import { listScope, requireTenant, scopeOfStoredRow } from '../../access/scope';
+import { listScope, requireTenant, scopeOfStoredRow, type TenantScope } from '../../access/scope';
 import { tenantIn } from '../../access/tenant-filter';
 import type { Db } from '../../db/database';
 import type { UserRow } from '../../db/schema';
@@ -136,4 +136,18 @@ export async function removeUser(db: Db, caller: Caller, id: number): Promise<Ap
     await trx.deleteFrom('users').where('id', '=', id).execute();
     return gone;
   });
+}
+
+/**
+ * Ends the tokens of the users of the scope's tenants who have no MFA (their tenant now requires it): they sign in
+ * again, and the sign-in sends them to set MFA up. The number of users whose tokens ended.
+ */
+export async function endSessionsWithoutMfa(db: Db, scope: TenantScope): Promise<number> {
+  const res = await db
+    .updateTable('users')
+    .set({ token_version: sql`token_version + 1` })
+    .where(tenantIn(scope))
+    .where('mfa_enabled', '!=', 1)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows);
 }

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { expectError } from '../helpers/errors';
 import { buildBranch, buildTenant, buildUser, ROLE, tokenFor } from '../helpers/factories';
+import { buildSavedFilter } from '../helpers/records';
 
 /*
  * Issue 27, point 5: nobody changes anything about a user above its own role, and a partner admin always has a
@@ -84,5 +85,17 @@ describe('security: roles and partners (issue 27)', () => {
     const res = await app.request('DELETE', `/v2/admin/tenants/${doomed.id}?cascade=1`, { token: await tokenFor(app, partner) });
     expectError(res, 403);
     expect((await userRow(root.id)).id).to.equal(root.id);
+  });
+
+  it("when a tenant's user owns a saved filter of a tenant the caller does not reach, then the 409 does not name that filter or tenant", async () => {
+    const doomed = await buildTenant(db(), { partnerId: 40 });
+    const foreign = await buildTenant(db(), { partnerId: 41 });
+    const owner = await buildUser(db(), doomed.id, ROLE.partner, { partner_id: 41 });
+    const filter = await buildSavedFilter(db(), foreign.id, owner.id);
+    const caller = await buildUser(db(), (await buildTenant(db(), { partnerId: 40 })).id, ROLE.partner, { partner_id: 40 });
+    const res = await app.request('DELETE', `/v2/admin/tenants/${doomed.id}?cascade=1`, { token: await tokenFor(app, caller) });
+    expectError(res, 409);
+    expect(res.body.message).not.to.include(`filter ${filter.id}`);
+    expect(res.body.message).not.to.match(new RegExp(`tenant ${foreign.id}\\b`));
   });
 });

@@ -6,6 +6,7 @@ import { parseAliases } from '../pbx-logs/agent-names';
 import { AmiError } from './ami-client';
 import type { LiveMember } from './live-state';
 import { TenantView, type AgentPlace, type LiveDeps } from './live.service';
+import { samePbxName } from '../../pbx-name';
 
 /** The pause reason that marks an agent's DND in one queue (POST /v2/queues/agent-dnd). */
 export const DND_REASON = 'DND';
@@ -31,7 +32,9 @@ async function agentFor(deps: LiveDeps, caller: Caller, peerName: string): Promi
     if (found.length > 1) throw badRequest(`peerName ${peerName} names extensions of several tenants`);
     throw notFound(`Agent ${peerName}`);
   }
-  const isSelf = own.tenant_id === caller.user.tenant_id && (self?.ext_id === own.id || self?.peer_name === own.peer_name);
+  const isSelf =
+    own.tenant_id === caller.user.tenant_id &&
+    (self?.ext_id === own.id || (!!self?.peer_name && samePbxName(self.peer_name, own.peer_name)));
   if (!isSelf && !caller.permissions.has('queues.agents.manage'))
     throw forbidden('You may act only for your own extension without queues.agents.manage');
   const view = await TenantView.load(deps, own.tenant_id, requireTenant(caller.scope, own.tenant_id), { counters: false });

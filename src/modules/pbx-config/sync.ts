@@ -7,6 +7,7 @@ import { extensionsOfTenant, insertExtension, updateExtension, type ExtensionRow
 import { findQueues, insertQueue, membersOf, queueByLogName, replaceMembers, updateQueue } from '../queues/queues.repository';
 import { getTenantRef } from '../tenants/tenants.repository';
 import type { SiteConfig, SiteExtension, SiteQueue } from './site-config';
+import { pbxNameKey, samePbxName } from '../../pbx-name';
 
 /**
  * `tars pbx sync` (docs/pbx-config.md): what the PBX's configuration says against what a tenant's directory
@@ -57,14 +58,14 @@ function wanted(e: SiteExtension): { peerName: string; extName: string; aliases:
 function planExtensions(site: SiteConfig, current: ExtensionRow[], notes: string[]) {
   const byNum = new Map(current.map((e) => [e.ext_num, e]));
   const owner = new Map<string, number>(); // every agent name in the directory → its extension number
-  for (const e of current) for (const n of [e.peer_name, ...parseAliases(e.agent_aliases)]) owner.set(n, e.ext_num);
+  for (const e of current) for (const n of [e.peer_name, ...parseAliases(e.agent_aliases)]) owner.set(pbxNameKey(n), e.ext_num);
   const out: PlannedExtension[] = [];
   let unchanged = 0;
   for (const e of site.extensions) {
     const extNum = Number(e.extNum);
     const want = wanted(e);
     const free = (name: string) => {
-      const o = owner.get(name);
+      const o = owner.get(pbxNameKey(name));
       if (o === undefined || o === extNum) return true;
       notes.push(`${JSON.stringify(name)} is already extension ${o}'s name: not added to extension ${extNum}`);
       return false;
@@ -73,13 +74,13 @@ function planExtensions(site: SiteConfig, current: ExtensionRow[], notes: string
     if (!have) {
       if (!free(want.peerName)) continue;
       const aliases = want.aliases.filter(free);
-      for (const n of [want.peerName, ...aliases]) owner.set(n, extNum);
+      for (const n of [want.peerName, ...aliases]) owner.set(pbxNameKey(n), extNum);
       out.push({ action: 'create', extNum, peerName: want.peerName, extName: want.extName, agentAliases: aliases, changes: [] });
       continue;
     }
     const aliases = parseAliases(have.agent_aliases);
-    const added = want.aliases.filter((a) => a !== have.peer_name && !aliases.includes(a) && free(a));
-    for (const n of added) owner.set(n, extNum);
+    const added = want.aliases.filter((a) => !samePbxName(a, have.peer_name) && !aliases.some((b) => samePbxName(a, b)) && free(a));
+    for (const n of added) owner.set(pbxNameKey(n), extNum);
     const changes = added.map((a) => `alias + ${JSON.stringify(a)}`);
     const extName = e.extName !== null && e.extName !== have.ext_name ? e.extName : have.ext_name;
     if (extName !== have.ext_name) changes.push(`name ${JSON.stringify(have.ext_name)} → ${JSON.stringify(extName)}`);
@@ -102,7 +103,7 @@ async function planQueues(db: Db, tenantId: number, site: SiteConfig, notes: str
   let unchanged = 0;
   for (const q of site.queues) {
     const wantMembers = memberNumbers(q, notes);
-    const have = current.find((c) => c.log_name.toLowerCase() === q.logName.toLowerCase());
+    const have = current.find((c) => samePbxName(c.log_name, q.logName));
     if (!have) {
       const elsewhere = await queueByLogName(db, q.logName);
       if (elsewhere)

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { partnerIdOf, type Caller } from '../../access/caller';
 import { pageOf, pageWindow, windowed, type Page, type PageQuery } from '../../access/paging';
 import { roleOf } from '../../access/permissions';
-import { requireTenant } from '../../access/scope';
+import { inScope, requireTenant } from '../../access/scope';
 import { tenantIn } from '../../access/tenant-filter';
 import type { Db } from '../../db/database';
 import { conflict, forbidden, notFound } from '../../errors';
@@ -147,8 +147,12 @@ export async function removeTenant(db: Db, caller: Caller, id: number, cascade =
       .where('u.tenant_id', '=', id)
       .where('f.tenant_id', '!=', id)
       .executeTakeFirst();
-    if (foreign)
-      throw conflict(`A user of tenant ${id} owns saved filter ${foreign.id} of tenant ${foreign.tenant_id}: delete or hand it over first`);
+    if (foreign) {
+      const which = inScope(caller.scope, foreign.tenant_id)
+        ? `saved filter ${foreign.id} of tenant ${foreign.tenant_id}`
+        : 'a saved filter of another tenant';
+      throw conflict(`A user of tenant ${id} owns ${which}: delete or hand it over first`);
+    }
     for (const q of await trx.selectFrom('queues').select('id').where('tenant_id', '=', id).execute()) await deleteQueueData(trx, q.id);
     for (const statement of CASCADE) await sql.raw(statement.replaceAll('$1', String(id))).execute(trx);
     return tenant;

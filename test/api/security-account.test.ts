@@ -247,4 +247,18 @@ describe('security: a tenant that requires MFA cannot be skipped (issue 27)', ()
     expect(refused.body.message).to.match(/requires MFA/);
     expect((await refresh(await tokenFor(app, withMfa))).status).to.equal(201);
   });
+
+  it('when a user without MFA of a tenant that requires it changes its password, then the answer carries no new token', async () => {
+    const tenant = await buildTenant(db());
+    const u = await buildUser(db(), tenant.id, ROLE.basic);
+    const token = await tokenFor(app, u);
+    await db().updateTable('tenants').set({ mfa_required: 1 }).where('id', '=', tenant.id).execute();
+    const res = await app.request('POST', '/v2/users/manual-reset-password', {
+      token,
+      body: { password: 'a changed password', currentPassword: u.password },
+    });
+    expect(res.status, res.text).to.equal(201);
+    expect(res.body).not.to.have.property('accessToken');
+    expect(res.body.message).to.match(/requires MFA/);
+  });
 });

@@ -3,7 +3,7 @@ import { scopeOfStoredRow } from '../../access/scope';
 import type { AppDeps } from '../../deps';
 import type { UserRow } from '../../db/schema';
 import { badRequest, notAuthenticated } from '../../errors';
-import { saveReset, takeReset } from '../auth/account.repository';
+import { saveReset, takeReset, tenantRequiresMfa } from '../auth/account.repository';
 import { settle, takePlace, type AttemptRule } from '../auth/attempt-limits';
 import { hashToken } from '../auth/mfa';
 import { hashPassword } from '../auth/passwords';
@@ -102,6 +102,9 @@ export class AccountService {
     await requirePresence({ db: this.db, clock: this.deps.clock }, user, proof, 'currentPassword');
     await settle(this.db, await takePlace(this.db, [passwordChangeRule(user.id)], this.deps.clock.now), false);
     const version = await this.change(user, password);
+    // A new token on the terms of a sign-in: none for a user whose tenant requires the MFA it does not have.
+    if (user.mfa_enabled !== 1 && (await tenantRequiresMfa(this.db, user.tenant_id)))
+      return { status: 'success', message: 'The password is changed; your organisation requires MFA: sign in to set it up' };
     return {
       status: 'success',
       message: 'The password is changed; every earlier access token has ended (this answer carries a new one)',

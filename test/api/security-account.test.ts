@@ -262,3 +262,59 @@ describe('security: a tenant that requires MFA cannot be skipped (issue 27)', ()
     expect(res.body.message).to.match(/requires MFA/);
   });
 });
+
+describe('security: an id a token or a record still holds never names a new record (issue 27)', () => {
+  let app: TestApp;
+  const db = () => app.deps.database.db;
+  const works = async (token: string) => (await app.request('GET', '/v2/users/me', { token })).status === 200;
+
+  before(async () => {
+    app = await startTestApp();
+  });
+  after(() => app.close());
+
+  it('when a user is deleted and another is created after it, then the deleted user’s token stays dead (its id is not given again)', async () => {
+    const tenant = await buildTenant(db());
+    const root = await buildUser(db(), tenant.id, ROLE.platform);
+    const rootToken = await tokenFor(app, root);
+    const create = (email: string, userRole: number) =>
+      app.request('POST', '/v2/admin/users', { token: rootToken, body: { tenantId: tenant.id, email, password: 'a password!', userRole } });
+    const gone = await create('leaver@example.test', ROLE.basic);
+    expect(gone.status, gone.text).to.equal(201);
+    const stolen = await tokenFor(app, { id: gone.body.id });
+    expect(await works(stolen)).to.equal(true);
+    expect((await app.request('DELETE', `/v2/admin/users/${gone.body.id}`, { token: rootToken })).status).to.equal(200);
+    const next = await create('newcomer@example.test', ROLE.platform);
+    expect(next.status, next.text).to.equal(201);
+    expect(next.body.id).to.not.equal(gone.body.id);
+    expect(await works(stolen)).to.equal(false);
+  });
+
+  it('when an extension, a queue or a tenant is deleted, then the next one created gets a new id (a user’s extId, a client’s queueId never name it)', async () => {
+    const tenant = await buildTenant(db());
+    const rootToken = await tokenFor(app, await buildUser(db(), tenant.id, ROLE.platform));
+    const cycle = async (path: string, body: (n: number) => unknown, id: (b: any) => number) => {
+      const first = await app.request('POST', path, { token: rootToken, body: body(1) });
+      expect(first.status, first.text).to.equal(201);
+      expect((await app.request('DELETE', `${path}/${id(first.body)}`, { token: rootToken })).status).to.equal(200);
+      const second = await app.request('POST', path, { token: rootToken, body: body(2) });
+      expect(second.status, second.text).to.equal(201);
+      expect(id(second.body), path).to.not.equal(id(first.body));
+    };
+    await cycle(
+      '/v2/extensions',
+      (n) => ({ tenantId: tenant.id, extNum: 900 + n, peerName: `PJSIP/reuse-${n}` }),
+      (b) => b.id,
+    );
+    await cycle(
+      '/v2/queues',
+      (n) => ({ tenantId: tenant.id, name: `Reuse ${n}`, logName: `reuse-${n}` }),
+      (b) => b.id,
+    );
+    await cycle(
+      '/v2/admin/tenants',
+      (n) => ({ name: `Reused ${n}` }),
+      (b) => b.id,
+    );
+  });
+});

@@ -248,6 +248,30 @@ describe('security: a tenant that requires MFA cannot be skipped (issue 27)', ()
     expect((await refresh(await tokenFor(app, withMfa))).status).to.equal(201);
   });
 
+  it('when MFA went on with one set-up token, then every other set-up token of the user is dead: a password alone cannot replace the factor', async () => {
+    const tenant = await buildTenant(db());
+    await db().updateTable('tenants').set({ mfa_required: 1 }).where('id', '=', tenant.id).execute();
+    const u = await buildUser(db(), tenant.id, ROLE.basic);
+    const signIn = () => app.request('POST', '/v2/authentication/mfa', { body: { email: u.email, password: u.password } });
+    const owners = (await signIn()).body.mfaSetupToken as string;
+    const attackers = (await signIn()).body.mfaSetupToken as string; // someone who knows the password only
+    const setup = await app.request('POST', '/v2/mfa/setup', { body: { mode: 'app', token: owners } });
+    const secret = setup.body.secret as string;
+    const otp = new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate();
+    const on = await app.request('POST', '/v2/mfa/verify', { body: { mode: 'app', token: owners, otp } });
+    expect(on.status, on.text).to.equal(201);
+    for (const mode of ['app', 'email', 'sms'] as const) {
+      const res = await app.request('POST', '/v2/mfa/setup', { body: { mode, token: attackers, phoneNumber: '+13125550199' } });
+      expectError(res, 401);
+      expect(JSON.stringify(res.body)).not.to.match(/secret|qrcode/);
+    }
+    expectError(await app.request('POST', '/v2/mfa/verify', { body: { mode: 'app', token: attackers, otp: '123456' } }), 401);
+    expectError(await app.request('POST', '/v2/mfa/resend-otp', { body: { mode: 'sms', token: attackers } }), 401);
+    const stored = await db().selectFrom('users').selectAll().where('id', '=', u.id).executeTakeFirstOrThrow();
+    expect(stored).to.include({ mfa_enabled: 1, mfa_mode: 'app', mfa_app_secret: secret });
+    expect(await db().selectFrom('mfa_enrolments').selectAll().where('user_id', '=', u.id).execute()).to.deep.equal([]);
+  });
+
   it('when a user without MFA of a tenant that requires it changes its password, then the answer carries no new token', async () => {
     const tenant = await buildTenant(db());
     const u = await buildUser(db(), tenant.id, ROLE.basic);

@@ -14,7 +14,7 @@ import { PbxZone } from '../modules/pbx-logs/pbx-zone';
 import { buildDeps, ensureDataDir } from '../runtime';
 import { readFixtureFile, seedFixture } from '../seed/seed';
 import { ensureFirstAdmin } from '../modules/users/bootstrap';
-import { bindAddress, closeBound, serveApp, shownAddress } from './bind';
+import { bindAddress, closeBound, SERVER_TIMEOUTS, serveApp, shownAddress } from './bind';
 import { DATA_DIR_HELP, EXIT, settingHelp, type Command } from './command';
 
 export const serveCommand: Command = {
@@ -42,7 +42,7 @@ the WAL is checkpointed, the database closed, exit code 0. A second signal exits
     const config = loadConfig(process.env, values as Record<string, string>);
     const out = serverLogOutput();
     const log = createLogger(config.logLevel, out);
-    const server = await bindAddress(config.host, config.port, config.tls);
+    const server = await bindAddress(config.host, config.port, SERVER_TIMEOUTS, config.tls);
     let lock: ReturnType<typeof lockDataDir>;
     try {
       ensureDataDir(config.dataDir);

@@ -121,7 +121,7 @@ describe('the console session: an HttpOnly cookie from the API sign-in steps (is
     const second = sessionCookie(await signIn(u)).header;
     const change = await app.request('POST', '/v2/users/manual-reset-password', {
       ...as(first),
-      body: { password: 'a brand new password' },
+      body: { password: 'a brand new password', currentPassword: u.password },
     });
     expect(change.status, change.text).to.equal(201);
     expectError(await app.request('GET', '/v2/users/me', as(first)), 401);

@@ -30,7 +30,7 @@ describe('the console in chromium: accessibility of every screen, the keyboard a
     site = await startConsoleSite();
     manager = await site.makeUser(ROLE_IDS.queues, { email: 'supervisor@asterisk-lab.test' });
     mfaUser = await site.makeUser(ROLE_IDS.basic);
-    await site.call('POST', '/v2/mfa/auth/setup', { token: mfaUser.token, body: { mode: 'email' } });
+    await site.call('POST', '/v2/mfa/auth/setup', { token: mfaUser.token, body: { mode: 'email', password: mfaUser.password } });
     const code = sixDigits((await site.smtp.next()).parsed.text ?? '');
     await site.call('POST', '/v2/mfa/auth/verify', { token: mfaUser.token, body: { mode: 'email', otp: code } });
     const link = await site.call('POST', '/v2/wallboard-links', {

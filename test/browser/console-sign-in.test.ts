@@ -69,7 +69,7 @@ describe('the console in chromium: sign-in, MFA, enrolment, reset, the session c
     const u = await site.makeUser(ROLE_IDS.basic);
     const setup = await site.call('POST', '/v2/mfa/auth/setup', {
       token: u.token,
-      body: { mode, ...(mode === 'sms' ? { phoneNumber: '+15555550188' } : {}) },
+      body: { mode, password: u.password, ...(mode === 'sms' ? { phoneNumber: '+15555550188' } : {}) },
     });
     expect(setup.status, setup.text).to.equal(201);
     const otp =

@@ -162,7 +162,8 @@ function TwoStep(props: { u: User }) {
             label="Your password"
             type="password"
             autoComplete="current-password"
-            hint="Needed unless you signed in within the last 10 minutes."
+            hint="Proof that it is you: a token alone cannot turn it off."
+            required
           />
           <Submit form={proof} class="danger">
             Turn two-step sign-in off
@@ -180,7 +181,7 @@ function TwoStep(props: { u: User }) {
 
 /** A mode set up from the account (POST /v2/mfa/auth/setup), switched on by its first code (POST /v2/mfa/auth/verify). */
 function SetUpMode(props: { mode: Mode; onDone: () => void }) {
-  const start = useForm(['phoneNumber']);
+  const start = useForm(['phoneNumber', 'password']);
   const verify = useForm(['otp']);
   const [setup, setSetup] = useState<(SetupAnswer & { phone?: string }) | null>(null);
   const { mode } = props;
@@ -191,7 +192,10 @@ function SetUpMode(props: { mode: Mode; onDone: () => void }) {
         label={`Set up ${MODE_NAMES[mode]}`}
         onSubmit={async (v) => {
           const phoneNumber = mode === 'sms' ? (v.phoneNumber ?? '') : undefined;
-          setSetup({ ...(await api.post<SetupAnswer>('/v2/mfa/auth/setup', { mode, phoneNumber })), phone: phoneNumber });
+          setSetup({
+            ...(await api.postProof<SetupAnswer>('/v2/mfa/auth/setup', { mode, phoneNumber, password: v.password ?? '' })),
+            phone: phoneNumber,
+          });
         }}
       >
         <h3>Set up {MODE_NAMES[mode]}</h3>
@@ -205,6 +209,15 @@ function SetUpMode(props: { mode: Mode; onDone: () => void }) {
             hint="Digits, with + and the country code."
           />
         )}
+        <Field
+          form={start}
+          name="password"
+          label="Your password"
+          type="password"
+          autoComplete="current-password"
+          hint="Proof that it is you: a token alone cannot add a way to sign in."
+          required
+        />
         <Submit form={start}>{mode === 'app' ? 'Show the QR code' : 'Send a code'}</Submit>
         <button type="button" class="quiet" onClick={props.onDone}>
           Cancel
@@ -250,7 +263,7 @@ function SetUpMode(props: { mode: Mode; onDone: () => void }) {
 }
 
 function Password() {
-  const form = useForm(['password', 'confirm']);
+  const form = useForm(['currentPassword', 'password', 'confirm']);
   return (
     <section class="card" aria-labelledby="password-title">
       <h2 id="password-title">Password</h2>
@@ -262,12 +275,13 @@ function Password() {
             form.fieldErrors.value = { confirm: 'confirm must be the same password again' };
             throw new Error('Please correct the fields marked below.');
           }
-          await api.postProof('/v2/users/manual-reset-password', { password: v.password ?? '' });
+          await api.postProof('/v2/users/manual-reset-password', { currentPassword: v.currentPassword ?? '', password: v.password ?? '' });
           // Every session and token of the user ended with the old password, this one too.
           sessionEnded('Your password was changed: sign in with the new one.');
           notice.value = 'Your password was changed: sign in with the new one.';
         }}
       >
+        <Field form={form} name="currentPassword" label="Current password" type="password" autoComplete="current-password" required />
         <Field
           form={form}
           name="password"

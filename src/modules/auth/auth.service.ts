@@ -89,7 +89,7 @@ export class AuthService {
   /** POST /v2/mfa/validate. Every code takes its place in the user's count of wrong codes first: past the limit, 429 whatever the code. */
   async validate(token: string, otp: string): Promise<AuthResult> {
     const challenge = await findChallenge(this.db, token, this.deps.clock.now());
-    if (!challenge || challenge.mode === 'setup') throw notAuthenticated(BAD_CODE);
+    if (!challenge || challenge.mode === 'setup' || challenge.mode === 'confirm') throw notAuthenticated(BAD_CODE);
     const user = await findUserById(this.db, challenge.userId);
     if (!user) throw notAuthenticated(BAD_CODE);
     const place = await takePlace(this.db, [mfaCodeRule(user.id)], this.deps.clock.now);
@@ -120,10 +120,11 @@ export class AuthService {
    */
   async resend(token: string, mode: MfaMode | undefined): Promise<MfaChallengeBody> {
     const challenge = await findChallenge(this.db, token, this.deps.clock.now());
-    if (!challenge) throw notAuthenticated(BAD_CODE);
+    if (!challenge || challenge.mode === 'confirm') throw notAuthenticated(BAD_CODE);
     const user = await findUserById(this.db, challenge.userId);
     if (!user) throw notAuthenticated(BAD_CODE);
     if (challenge.mode === 'setup') {
+      if (user.mfa_enabled === 1) throw notAuthenticated('Invalid or expired MFA set-up token: sign in again');
       if (!mode) throw badRequest('mode is required to resend the code of a set-up');
       const sent = await this.enrolment.resend(user, mode);
       return { mode, mfaVerifyToken: token, message: sent.message };
@@ -137,12 +138,17 @@ export class AuthService {
     return this.challenge(user, next);
   }
 
-  /** POST /v2/authentication/jwt: a still-valid token buys a fresh one. */
+  /**
+   * POST /v2/authentication/jwt: a still-valid token buys a fresh one, on the terms of a sign-in: a user without MFA
+   * of a tenant that requires it gets none (setting mfaRequired ends such tokens; this holds too when the tenant's
+   * row changed some other way), whenever its token was issued.
+   */
   async refresh(accessToken: string): Promise<AuthResult> {
     const caller = await resolveCaller(this.db, this.deps.tokens, accessToken);
     // The whole row for the response, still of the credentials the token was checked against.
     const user = await findUserById(this.db, caller.user.id);
     if (!user || user.token_version !== caller.user.token_version) throw notAuthenticated('Missing, invalid or expired access token');
+    if (user.mfa_enabled !== 1 && (await tenantRequiresMfa(this.db, user.tenant_id))) throw notAuthenticated(SETUP_REQUIRED);
     return this.issue(user);
   }
 
@@ -203,10 +209,15 @@ export class AuthService {
     return this.issue(fresh);
   }
 
+  /**
+   * The user of a set-up token, while it has no MFA: the token was given for a password alone, so once a mode is on
+   * (set up with this token or another, or in any other way) it sets nothing up, or whoever else had the password
+   * could replace the factor.
+   */
   private async setupUser(token: string): Promise<UserRow> {
     const challenge = await findChallenge(this.db, token, this.deps.clock.now());
     const user = challenge?.mode === 'setup' ? await findUserById(this.db, challenge.userId) : undefined;
-    if (!user) throw notAuthenticated('Invalid or expired MFA set-up token: sign in again');
+    if (!user || user.mfa_enabled === 1) throw notAuthenticated('Invalid or expired MFA set-up token: sign in again');
     return user;
   }
 

@@ -1,4 +1,5 @@
 import type { AmiMessage } from './ami-protocol';
+import { pbxNameKey } from '../../pbx-name';
 
 /** Asterisk's device states (include/asterisk/devicestate.h, enum ast_device_state), as QueueMember's Status. */
 export const DEVICE = {
@@ -151,7 +152,7 @@ export class LiveState {
       if (m.Event === 'QueueParams') this.queue(name, m);
       else if (m.Event === 'QueueMember') {
         const read = readMember(m);
-        const member = since(read, before.get(name.toLowerCase())?.get(read.interface), at);
+        const member = since(read, before.get(pbxNameKey(name))?.get(read.interface), at);
         this.queue(name).members.set(member.interface, member);
       } else if (m.Event === 'QueueEntry') {
         const caller = readCaller(m, new Date(at.getTime() - int(m.Wait) * 1000));
@@ -173,7 +174,7 @@ export class LiveState {
         return name;
       }
       case 'QueueCallerLeave': {
-        const q = this.byName.get(name.toLowerCase());
+        const q = this.byName.get(pbxNameKey(name));
         const left = q?.callers.get(m.Uniqueid ?? '');
         if (!q || !left) return undefined;
         q.callers.delete(left.uniqueid);
@@ -191,7 +192,7 @@ export class LiveState {
         return name;
       }
       case 'QueueMemberRemoved':
-        return this.byName.get(name.toLowerCase())?.members.delete(m.Interface ?? '') ? name : undefined;
+        return this.byName.get(pbxNameKey(name))?.members.delete(m.Interface ?? '') ? name : undefined;
       case 'AgentConnect':
         return this.setInCall(name, m.Interface, true, arrived);
       case 'AgentComplete':
@@ -205,7 +206,7 @@ export class LiveState {
 
   /** A member's call in this queue began or ended (app_queue.c sets and clears its `starttime`: InCall). */
   private setInCall(name: string, iface: string | undefined, inCall: boolean, at: Date): string | undefined {
-    const q = this.byName.get(name.toLowerCase());
+    const q = this.byName.get(pbxNameKey(name));
     const member = q?.members.get(iface ?? '');
     if (!q || !member || member.inCall === inCall) return undefined;
     q.members.set(member.interface, since({ ...member, inCall }, member, at));
@@ -213,8 +214,8 @@ export class LiveState {
   }
 
   private queue(name: string, params?: AmiMessage): Queue {
-    let q = this.byName.get(name.toLowerCase());
-    if (!q) this.byName.set(name.toLowerCase(), (q = { name, strategy: '', serviceLevel: 0, members: new Map(), callers: new Map() }));
+    let q = this.byName.get(pbxNameKey(name));
+    if (!q) this.byName.set(pbxNameKey(name), (q = { name, strategy: '', serviceLevel: 0, members: new Map(), callers: new Map() }));
     if (params) {
       q.strategy = params.Strategy ?? '';
       q.serviceLevel = int(params.ServiceLevel);

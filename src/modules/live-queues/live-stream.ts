@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TenantScope } from '../../access/scope';
+import { tooManyRequests } from '../../errors';
 import type { EventStream } from '../../http/route';
 import type { LivePbx } from './live-queues';
 import { TenantView, type LiveDeps, type ViewOptions } from './live.service';
@@ -13,7 +14,17 @@ export interface LiveStreamOptions {
   readonly maxBufferedBytes?: number;
   /** Events kept per tenant for a client that reconnects with Last-Event-ID. */
   readonly replayEvents?: number;
+  /** Streams one user may hold open at once (MAX_STREAMS_PER_USER; tests set fewer). */
+  readonly maxStreamsPerUser?: number;
 }
+
+/**
+ * Streams one user may hold open at once: a wallboard, a phone and a few browser tabs. Each stream holds a socket
+ * and a share of every change's writes for as long as it lasts; without a cap one token held 200 (issue 27).
+ */
+export const MAX_STREAMS_PER_USER = 10;
+/** What a 429 tells a client to wait: a stream's place comes back when one of the user's streams ends. */
+const STREAM_RETRY_AFTER_S = 10;
 
 /** Whether the caller of a stream may still read it (its token, role and tenant), asked at every refresh. */
 export type StillAllowed = (req: IncomingMessage) => Promise<boolean>;
@@ -22,6 +33,8 @@ interface Client {
   readonly res: ServerResponse;
   readonly req: IncomingMessage;
   readonly stillAllowed: StillAllowed;
+  /** Gives the user's place back (once). */
+  readonly release: () => void;
 }
 
 /** A stream of part of a tenant's view (a wallboard link's): its own channel, under its own key. */
@@ -72,6 +85,9 @@ export class LiveStreams {
   private readonly refreshMs: number;
   private readonly maxBufferedBytes: number;
   private readonly replayEvents: number;
+  private readonly maxStreamsPerUser: number;
+  /** Streams each user (or wallboard link) holds, those being opened included (by holder). */
+  private readonly perUser = new Map<string, number>();
   private timers: NodeJS.Timeout[] = [];
   private listening = false;
   private flushing = false;
@@ -84,19 +100,54 @@ export class LiveStreams {
     this.refreshMs = options.refreshMs ?? 10_000;
     this.maxBufferedBytes = options.maxBufferedBytes ?? 1 << 20;
     this.replayEvents = options.replayEvents ?? 256;
+    this.maxStreamsPerUser = options.maxStreamsPerUser ?? MAX_STREAMS_PER_USER;
   }
 
-  /** A stream of a tenant the caller was checked for; the view is read before the first byte is sent. */
-  async open(tenantId: number, scope: TenantScope, stillAllowed: StillAllowed, options: StreamOptions = {}): Promise<EventStream> {
-    const key = options.key ?? `tenant:${tenantId}`;
-    let channel = this.channels.get(key);
-    if (!channel) {
-      const view = await TenantView.load(this.deps, tenantId, scope, options);
-      channel = this.channels.get(key) ?? new Channel(key, tenantId, scope, options, view);
-      this.channels.set(key, channel);
+  /**
+   * A stream of a tenant the caller was checked for; the view is read before the first byte is sent. The holder's
+   * place (`user:<id>`, or `link:<id>` for a wallboard link) is taken before anything is awaited, so that parallel
+   * requests cannot pass the cap (429 past it), and given back when the stream ends (or never starts).
+   */
+  async open(
+    tenantId: number,
+    scope: TenantScope,
+    stillAllowed: StillAllowed,
+    holder: string,
+    options: StreamOptions = {},
+  ): Promise<EventStream> {
+    const release = this.takePlace(holder);
+    try {
+      const key = options.key ?? `tenant:${tenantId}`;
+      let channel = this.channels.get(key);
+      if (!channel) {
+        const view = await TenantView.load(this.deps, tenantId, scope, options);
+        channel = this.channels.get(key) ?? new Channel(key, tenantId, scope, options, view);
+        this.channels.set(key, channel);
+      }
+      const ch = channel;
+      return { attach: (req, res) => this.attach(ch, { req, res, stillAllowed, release }) };
+    } catch (err) {
+      release();
+      throw err;
     }
-    const ch = channel;
-    return { attach: (req, res) => this.attach(ch, { req, res, stillAllowed }) };
+  }
+
+  private takePlace(userId: string): () => void {
+    const held = this.perUser.get(userId) ?? 0;
+    if (held >= this.maxStreamsPerUser)
+      throw tooManyRequests(
+        `You have ${this.maxStreamsPerUser} event streams open, the most one user may: close one (or let it end) first`,
+        STREAM_RETRY_AFTER_S,
+      );
+    this.perUser.set(userId, held + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (this.perUser.get(userId) ?? 1) - 1;
+      if (left > 0) this.perUser.set(userId, left);
+      else this.perUser.delete(userId);
+    };
   }
 
   /** Ends every stream of a key at once (a wallboard link revoked): its clients are not told anything more. */
@@ -141,8 +192,10 @@ export class LiveStreams {
       'X-Accel-Buffering': 'no', // nginx: pass each event on at once
       Connection: 'keep-alive',
     });
-    // HEAD (answered by the GET route) gets the headers only: there is no stream to keep open.
-    if (req.method === 'HEAD') {
+    // HEAD (answered by the GET route) gets the headers only: there is no stream to keep open. Nor is there for a
+    // client that left while its view was read (its 'close' has passed).
+    if (req.method === 'HEAD' || req.socket.destroyed || res.destroyed) {
+      client.release();
       res.end();
       return;
     }
@@ -160,6 +213,7 @@ export class LiveStreams {
   }
 
   private leave(channel: Channel, client: Client): void {
+    client.release();
     channel.clients.delete(client);
     if (channel.clients.size === 0 && this.channels.get(channel.key) === channel) this.channels.delete(channel.key);
     if (this.channels.size === 0) this.unlisten();

@@ -14,6 +14,7 @@ import { timezoneOfTenant } from '../tenants/tenants.repository';
 import { queueAlertsIn, type QueueAlertRow } from './alerts.repository';
 import type { LivePbx, LiveQueues } from './live-queues';
 import { memberState, type LiveCaller, type LiveMember, type LiveQueue } from './live-state';
+import { pbxNameKey } from '../../pbx-name';
 
 /** Asterisk's default `servicelevel` is 0 (none); a queue without one is judged at the hosted API's 30 s. */
 const DEFAULT_SERVICE_LEVEL = 30;
@@ -32,7 +33,7 @@ export function liveTenant(scope: TenantScope, tenantId: number | undefined): { 
 
 /** The live queue of a PBX that a stored queue names (its queue_log name, without case: reporting.md R2), with its PBX. */
 function liveQueueOf(pbxs: readonly LivePbx[], logName: string): { pbx: LivePbx; queue: LiveQueue } | undefined {
-  const wanted = logName.toLowerCase();
+  const wanted = pbxNameKey(logName);
   for (const pbx of pbxs) {
     const queue = pbx.queues.get(wanted);
     if (queue) return { pbx, queue };
@@ -141,7 +142,7 @@ export class TenantView {
     private readonly anonymousPbx: boolean,
     private readonly alerts: ReadonlyMap<number, QueueAlertRow>,
   ) {
-    this.byLogName = new Map(queues.map((q) => [q.log_name.toLowerCase(), q]));
+    this.byLogName = new Map(queues.map((q) => [pbxNameKey(q.log_name), q]));
   }
 
   static async load(deps: LiveDeps, tenantId: number, scope: TenantScope, options: ViewOptions = {}): Promise<TenantView> {
@@ -175,7 +176,7 @@ export class TenantView {
 
   /** The tenant's queue that a PBX queue name is (its queue_log name, without case), if any. */
   queueNamed(name: string): QueueDetailRow | undefined {
-    return this.byLogName.get(name.toLowerCase());
+    return this.byLogName.get(pbxNameKey(name));
   }
 
   /** The whole view: GET /v2/reporting/queues/live, and the stream's first event. */

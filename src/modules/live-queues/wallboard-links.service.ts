@@ -99,7 +99,7 @@ export async function wallboardLive(deps: LiveDeps, token: string) {
 /** GET /v2/wallboard/live/stream: the same as Server-Sent Events; it ends when the link is revoked. */
 export async function openWallboardStream(deps: LiveDeps, streams: LiveStreams, token: string): Promise<EventStream> {
   const link = await linkOfToken(deps, token);
-  return streams.open(link.tenant_id, scopeOfStoredRow(link), () => wallboardLinkExists(deps.db, link.id), {
+  return streams.open(link.tenant_id, scopeOfStoredRow(link), () => wallboardLinkExists(deps.db, link.id), `link:${link.id}`, {
     key: channelOf(link.id),
     ...viewOf(link),
   });

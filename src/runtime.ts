@@ -60,6 +60,7 @@ export async function buildDeps(config: Config, log: Logger, clock: Clock = syst
   const deps: AppDeps = {
     config,
     database,
+    db: database.db,
     log,
     validator,
     clock,

@@ -1,6 +1,6 @@
 import { sql, type CompiledQuery, type RawBuilder, type SqlBool } from 'kysely';
-import type { Db, Sqlite } from './database';
-import { Lru, type StatementCache } from './dialect';
+import { readRows, type Db } from './database';
+import { Lru } from './dialect';
 
 /*
  * Queries compiled once per shape, run with named parameters: the one way the server's hot reads (the caller
@@ -130,25 +130,3 @@ function valueOf(query: CompiledQuery, parameter: unknown, values: Readonly<Reco
 }
 
 const compiledOf = <R>(built: Compilable<R>): CompiledQuery<R> => ('compile' in built ? built.compile() : built);
-
-/** The connection under each database handle (never a transaction's): see readRows. */
-const directReads = new WeakMap<Db, { readonly sqlite: Sqlite; readonly statements: StatementCache }>();
-
-/** Called by openDatabase: reads on `db` may run on this connection's statement cache (readRows). */
-export function allowDirectReads(db: Db, sqlite: Sqlite, statements: StatementCache): void {
-  directReads.set(db, { sqlite, statements });
-}
-
-/**
- * The rows of a compiled SELECT. On the database handle itself (not a transaction) while no transaction is
- * open on its connection, the statement runs at once: nothing uncommitted can be seen, and the read sees every
- * committed write, as Kysely's would. Otherwise (in a transaction, or while another request holds one open
- * across an await) it goes through Kysely, which waits for the connection like every other query. Kysely's
- * way costs a dozen promises, its connection lock and its result plugins: a third of the time of the
- * server's hottest read (GET /v2/webhooks/{id}). Repositories reach it through defineQuery.
- */
-async function readRows<R>(db: Db, query: CompiledQuery<R>, parameters: readonly unknown[]): Promise<R[]> {
-  const direct = directReads.get(db);
-  if (direct && !direct.sqlite.inTransaction) return direct.statements.all(query.sql, parameters) as never as R[];
-  return (await db.executeQuery<R>({ ...query, parameters })).rows;
-}

@@ -3,7 +3,7 @@ import { loadConfig } from '../config';
 import { CdrImporter } from '../modules/pbx-logs/cdr-importer';
 import { ImportRefused } from '../modules/pbx-logs/import-run';
 import { layoutOf } from '../modules/pbx-logs/cdr-line';
-import { isTimezone } from '../validation/formats';
+import { isTimezone } from '../time/zone';
 import { followFile, importFile, type LineImporter } from '../modules/pbx-logs/file-import';
 import type { ImportOptions } from '../modules/pbx-logs/import-run';
 import { pbxEventHook } from '../modules/pbx-logs/pbx-events';

@@ -1,6 +1,6 @@
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { createServer as createTlsServer } from 'node:tls';
-import { AmiParser, formatAction, type AmiMessage } from '../../src/modules/live-queues/ami-protocol';
+import { AmiParser, formatAction, type AmiMessage } from '../../src/ami/ami-protocol';
 import type { Transcript } from './ami-transcript';
 
 /** The manager user of the recorded run (test/fixtures/asterisk/etc/manager.conf): a lab secret. */

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { AmiMessage } from '../../src/modules/live-queues/ami-protocol';
+import type { AmiMessage } from '../../src/ami/ami-protocol';
 import { LiveState, memberState } from '../../src/modules/live-queues/live-state';
 import { amiTranscript, fromAnswer, fromState, type Checkpoint } from '../helpers/ami-transcript';
 

@@ -3,7 +3,7 @@ import { requireTenant } from '../../access/scope';
 import { badRequest, conflict, forbidden, notFound, unavailable } from '../../errors';
 import { extensionsByPeer, type ExtensionRow } from '../extensions/extensions.repository';
 import { parseAliases } from '../pbx-logs/agent-names';
-import { AmiError } from './ami-client';
+import { AmiError } from '../../ami/ami-client';
 import type { LiveMember } from './live-state';
 import { TenantView, type AgentPlace, type LiveDeps } from './live.service';
 

@@ -7,7 +7,7 @@ import { PbxDirectory } from '../pbx-logs/directory';
 import { announceCallEnd } from '../pbx-logs/pbx-events';
 import type { PbxZone } from '../pbx-logs/pbx-zone';
 import { claimCallEvent, enqueueEvent } from '../webhooks/outbox';
-import type { AmiMessage } from './ami-protocol';
+import type { AmiMessage } from '../../ami/ami-protocol';
 import type { LivePbx, LiveQueues } from './live-queues';
 import { callerId, eventTime } from './live-state';
 

@@ -1,7 +1,7 @@
 import type { AppDeps } from '../../deps';
 import { deliverOnce, type AttemptResult } from './deliver';
 import { claimDelivery, disableWebhook, dueHeads, giveUp, recordAttempt, webhookTarget, type Delivery } from './deliveries.repository';
-import { createUrlPolicy, type UrlPolicy } from './url-policy';
+import { createUrlPolicy, type UrlPolicy } from '../../net/url-policy';
 
 /** Deliveries attempted at the same time (each to a different webhook). */
 const CONCURRENCY = 8;

@@ -1,7 +1,7 @@
 import { isoNow } from '../../clock';
 import type { AppDeps } from '../../deps';
 import { route, type RouteDef } from '../../http/route';
-import { createUrlPolicy } from './url-policy';
+import { createUrlPolicy } from '../../net/url-policy';
 import { createWebhook, getWebhook, listTenantWebhooks, removeWebhook, updateWebhook, webhookTypes } from './webhooks.service';
 
 export function webhookRoutes(deps: AppDeps): RouteDef[] {

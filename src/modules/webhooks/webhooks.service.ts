@@ -4,7 +4,7 @@ import type { Caller } from '../../access/caller';
 import { requireTenant } from '../../access/scope';
 import { getTenantRef } from '../tenants/tenants.repository';
 import { WEBHOOK_EVENT_TYPES } from './event-types';
-import type { UrlPolicy } from './url-policy';
+import type { UrlPolicy } from '../../net/url-policy';
 import {
   toApiWebhook,
   toWebhookListItem,

@@ -281,3 +281,23 @@ export class AmiClient extends EventEmitter<{
     this.retryTimer.unref();
   }
 }
+
+/** Parses TARS_AMI_URL: one or more AMI URLs, comma-separated; throws with every problem at once. */
+export function parseAmiUrls(text: string | undefined): AmiTarget[] {
+  if (text === undefined || text.trim() === '') return [];
+  const problems: string[] = [];
+  const targets = text
+    .split(',')
+    .map((u) => u.trim())
+    .filter((u) => u !== '')
+    .flatMap((u, i) => {
+      try {
+        return [parseAmiUrl(u)];
+      } catch (err) {
+        problems.push(`URL ${i + 1}: ${(err as Error).message}`);
+        return [];
+      }
+    });
+  if (problems.length > 0) throw new Error(problems.join('; '));
+  return targets;
+}

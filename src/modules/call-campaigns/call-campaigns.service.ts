@@ -4,7 +4,7 @@ import type { Caller } from '../../access/caller';
 import { pageOf, pageWindow, type Page, type PageQuery } from '../../access/paging';
 import { listScope, requireTenant } from '../../access/scope';
 import { getTenantRef } from '../tenants/tenants.repository';
-import { emptyChildren, toApiCampaign, type ApiCallCampaign, type CampaignCreate, type CampaignUpdate } from './call-campaign';
+import { toApiCampaign, type ApiCallCampaign, type CampaignCreate, type CampaignUpdate } from './call-campaign';
 import {
   campaignChildren,
   campaignColumns,
@@ -12,6 +12,7 @@ import {
   findCampaign,
   insertCampaign,
   listCampaigns,
+  emptyChildren,
   replaceCampaignChildren,
   updateCampaignColumns,
 } from './call-campaigns.repository';

@@ -2,7 +2,7 @@ import type { Db } from '../db/database';
 import { defineQuery, type Params } from '../db/query';
 import type { UserRow } from '../db/schema';
 import { notAuthenticated } from '../errors';
-import { effectivePermissions, ownPermissions, roleOf, type Permission } from './permissions';
+import { ALL_PERMISSIONS, effectivePermissions, ownPermissions, roleOf, roleValue, type Permission } from './permissions';
 import { ALL_TENANTS, tenantsScope, type TenantScope } from './scope';
 
 /** What every authenticated request needs of its user: who, where, what it may do, its credentials' version. */
@@ -86,3 +86,14 @@ async function partnerScope(db: Db, user: CallerUser): Promise<TenantScope> {
   const rows = await db.selectFrom('tenants').select('id').where('partner_id', '=', partnerId).execute();
   return tenantsScope(rows.map((r) => r.id));
 }
+
+/**
+ * Whoever acts from the command line or a job (docs/architecture.md, "The service shape"): the machine's owner, a
+ * platform admin of no tenant, with every permission, in every tenant.
+ */
+export const OPERATOR: Caller = Object.freeze({
+  user: Object.freeze({ id: 0, tenant_id: 0, partner_id: 0, user_role: roleValue('PLATFORM_ADMIN'), permissions: '[]', token_version: 0 }),
+  permissions: new Set(ALL_PERMISSIONS),
+  scope: ALL_TENANTS,
+  issuedAt: 0,
+});

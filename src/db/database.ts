@@ -49,6 +49,14 @@ export function openDatabase(file: string, opts: { readonly?: boolean } = {}): O
 }
 
 /**
+ * Runs `work` in a transaction: a new one, or the one `db` already is (a service called inside another's
+ * transaction joins it, so that a change made of several services' steps commits or rolls back whole).
+ */
+export function transaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
+  return db.isTransaction ? work(db) : db.transaction().execute(work);
+}
+
+/**
  * A bare better-sqlite3 connection with the busy timeout and nothing else: for files that are not the live
  * database (backups, restores in progress), whose journal mode must not be switched to WAL.
  */

@@ -56,7 +56,7 @@ export async function sendFilterReport(deps: AppDeps, filter: FilterRow, period:
   if (recipients.length === 0) throw new ReportError('The filter has no recipients');
   let page;
   try {
-    page = await callsReport(db, caller, runFilters(deps, filter, period));
+    page = await callsReport(deps, caller, runFilters(deps, filter, period));
   } catch (err) {
     if (err instanceof AppError && err.status < 500) throw new ReportError(`The report could not be made: ${err.message}`);
     throw err;

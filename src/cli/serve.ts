@@ -111,7 +111,7 @@ function startBackgroundWork(deps: AppDeps): StopHook[] {
   const alerts = new AlertWatcher(deps);
   alerts.start();
   const zone = new PbxZone(deps.config.pbxTimezone);
-  const calls = new LiveCallEvents(deps.live, deps.database.sqlite, zone, deps.log, () => deps.clock.now());
+  const calls = new LiveCallEvents(deps.live, deps.database.sqlite, zone, deps.log, deps.clock);
   calls.start();
   return [
     { name: 'jobs', stop: () => jobs.stop() },

@@ -5,7 +5,7 @@ import { toCallRecord } from '../../src/modules/calls/calls';
 import { silentLogger } from '../../src/log';
 import { LiveCallEvents } from '../../src/modules/live-queues/live-call-events';
 import { UTC_ZONE } from '../../src/modules/pbx-logs/pbx-zone';
-import { CALL_EVENTS_KEPT_MS, claimCallEvent, forgetCallEvents } from '../../src/modules/webhooks/outbox';
+import { CALL_EVENTS_KEPT_MS, claimCallEvent, forgetCallEvents } from '../../src/modules/webhooks/outbox.repository';
 import type { AmiPeer } from '../helpers/ami-peer';
 import { amiTranscript } from '../helpers/ami-transcript';
 import type { TestApp } from '../helpers/app';
@@ -44,7 +44,7 @@ describe('call webhook events from AMI as they happen (STARTCALL, ENDCALL), each
     site = await startLiveSite();
     ({ app, peer } = site);
     for (const type of ['STARTCALL', 'ENDCALL', 'NEWVOICEMAIL']) await buildWebhook(app.deps.database.db, 1, { type });
-    calls = new LiveCallEvents(app.deps.live, app.deps.database.sqlite, UTC_ZONE, silentLogger, () => site.clock.now());
+    calls = new LiveCallEvents(app.deps.live, app.deps.database.sqlite, UTC_ZONE, silentLogger, site.clock);
     calls.start();
   });
   after(async () => {

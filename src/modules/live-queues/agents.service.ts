@@ -1,8 +1,8 @@
 import type { Caller } from '../../access/caller';
-import { requireTenant } from '../../access/scope';
 import { badRequest, conflict, forbidden, notFound, unavailable } from '../../errors';
 import { extensionsByPeer, type ExtensionRow } from '../extensions/extensions.repository';
-import { parseAliases } from '../pbx-logs/agent-names';
+import { parseAliases } from '../pbx-logs/pbx-logs.service';
+import { dndOfExtension, extensionOfUser } from './agents.repository';
 import { AmiError } from '../../ami/ami-client';
 import type { LiveMember } from './live-state';
 import { TenantView, type AgentPlace, type LiveDeps } from './live.service';
@@ -25,7 +25,7 @@ interface Agent {
 async function agentFor(deps: LiveDeps, caller: Caller, peerName: string): Promise<Agent> {
   const { db } = deps;
   const found = await extensionsByPeer(db, caller.scope, peerName);
-  const self = await db.selectFrom('users').select(['ext_id', 'peer_name']).where('id', '=', caller.user.id).executeTakeFirst();
+  const self = await extensionOfUser(db, caller.user.id);
   const own = found.find((e) => e.tenant_id === caller.user.tenant_id) ?? (found.length === 1 ? found[0] : undefined);
   if (!own) {
     if (found.length > 1) throw badRequest(`peerName ${peerName} names extensions of several tenants`);
@@ -34,7 +34,7 @@ async function agentFor(deps: LiveDeps, caller: Caller, peerName: string): Promi
   const isSelf = own.tenant_id === caller.user.tenant_id && (self?.ext_id === own.id || self?.peer_name === own.peer_name);
   if (!isSelf && !caller.permissions.has('queues.agents.manage'))
     throw forbidden('You may act only for your own extension without queues.agents.manage');
-  const view = await TenantView.load(deps, own.tenant_id, requireTenant(caller.scope, own.tenant_id), { counters: false });
+  const view = await TenantView.load(deps, caller, own.tenant_id, { counters: false });
   return { ext: own, view, places: view.placesOf(deps.live, own.id) };
 }
 
@@ -43,13 +43,13 @@ const isDnd = (m: LiveMember | undefined) => m?.paused === true && m.pausedReaso
 /** GET /v2/queues/agent-status: the mobile app's AgentQueues, from the PBX's state now. */
 export async function agentStatus(deps: LiveDeps, caller: Caller, peerName: string) {
   const { ext, places } = await agentFor(deps, caller, peerName);
-  const user = await deps.db.selectFrom('users').select('dnd').where('ext_id', '=', ext.id).executeTakeFirst();
+  const dnd = await dndOfExtension(deps.db, ext.id);
   const working = places.flatMap((p) => (p.member && !isDnd(p.member) ? [p.member] : []));
   const paused = working.find((m) => m.paused);
   return {
     name: ext.ext_name,
     peerName: ext.peer_name,
-    extDND: String(user?.dnd ?? 0),
+    extDND: String(dnd ?? 0),
     loggedIn: places.some((p) => p.member) ? 1 : 0,
     paused: paused ? 1 : 0,
     pausedReason: paused?.pausedReason ?? '',

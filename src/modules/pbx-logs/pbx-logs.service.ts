@@ -5,10 +5,13 @@ import { agentIdentitiesChanged } from './identities';
 
 /*
  * What other modules use of the PBX logs (docs/architecture.md, "How modules use each other"): the names an
- * agent is known by in the logs (reporting.md R14), and the stored lines resolving them again when a tenant's
- * extensions change.
+ * agent is known by in the logs (reporting.md R14), the stored lines resolving them again when a tenant's
+ * extensions change, and the webhook events of calls as AMI reports them.
  */
 export { AgentNames, parseAliases, type DirectoryExtension, type ExtensionRef } from './agent-names';
+/** Call events from AMI as they happen (the live layer forwards them): live-events.ts. */
+export { amiCallEnded, queueJoined, type LiveEventDeps } from './live-events';
+export { UTC_ZONE, type PbxZone } from './pbx-zone';
 
 /** What re-resolving needs: the raw connection the importers write through. */
 export interface AgentResolveDeps {

@@ -6,6 +6,7 @@ import { parseReportDate, periodsOf, resolveRange, type ReportDate } from '../..
 import { getQueuesInScope } from '../queues/queues.repository';
 import { timezoneOfTenant } from '../tenants/tenants.repository';
 import { periodSums } from './period-sums';
+import type { Period, ReportRange } from '../../time/report-range';
 import { toStatsRow, type QueueStatsResponse, type QueueStatsRow } from './queue-reports';
 import type { Sums } from './spans';
 
@@ -50,4 +51,19 @@ export async function queueStats(deps: QueueReportDeps, caller: Caller, body: Qu
       );
   }
   return { queueIds: body.queueId, results: queues.flatMap((q) => rows.get(q.id) ?? []) };
+}
+
+/**
+ * The stored lines' sums of some queues of one tenant over periods of a range, in the tenant's zone (what the live
+ * view's today is made of: src/modules/live-queues). Each queue's list has one element per period.
+ */
+export async function queuePeriodSums(
+  deps: QueueReportDeps,
+  caller: Caller,
+  queues: Parameters<typeof periodSums>[2],
+  tz: string,
+  range: ReportRange,
+  periods: readonly Period[],
+): Promise<Map<number, Sums[]>> {
+  return periodSums(deps.db, caller.scope, queues, tz, range, periods);
 }

@@ -2,7 +2,8 @@ import type { AppDeps } from '../../deps';
 import { scopeOfStoredRow } from '../../access/scope';
 import { findSavedFilter } from '../saved-filters/saved-filters.repository';
 import { timezoneOfTenant } from '../tenants/tenants.repository';
-import { enqueueEvent } from '../webhooks/outbox';
+import { OPERATOR } from '../../access/caller';
+import { raiseEvent } from '../webhooks/events.service';
 import { parseReportDate } from '../../time/report-range';
 import { periodContaining, periodsDueBetween, type Frequency, type Period } from './periods';
 import { claimRun, dueRuns, enqueueScheduled, finishRun, scheduledFilters, setFilterError, type ReportRun } from './report-runs.repository';
@@ -95,16 +96,12 @@ export class ReportScheduler {
           periodEnd: period.endDate,
           ...(outcome.status === 'sent' ? { rows: outcome.rows ?? 0 } : { error: outcome.error ?? '', attempts: run.attempts }),
         };
-        enqueueEvent(
-          sqlite,
-          {
-            tenantId: filter.tenant_id,
-            type: outcome.status === 'sent' ? 'REPORTSENT' : 'REPORTFAILED',
-            occurredAt: new Date(now).toISOString(),
-            data,
-          },
-          now,
-        );
+        raiseEvent({ sqlite, clock: { now: () => now } }, OPERATOR, {
+          tenantId: filter.tenant_id,
+          type: outcome.status === 'sent' ? 'REPORTSENT' : 'REPORTFAILED',
+          occurredAt: new Date(now).toISOString(),
+          data,
+        });
       }
     });
     return {

@@ -1,4 +1,4 @@
-import { sql, type CompiledQuery, type RawBuilder, type SqlBool } from 'kysely';
+import { sql, type CompiledQuery, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import { readRows, type Db } from './database';
 import { Lru } from './dialect';
 
@@ -59,6 +59,33 @@ export function boundOf(value: unknown): unknown {
  */
 export function inJsonList(column: string, value: unknown): RawBuilder<SqlBool> {
   return sql<SqlBool>`${sql.ref(column)} IN (SELECT value FROM json_each(${boundOf(value)}))`;
+}
+
+/**
+ * The WHERE condition of a variant parameter on a column (a tenant scope, src/access/tenant-filter.ts): no
+ * condition for the 'all' variant, `column = value` for 'one', `column IN (the JSON list)` for 'some'.
+ */
+export function variantCondition(value: unknown, column: string): Expression<SqlBool> {
+  const variant = variantOf(value);
+  if (variant === 'all') return sql<SqlBool>`1 = 1`;
+  if (variant === 'one') return sql<SqlBool>`${sql.ref(column)} = ${boundOf(value)}`;
+  return inJsonList(column, value);
+}
+
+/**
+ * Applies a page window to a query builder (SQLite needs a LIMIT before an OFFSET; no limit, no LIMIT). The two
+ * numbers are written into the SQL, not bound: SQLite (built with STAT4, as better-sqlite3 is) prepares a
+ * statement again whenever a parameter of its LIMIT is bound, on every run, which doubled the time of a
+ * page query (21 us instead of 10). They are integers the query schema has checked.
+ */
+export function limitOffset<Q extends { limit(n: Expression<number>): Q; offset(n: Expression<number>): Q }>(
+  query: Q,
+  limit: number | null,
+  offset: number,
+): Q {
+  if (limit === null) return query;
+  if (!Number.isSafeInteger(limit) || !Number.isSafeInteger(offset)) throw new Error(`page window ${limit}, ${offset}: integers expected`);
+  return query.limit(sql.lit(limit)).offset(sql.lit(offset));
 }
 
 type Compilable<R> = CompiledQuery<R> | { compile(): CompiledQuery<R> };

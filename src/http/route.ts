@@ -22,6 +22,7 @@ export {
   streamRoute,
   type EventStream,
   type PublicContext,
+  type ResponseBody,
   type RouteContext,
   type RouteDef,
 } from './route-declaration';

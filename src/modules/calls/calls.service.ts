@@ -4,6 +4,8 @@ import { listScope, scopeIds, type TenantScope } from '../../access/scope';
 import { instantOf, parseReportDate, resolveRange, type ReportDate } from '../../time/report-range';
 import { tenantTimezones } from '../tenants/tenants.repository';
 import { toCallRecord, type CallsFilters, type CallsPage } from './calls';
+
+export { toCallRecord, type CallRecord, type CallsFilters } from './calls';
 import { countCalls, listCalls, type CallsWhere } from './calls.repository';
 
 /** What this service uses (docs/architecture.md, "The service shape"). */

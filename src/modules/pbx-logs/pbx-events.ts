@@ -1,5 +1,5 @@
 import type { Sqlite } from '../../db/database';
-import { toCallRecord, type CallRecord } from '../calls/calls';
+import { toCallRecord, type CallRecord } from '../calls/calls.service';
 import { OPERATOR } from '../../access/caller';
 import { claimCall, raiseEvent, type EventDeps, type WebhookEvent } from '../webhooks/events.service';
 import type { StoredChunk } from './import-run';

@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { Sqlite } from '../../db/database';
+import type { Db, Sqlite } from '../../db/database';
 import type { CdrCallTable } from '../../db/schema-reporting';
 import { preparedStatements, statement } from '../../db/statements';
 import { EV } from './queue-log-line';
@@ -341,4 +341,9 @@ class EventInserter {
       stored[i] = this.s.insertEvent.run(args).changes > 0;
     }
   }
+}
+
+/** The lines of every import so far, by log kind, outcome and skip reason (the metrics' gauge). */
+export async function importLineCounts(db: Db): Promise<{ kind: string; outcome: string; reason: string; lines: number }[]> {
+  return db.selectFrom('import_line_counts').select(['kind', 'outcome', 'reason', 'lines']).execute();
 }

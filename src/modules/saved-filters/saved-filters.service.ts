@@ -8,6 +8,9 @@ import type { Validator } from '../../validation/validation';
 import { getTenantRef } from '../tenants/tenants.repository';
 import { fieldsOf, toApiSavedFilter, type ApiSavedFilter, type SavedFilterCreate, type SavedFilterUpdate } from './saved-filter';
 import { savedFilterProblems } from './saved-filter-rules';
+
+/** How a filter's URL and parameters are read (the scheduled reports run them): saved-filter-rules.ts. */
+export { queryObject, splitUrl } from './saved-filter-rules';
 import {
   findSavedFilter,
   insertSavedFilter,

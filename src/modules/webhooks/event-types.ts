@@ -53,5 +53,10 @@ export function isWebhookEventType(value: string): value is WebhookEventType {
   return TYPES.has(value);
 }
 
-// The schemas' `format: webhook-type` is this catalogue (validation knows no module).
-registerFormat('webhook-type', isWebhookEventType, `must be one of: ${WEBHOOK_EVENT_TYPES.map((t) => t.type).join(', ')}`);
+/**
+ * The schemas' `format: webhook-type` is this catalogue (validation knows no module, src/validation/formats.ts):
+ * whatever validates webhook bodies registers it first, by calling this (buildDeps for the server, the seed).
+ */
+export function registerWebhookTypeFormat(): void {
+  registerFormat('webhook-type', isWebhookEventType, `must be one of: ${WEBHOOK_EVENT_TYPES.map((t) => t.type).join(', ')}`);
+}

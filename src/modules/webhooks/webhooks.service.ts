@@ -6,6 +6,8 @@ import type { Caller } from '../../access/caller';
 import { requireTenant } from '../../access/scope';
 import { getTenantRef } from '../tenants/tenants.repository';
 import { WEBHOOK_EVENT_TYPES } from './event-types';
+
+export { registerWebhookTypeFormat } from './event-types';
 import { createUrlPolicy, type UrlPolicy } from '../../net/url-policy';
 import {
   toApiWebhook,

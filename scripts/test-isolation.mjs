@@ -32,16 +32,20 @@ function mocha(args) {
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (err += d));
     child.on('close', (code) => {
-      const start = out.indexOf('{\n  "stats"');
-      let report = null;
-      try {
-        report = start >= 0 ? JSON.parse(out.slice(start)) : null;
-      } catch {
-        report = null;
-      }
-      resolve({ code, report, err });
+      resolve({ code, report: reportIn(out), err });
     });
   });
+}
+
+/** The JSON report in a run's output (tests may print before it); null when there is none. */
+function reportIn(out) {
+  const start = out.indexOf('{\n  "stats"');
+  if (start < 0) return null;
+  try {
+    return JSON.parse(out.slice(start));
+  } catch {
+    return null;
+  }
 }
 
 /** Every test of GLOB, as mocha lists them without running them: its file and full title. */

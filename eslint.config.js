@@ -211,6 +211,8 @@ export default tseslint.config(
     plugins: { 'import-x': importX, tars: { rules: { 'no-type-cycle': noTypeCycle } } },
     settings: {
       'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js', '.cjs', '.mjs', '.json', '.d.cts'] })],
+      // The imported files are TypeScript too: import-x reads them with the TypeScript parser (no-cycle follows them).
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
     },
     rules: {
       'import-x/no-cycle': 'error',

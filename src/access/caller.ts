@@ -69,10 +69,14 @@ function permissionsOf(user: CallerUser): ReadonlySet<Permission> {
   return set;
 }
 
+/** A partner admin's partner: its own partnerId, or its tenant's when it has none (a row from before issue 27); 0 for none. */
+export async function partnerIdOf(db: Db, user: Pick<CallerUser, 'partner_id' | 'tenant_id'>): Promise<number> {
+  return user.partner_id || partnerOfTenant(db, user.tenant_id);
+}
+
 async function partnerScope(db: Db, user: CallerUser): Promise<TenantScope> {
-  // A partner admin reaches every tenant of its partner: its own partnerId, or its tenant's when it has none.
-  let partnerId = user.partner_id;
-  if (!partnerId) partnerId = await partnerOfTenant(db, user.tenant_id);
+  // A partner admin reaches every tenant of its partner.
+  const partnerId = await partnerIdOf(db, user);
   if (!partnerId) return tenantsScope([user.tenant_id]); // no partner: nothing beyond its own tenant
   return tenantsScope(await tenantsOfPartner(db, partnerId));
 }

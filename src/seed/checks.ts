@@ -3,6 +3,7 @@ import { existingRecords } from './seed.repository';
 import type { Validator } from '../validation/validation';
 import { savedFilterProblems } from '../modules/saved-filters/saved-filter-rules';
 import { FIXTURE_KEYS, type Fixture } from './fixture';
+import { pbxNameKey } from '../pbx-name';
 
 /**
  * The rules of a fixture that one schema cannot express: unique ids and keys (within the file and against
@@ -87,7 +88,7 @@ export async function fixtureProblems(db: Db, validator: Validator, fx: Fixture)
   unique('extensions', 'extNum', fx.extensions, (e) => `${e.tenantId}\u0000${e.extNum}`, existing.extNums, 'extension number');
   unique('extensions', 'peerName', fx.extensions, (e) => `${e.tenantId}\u0000${e.peerName}`, existing.peerNames, 'peer name');
   // Without case, as Asterisk looks queues up (reporting.md R2).
-  unique('queues', 'logName', fx.queues, (q) => q.logName.toLowerCase(), existing.logNames, 'queue log name');
+  unique('queues', 'logName', fx.queues, (q) => pbxNameKey(q.logName), existing.logNames, 'queue log name');
   // An alias names one agent: never another extension's peerName or alias in the tenant (R14).
   const names = new Map<string, number>();
   for (const [i, e] of (fx.extensions ?? []).entries()) names.set(`${e.tenantId}\u0000${e.peerName}`, i);

@@ -1,3 +1,4 @@
+import { pbxNameKey } from '../pbx-name';
 import type { Db } from '../db/database';
 
 /** Whether the database holds any tenant (a fixture is loaded only into an empty one). */
@@ -29,7 +30,7 @@ export async function existingRecords(db: Db) {
     emails: new Set((await db.selectFrom('users').select('email').execute()).map((r) => r.email.toLowerCase())),
     extNums: new Set(extensionRows.map((e) => `${e.tenant_id}\u0000${e.ext_num}`)),
     peerNames: new Set(extensionRows.map((e) => `${e.tenant_id}\u0000${e.peer_name}`)),
-    logNames: new Set((await db.selectFrom('queues').select('log_name').execute()).map((r) => r.log_name.toLowerCase())),
+    logNames: new Set((await db.selectFrom('queues').select('log_name').execute()).map((r) => pbxNameKey(r.log_name))),
     numbers: new Set((await db.selectFrom('phone_numbers').select('number').execute()).map((r) => r.number)),
   };
 }

@@ -18,6 +18,7 @@ import {
   type ExtensionInput,
   type ExtensionRow,
 } from './extensions.repository';
+import { pbxNameKey, samePbxName } from '../../pbx-name';
 
 export type ApiExtension = SchemaTypes['extension'];
 export type ExtensionCreate = SchemaTypes['extension-create'];
@@ -41,13 +42,14 @@ export const toApiExtension = (r: ExtensionRow): ApiExtension => ({
 });
 
 /**
- * Every name an agent of these extensions is known by (peerName and aliases: reporting.md R14) → the extension it
- * names. The rule of a tenant's extensions is that each names one extension only: checkNames enforces it, and
- * `tars pbx sync` plans with it (src/modules/pbx-config/sync.ts).
+ * Every name an agent of these extensions is known by (peerName and aliases: reporting.md R14), as its key
+ * (pbxNameKey: names compared as Asterisk compares them, ASCII case only, so `PJSIP/101` and `pjsip/101` are one
+ * agent) → the extension it names. The rule of a tenant's extensions is that each names one extension only:
+ * checkNames enforces it, and `tars pbx sync` plans with it (src/modules/pbx-config/sync.service.ts).
  */
 export function agentNameOwners(extensions: readonly ExtensionRow[]): Map<string, ExtensionRow> {
   const owners = new Map<string, ExtensionRow>();
-  for (const e of extensions) for (const n of [e.peer_name, ...parseAliases(e.agent_aliases)]) owners.set(n, e);
+  for (const e of extensions) for (const n of [e.peer_name, ...parseAliases(e.agent_aliases)]) owners.set(pbxNameKey(n), e);
   return owners;
 }
 
@@ -61,11 +63,14 @@ async function checkNames(db: Db, caller: Caller, ext: Omit<ExtensionInput, 'id'
   if (taken) throw conflict(`Extension number ${ext.extNum} is already extension ${taken.id} of tenant ${ext.tenantId}`);
   const owners = agentNameOwners(others);
   for (const name of [ext.peerName, ...(ext.agentAliases ?? [])]) {
-    const owner = owners.get(name);
+    const owner = owners.get(pbxNameKey(name));
     if (owner !== undefined)
       throw conflict(`The agent name ${JSON.stringify(name)} already names extension ${owner.id} of tenant ${ext.tenantId}`);
   }
-  if ((ext.agentAliases ?? []).includes(ext.peerName)) throw badRequest('agentAliases: the peerName itself is not an alias');
+  const aliases = ext.agentAliases ?? [];
+  if (aliases.some((a) => samePbxName(a, ext.peerName))) throw badRequest('agentAliases: the peerName itself is not an alias');
+  if (new Set(aliases.map(pbxNameKey)).size !== aliases.length)
+    throw badRequest('agentAliases: two aliases differ only in case, which makes them one name for the PBX');
 }
 
 async function checkBranch(db: Db, tenantId: number, branchId: number | null | undefined): Promise<void> {

@@ -74,7 +74,7 @@ export function liveQueueRoutes(deps: LiveRouteDeps, options?: LiveStreamOptions
       response: 'live-queues',
       handler: async ({ caller, query }) => {
         const { tenantId, scope } = liveTenant(caller.scope, query.tenantId);
-        return streams.open(tenantId, scope, stillAllowed(tenantId));
+        return streams.open(tenantId, scope, stillAllowed(tenantId), caller.user.id);
       },
     }),
   ];

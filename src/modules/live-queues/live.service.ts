@@ -13,6 +13,7 @@ import { findQueues, membersOf, type QueueDetailRow } from '../queues/queues.rep
 import { timezoneOfTenant } from '../tenants/tenants.repository';
 import type { LivePbx, LiveQueues } from './live-queues';
 import { memberState, type LiveCaller, type LiveMember, type LiveQueue } from './live-state';
+import { pbxNameKey } from '../../pbx-name';
 
 /** Asterisk's default `servicelevel` is 0 (none); a queue without one is judged at the hosted API's 30 s. */
 const DEFAULT_SERVICE_LEVEL = 30;
@@ -31,7 +32,7 @@ export function liveTenant(scope: TenantScope, tenantId: number | undefined): { 
 
 /** The live queue of a PBX that a stored queue names (its queue_log name, without case: reporting.md R2), with its PBX. */
 function liveQueueOf(pbxs: readonly LivePbx[], logName: string): { pbx: LivePbx; queue: LiveQueue } | undefined {
-  const wanted = logName.toLowerCase();
+  const wanted = pbxNameKey(logName);
   for (const pbx of pbxs) {
     const queue = pbx.queues.get(wanted);
     if (queue) return { pbx, queue };
@@ -124,7 +125,7 @@ export class TenantView {
     private readonly configured: ReadonlyMap<number, number[]>,
     private readonly today: TodayCounters | undefined,
   ) {
-    this.byLogName = new Map(queues.map((q) => [q.log_name.toLowerCase(), q]));
+    this.byLogName = new Map(queues.map((q) => [pbxNameKey(q.log_name), q]));
   }
 
   static async load(deps: LiveDeps, caller: Caller, tenantId: number, { counters = true } = {}): Promise<TenantView> {
@@ -155,7 +156,7 @@ export class TenantView {
 
   /** The tenant's queue that a PBX queue name is (its queue_log name, without case), if any. */
   queueNamed(name: string): QueueDetailRow | undefined {
-    return this.byLogName.get(name.toLowerCase());
+    return this.byLogName.get(pbxNameKey(name));
   }
 
   /** The whole view: GET /v2/reporting/queues/live, and the stream's first event. */

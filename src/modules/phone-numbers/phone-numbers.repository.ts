@@ -168,8 +168,8 @@ export async function setRegisteredCnam(db: Db, scope: TenantScope, id: number, 
 }
 
 /** The number's record, if the server has it (a number is unique on the server, across tenants). */
-export async function phoneNumberByNumber(db: Db, number: string): Promise<{ id: number } | undefined> {
-  return db.selectFrom('phone_numbers').select('id').where('number', '=', number).executeTakeFirst();
+export async function phoneNumberByNumber(db: Db, number: string): Promise<{ id: number; tenant_id: number } | undefined> {
+  return db.selectFrom('phone_numbers').select(['id', 'tenant_id']).where('number', '=', number).executeTakeFirst();
 }
 
 /** Deletes a number of the scope with its destinations. */

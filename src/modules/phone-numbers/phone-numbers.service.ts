@@ -3,7 +3,7 @@ import { badRequest, conflict, notFound } from '../../errors';
 import type { SchemaTypes } from '../../validation/schema-types';
 import type { Caller } from '../../access/caller';
 import { pageOf, pageWindow, type Page, type PageQuery } from '../../access/paging';
-import { listScope, requireTenant } from '../../access/scope';
+import { inScope, listScope, requireTenant } from '../../access/scope';
 import { isBranchOfTenant } from '../branches/branches.repository';
 import {
   toPhoneNumber,
@@ -74,7 +74,11 @@ export async function createNumber(
       problems.push(`smsExtId: extension ${input.smsExtId} is not an extension of tenant ${input.tenantId}`);
     if (problems.length > 0) throw badRequest(problems);
     const taken = await phoneNumberByNumber(trx, input.number);
-    if (taken) throw conflict(`The number ${input.number} is already phone number ${taken.id}`);
+    // Numbers are unique on the server: the record is named only when the caller reaches it.
+    if (taken)
+      throw conflict(
+        `The number ${input.number} is ${inScope(caller.scope, taken.tenant_id) ? `already phone number ${taken.id}` : 'already taken on this server'}`,
+      );
     return getNumber({ ...deps, db: trx }, caller, await insertPhoneNumber(trx, input));
   });
 }

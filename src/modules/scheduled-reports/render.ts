@@ -111,13 +111,15 @@ function esc(s: string): string {
 }
 
 /**
- * RFC 4180 quoting. A cell a spreadsheet would run as a formula (=, @, or + and - not followed by a digit,
- * so phone numbers such as +13125550100 stay as they are) gets a leading apostrophe.
+ * One CSV cell, RFC 4180 quoted, with reporting.md R24's formula guard: a text cell that begins with `=`, `+`, `-`,
+ * `@`, a tab or a carriage return gets a leading `'`, except `+` or `-` followed by digits only (a phone number such
+ * as +13125550100, a negative number), which stays as it is. `+1+HYPERLINK(…)` and `-1+1+cmd|…` are formulas to a
+ * spreadsheet: only digits to the end keep a sign. Numbers are written as they are.
  */
 export function csvCell(v: unknown): string {
   if (v === null || v === undefined) return '';
   let s = String(v);
-  if (/^[=@\t\r]/.test(s) || /^[+-][^0-9]/.test(s)) s = `'${s}`;
+  if (typeof v === 'string' && /^[=+\-@\t\r]/.test(s) && !/^[+-][0-9]+$/.test(s)) s = `'${s}`;
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 

@@ -6,6 +6,7 @@ import { mountMetricsPage } from './metrics/metrics';
 import { mountDocsPage } from './modules/api-docs/docs-page';
 import { apiDocsRoutes } from './modules/api-docs/api-docs.routes';
 import { authRoutes } from './modules/auth/auth.routes';
+import { AuthService } from './modules/auth/auth.service';
 import { branchRoutes } from './modules/branches/branches.routes';
 import { extensionRoutes } from './modules/extensions/extensions.routes';
 import { queueRoutes } from './modules/queues/queues.routes';
@@ -41,7 +42,12 @@ export function allRoutes(deps: AppDeps, opts: AppOptions = {}): RouteDef[] {
     ...healthRoutes(deps),
     ...apiDocsRoutes(() => routes),
     ...authRoutes(deps),
-    ...consoleRoutes(deps),
+    ...consoleRoutes({
+      db: deps.database.db,
+      clock: deps.clock,
+      lifetimeSeconds: deps.config.tokenTtlSeconds,
+      auth: new AuthService(deps),
+    }),
     ...savedFilterRoutes(deps),
     ...reportRunRoutes(deps),
     ...phoneNumberRoutes(deps),

@@ -117,3 +117,21 @@ export function formatDay(dayNum: number): string {
   const { year, month, day } = civilOf(dayNum);
   return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
 }
+
+// Made on first use: listing the zones takes milliseconds the start does not need.
+let ianaTimezones: ReadonlySet<string> | undefined;
+
+/** An IANA timezone name (or UTC) this runtime knows. */
+export function isTimezone(name: string): boolean {
+  ianaTimezones ??= new Set(['UTC', ...Intl.supportedValuesOf('timeZone')]);
+  return ianaTimezones.has(name) || isKnownZone(name);
+}
+
+function isKnownZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: name });
+    return /^[A-Za-z]+(?:[/_+-][A-Za-z0-9_+-]+)*$/.test(name);
+  } catch {
+    return false;
+  }
+}

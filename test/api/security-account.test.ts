@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import { Secret, TOTP } from 'otpauth';
 import { startTestApp, TestClock, type TestApp } from '../helpers/app';
 import { expectError } from '../helpers/errors';
 import { buildTenant, buildUser, ROLE, tokenFor } from '../helpers/factories';
 import { startReceiver, type HttpReceiver } from '../helpers/http-receiver';
+import { sixDigits, totpCode } from '../helpers/mfa-codes';
 import { mobileApp, type MFAMode } from '../helpers/mobile-app';
 import { startSmtp, type TestSmtp } from '../helpers/smtp';
 
@@ -14,9 +14,6 @@ import { startSmtp, type TestSmtp } from '../helpers/smtp';
  */
 
 const APP_SECRET = 'JBSWY3DPEHPK3PXP';
-const codeOf = (secret: string, ms: number) =>
-  new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate({ timestamp: ms });
-const sixDigits = (text: string) => /(\d{6})/.exec(text)?.[1] as string;
 const MODES: MFAMode[] = ['app', 'sms', 'email'];
 
 describe('security: a stolen access token does not take the account (issue 27)', () => {
@@ -110,7 +107,7 @@ describe('security: a stolen access token does not take the account (issue 27)',
     const setup = await post('/v2/mfa/auth/setup', token, { mode: 'app', password: u.password });
     expect(setup.status, setup.text).to.equal(201);
     const secret = setup.body.secret as string;
-    const done = await client.verifyMFAAuth({ mode: 'app', otp: codeOf(secret, clock.now()), secret }, token);
+    const done = await client.verifyMFAAuth({ mode: 'app', otp: totpCode(secret, clock.now()), secret }, token);
     expect(done.status, done.text).to.equal(201);
     expect(done.body).to.include({ status: 'success', message: 'MFA by an authenticator app is verified and on' });
     expect(await row(u.id)).to.include({ mfa_enabled: 1, mfa_mode: 'app', mfa_app_secret: secret });
@@ -122,7 +119,7 @@ describe('security: a stolen access token does not take the account (issue 27)',
   it('when a current code of the mode in use proves presence, then the factor is replaced; an old or a wrong code is refused', async () => {
     const { u, token } = await appUser();
     clock.advance(60_000);
-    const code = codeOf(APP_SECRET, clock.now());
+    const code = totpCode(APP_SECRET, clock.now());
     expectError(await post('/v2/mfa/auth/setup', token, { mode: 'sms', phoneNumber: '+13125550142', password: 'not the password' }), 401);
     const setup = await post('/v2/mfa/auth/setup', token, { mode: 'sms', phoneNumber: '+13125550142', otp: code });
     expect(setup.status, setup.text).to.equal(201);
@@ -257,7 +254,7 @@ describe('security: a tenant that requires MFA cannot be skipped (issue 27)', ()
     const attackers = (await signIn()).body.mfaSetupToken as string; // someone who knows the password only
     const setup = await app.request('POST', '/v2/mfa/setup', { body: { mode: 'app', token: owners } });
     const secret = setup.body.secret as string;
-    const otp = new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate();
+    const otp = totpCode(secret, app.deps.clock.now());
     const on = await app.request('POST', '/v2/mfa/verify', { body: { mode: 'app', token: owners, otp } });
     expect(on.status, on.text).to.equal(201);
     for (const mode of ['app', 'email', 'sms'] as const) {

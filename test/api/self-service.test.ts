@@ -1,17 +1,14 @@
 import { expect } from 'chai';
-import { Secret, TOTP } from 'otpauth';
 import QRCode from 'qrcode';
 import { startTestApp, TestClock, type TestApp } from '../helpers/app';
 import { expectError } from '../helpers/errors';
 import { buildTenant, buildUser, ROLE, type BuiltUser } from '../helpers/factories';
 import { startReceiver, type HttpReceiver } from '../helpers/http-receiver';
+import { sixDigits, totpCode } from '../helpers/mfa-codes';
 import { mobileApp } from '../helpers/mobile-app';
 import { startSmtp, type TestSmtp } from '../helpers/smtp';
 
 const JWT_SECRET = 'self-service-test-secret-of-32-characters!';
-const codeOf = (secret: string, ms: number) =>
-  new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate({ timestamp: ms });
-const sixDigits = (text: string) => /(\d{6})/.exec(text)?.[1] as string;
 
 describe("self-service accounts, driven by the mobile app's own requests", () => {
   const clock = new TestClock();
@@ -73,8 +70,8 @@ describe("self-service accounts, driven by the mobile app's own requests", () =>
     expect(setup.body.qrcode).to.equal(await QRCode.toDataURL(uri)); // the QR code an authenticator app scans
     expect((await row(u.id)).mfa_enabled).to.equal(0);
 
-    expectError(await client.verifyMFA({ mode: 'app', otp: codeOf('JBSWY3DPEHPK3PXP', clock.now()), secret, token }), 401);
-    const done = await client.verifyMFA({ mode: 'app', otp: codeOf(secret, clock.now()), secret, token });
+    expectError(await client.verifyMFA({ mode: 'app', otp: totpCode('JBSWY3DPEHPK3PXP', clock.now()), secret, token }), 401);
+    const done = await client.verifyMFA({ mode: 'app', otp: totpCode(secret, clock.now()), secret, token });
     expect(done.status, done.text).to.equal(201);
     expect(done.body.user).to.include({ id: u.id, mfaEnabled: 1, mfaMode: 'app', mfaAppSecret: '' });
     expect(done.body.accessToken).to.be.a('string');
@@ -84,7 +81,7 @@ describe("self-service accounts, driven by the mobile app's own requests", () =>
     clock.advance(60_000);
     const challenge = await client.authenticate({ email: u.email, password: u.password });
     expect(challenge.body.mode).to.equal('app');
-    const signedIn = await client.validateMFA({ token: challenge.body.mfaVerifyToken as string, otp: codeOf(secret, clock.now()) });
+    const signedIn = await client.validateMFA({ token: challenge.body.mfaVerifyToken as string, otp: totpCode(secret, clock.now()) });
     expect(signedIn.status).to.equal(201);
   });
 
@@ -122,7 +119,7 @@ describe("self-service accounts, driven by the mobile app's own requests", () =>
     const setup = await client.setupAuthMFA({ mode: 'app' }, token, { password: u.password });
     const secret = setup.body.secret as string;
     expectError(await client.enableMFA({ mode: 'app' }, token), 400); // not verified yet
-    const verified = await client.verifyMFAAuth({ mode: 'app', otp: codeOf(secret, clock.now()), secret }, token);
+    const verified = await client.verifyMFAAuth({ mode: 'app', otp: totpCode(secret, clock.now()), secret }, token);
     expect(verified.status).to.equal(201);
     token = verified.body.accessToken as string; // the factor changed: the earlier token ended
 
@@ -140,7 +137,7 @@ describe("self-service accounts, driven by the mobile app's own requests", () =>
     });
 
     clock.advance(60_000);
-    const byCode = await client.disableMFAMode({ mode: 'app' }, token, { otp: codeOf(secret, clock.now()) });
+    const byCode = await client.disableMFAMode({ mode: 'app' }, token, { otp: totpCode(secret, clock.now()) });
     expect(byCode.body).to.include({ status: 'success', message: 'MFA by an authenticator app is removed; MFA is off' });
     expect(await row(u.id)).to.include({ mfa_enabled: 0, mfa_app_verified: 0, mfa_app_secret: '' });
   });
@@ -232,11 +229,11 @@ describe("self-service accounts, driven by the mobile app's own requests", () =>
     const token = await signIn(u);
     const setup = await client.setupAuthMFA({ mode: 'app' }, token, { password: u.password });
     const secret = setup.body.secret as string;
-    const wrong = codeOf(secret, clock.now() + 10 * 60_000);
+    const wrong = totpCode(secret, clock.now() + 10 * 60_000);
     const answers = await Promise.all(Array.from({ length: 30 }, () => client.verifyMFAAuth({ mode: 'app', otp: wrong }, token)));
     expect(answers.filter((a) => a.status === 401)).to.have.length(10);
     expect(answers.filter((a) => a.status === 429)).to.have.length(20);
-    expectError(await client.verifyMFAAuth({ mode: 'app', otp: codeOf(secret, clock.now()) }, token), 429);
+    expectError(await client.verifyMFAAuth({ mode: 'app', otp: totpCode(secret, clock.now()) }, token), 429);
     expect((await row(u.id)).mfa_enabled).to.equal(0);
   });
 });

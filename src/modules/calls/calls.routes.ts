@@ -1,10 +1,8 @@
-import type { AppDeps } from '../../deps';
 import { route, type RouteDef } from '../../http/route';
-import { callsReport } from './calls.service';
+import { callsReport, type CallsDeps } from './calls.service';
 
 /** The calls report: an addition to the hosted API (decisions.md §6b), the target of saved filters. */
-export function callRoutes(deps: AppDeps): RouteDef[] {
-  const { db } = deps.database;
+export function callRoutes(deps: CallsDeps): RouteDef[] {
   const common = {
     path: '/v2/reporting/calls',
     tag: 'Reporting',
@@ -18,14 +16,14 @@ export function callRoutes(deps: AppDeps): RouteDef[] {
       method: 'get',
       summary: 'List call records (filters as query parameters)',
       query: 'calls-query',
-      handler: ({ caller, query }) => callsReport(db, caller, query),
+      handler: ({ caller, query }) => callsReport(deps, caller, query),
     }),
     route({
       ...common,
       method: 'post',
       summary: 'List call records (filters as a JSON body)',
       body: 'calls-query',
-      handler: ({ caller, body }) => callsReport(db, caller, body),
+      handler: ({ caller, body }) => callsReport(deps, caller, body),
     }),
   ];
 }

@@ -4,14 +4,22 @@ import { listScope, scopeIds, type TenantScope } from '../../access/scope';
 import { instantOf, parseReportDate, resolveRange, type ReportDate } from '../../time/report-range';
 import { tenantTimezones } from '../tenants/tenants.repository';
 import { toCallRecord, type CallsFilters, type CallsPage } from './calls';
+
+export { toCallRecord, type CallRecord, type CallsFilters } from './calls';
 import { countCalls, listCalls, type CallsWhere } from './calls.repository';
+
+/** What this service uses (docs/architecture.md, "The service shape"). */
+export interface CallsDeps {
+  readonly db: Db;
+}
 
 /**
  * The calls report (decisions.md §6b): the imported CDR rows of the tenants the caller may see (or the one
  * it names: 403 when it may not act in it), newest first, paged as in §5b. Dates are read in each tenant's
  * own timezone. GET and POST /v2/reporting/calls call this, and so do saved filters of module `calls`.
  */
-export async function callsReport(db: Db, caller: Caller, filters: CallsFilters): Promise<CallsPage> {
+export async function callsReport(deps: CallsDeps, caller: Caller, filters: CallsFilters): Promise<CallsPage> {
+  const { db } = deps;
   const scope = listScope(caller.scope, filters.tenantId);
   const start = filters.startDate === undefined ? undefined : parseReportDate('startDate', filters.startDate);
   const end = filters.endDate === undefined ? undefined : parseReportDate('endDate', filters.endDate);

@@ -1,7 +1,5 @@
-import type { AppDeps } from '../../deps';
 import { SESSION_COOKIE } from '../../http/request-caller';
 import { publicRoute, type HttpExchange, type RouteDef } from '../../http/route';
-import { AuthService } from '../auth/auth.service';
 import {
   completeEnrolment,
   completeMfa,
@@ -23,13 +21,7 @@ function answer<B>(http: HttpExchange, outcome: SignInOutcome<B>): B {
  * an access token, and sign-out. Public routes (a session is what they make), refused when the browser says the
  * request comes from a page of another origin.
  */
-export function consoleRoutes(deps: AppDeps): RouteDef[] {
-  const console: ConsoleDeps = {
-    db: deps.database.db,
-    clock: deps.clock,
-    lifetimeSeconds: deps.config.tokenTtlSeconds,
-    auth: new AuthService(deps),
-  };
+export function consoleRoutes(console: ConsoleDeps): RouteDef[] {
   const tag = 'Console';
   return [
     publicRoute({

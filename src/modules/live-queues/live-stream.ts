@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { OPERATOR } from '../../access/caller';
 import type { TenantScope } from '../../access/scope';
 import { tooManyRequests } from '../../errors';
 import type { EventStream } from '../../http/route';
@@ -120,7 +121,7 @@ export class LiveStreams {
       const key = options.key ?? `tenant:${tenantId}`;
       let channel = this.channels.get(key);
       if (!channel) {
-        const view = await TenantView.load(this.deps, tenantId, scope, options);
+        const view = await TenantView.load(this.deps, OPERATOR, tenantId, options);
         channel = this.channels.get(key) ?? new Channel(key, tenantId, scope, options, view);
         this.channels.set(key, channel);
       }
@@ -209,7 +210,7 @@ export class LiveStreams {
     res.write('retry: 2000\n\n');
     const missed = this.missedSince(channel, req.headers['last-event-id']);
     if (missed) for (const e of missed) res.write(e.text);
-    else res.write(frame(channel.seq - 1, 'state', channel.view.body(this.deps.live, this.deps.now())));
+    else res.write(frame(channel.seq - 1, 'state', channel.view.body(this.deps.live, new Date(this.deps.clock.now()))));
   }
 
   private leave(channel: Channel, client: Client): void {
@@ -271,7 +272,7 @@ export class LiveStreams {
 
   private readonly flush = (): void => {
     this.flushing = false;
-    const now = this.deps.now();
+    const now = new Date(this.deps.clock.now());
     for (const channel of this.channels.values()) {
       const dirty = channel.dirty;
       channel.dirty = new Set();
@@ -292,11 +293,11 @@ export class LiveStreams {
       try {
         for (const c of [...channel.clients]) if (!(await c.stillAllowed(c.req))) c.res.end();
         if (channel.clients.size === 0) continue;
-        channel.view = await TenantView.load(this.deps, channel.tenantId, channel.scope, channel.options);
+        channel.view = await TenantView.load(this.deps, OPERATOR, channel.tenantId, channel.options);
       } catch {
         continue; // the database is closing or busy: the view stays as it was until the next refresh
       }
-      const now = this.deps.now();
+      const now = new Date(this.deps.clock.now());
       for (const q of channel.view.queues) {
         const body = channel.view.queueBody(this.deps.live, q, now);
         const today = JSON.stringify([body.today, body.alerts]); // an import moved the counters, or a supervisor the thresholds

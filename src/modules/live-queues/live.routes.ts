@@ -1,27 +1,30 @@
+import type { TokenVerifier } from '../../access/caller';
 import { inScope } from '../../access/scope';
-import type { AppDeps } from '../../deps';
-import { callerSources, route, streamRoute, type RouteDef } from '../../http/route';
-import { callerOfRequest } from '../../http/request-caller';
+import { route, streamRoute, type RouteDef } from '../../http/route';
+import { callerOfRequest, type SessionResolver } from '../../http/request-caller';
 import { LiveStreams, type LiveStreamOptions, type StillAllowed } from './live-stream';
 import { agentDnd, agentLogin, agentPause, agentStatus } from './agents.service';
 import { getQueueAlerts, setQueueAlerts } from './alerts.service';
-import { liveDepsOf, liveQueuesOf, liveTenant } from './live.service';
+import { liveQueuesOf, liveTenant, type LiveDeps } from './live.service';
 import { wallboardLinkRoutes } from './wallboard-links.routes';
 
 const PERMISSION = 'reporting.queues.read';
 
+/** What the live routes use: the live layer's deps, and the token and session checks a stream repeats at every refresh. */
+export interface LiveRouteDeps extends LiveDeps {
+  readonly tokens: TokenVerifier;
+  readonly sessions: SessionResolver;
+}
+
 /** The live layer's routes, its wallboard links' included (they share its streams): additions to the hosted API (docs/live-queues.md). */
-export function liveQueueRoutes(deps: AppDeps, options?: LiveStreamOptions): RouteDef[] {
-  const { db } = deps.database;
-  const live = liveDepsOf(deps);
-  const sources = callerSources(deps);
-  const streams = new LiveStreams(live, options);
+export function liveQueueRoutes(deps: LiveRouteDeps, options?: LiveStreamOptions): RouteDef[] {
+  const streams = new LiveStreams(deps, options);
   // A stream outlives the request that opened it: its caller is checked again at every refresh.
   const stillAllowed =
     (tenantId: number): StillAllowed =>
     async (req) => {
       try {
-        const caller = await callerOfRequest(req, sources);
+        const caller = await callerOfRequest(req, deps);
         return caller.permissions.has(PERMISSION) && inScope(caller.scope, tenantId);
       } catch {
         return false;
@@ -37,7 +40,7 @@ export function liveQueueRoutes(deps: AppDeps, options?: LiveStreamOptions): Rou
       permission: PERMISSION,
       query: 'queue-list-query',
       response: 'live-queues',
-      handler: ({ caller, query }) => liveQueuesOf(live, caller, query),
+      handler: ({ caller, query }) => liveQueuesOf(deps, caller, query),
     }),
     route({
       method: 'get',
@@ -48,7 +51,7 @@ export function liveQueueRoutes(deps: AppDeps, options?: LiveStreamOptions): Rou
       permission: PERMISSION,
       params: 'queue-id-params',
       response: 'queue-alerts',
-      handler: ({ caller, params }) => getQueueAlerts(db, caller, params.queueId),
+      handler: ({ caller, params }) => getQueueAlerts(deps, caller, params.queueId),
     }),
     route({
       method: 'put',
@@ -60,7 +63,7 @@ export function liveQueueRoutes(deps: AppDeps, options?: LiveStreamOptions): Rou
       params: 'queue-id-params',
       body: 'queue-alerts-update',
       response: 'queue-alerts',
-      handler: ({ caller, params, body }) => setQueueAlerts(db, caller, params.queueId, body),
+      handler: ({ caller, params, body }) => setQueueAlerts(deps, caller, params.queueId, body),
     }),
     streamRoute({
       method: 'get',
@@ -76,7 +79,7 @@ export function liveQueueRoutes(deps: AppDeps, options?: LiveStreamOptions): Rou
         return streams.open(tenantId, scope, stillAllowed(tenantId), `user:${caller.user.id}`);
       },
     }),
-    ...wallboardLinkRoutes(live, streams),
+    ...wallboardLinkRoutes(deps, streams),
   ];
 }
 
@@ -84,8 +87,7 @@ export function liveQueueRoutes(deps: AppDeps, options?: LiveStreamOptions): Rou
  * The hosted API's agent routes, as the mobile app calls them (src/shared/api/queues/methods.ts), carried out
  * over AMI. Declared before /v2/queues/:queueId, which would otherwise take `agent-status` for a queue id.
  */
-export function agentRoutes(deps: AppDeps): RouteDef[] {
-  const live = liveDepsOf(deps);
+export function agentRoutes(deps: LiveDeps): RouteDef[] {
   const tag = 'Queues';
   return [
     route({
@@ -96,7 +98,7 @@ export function agentRoutes(deps: AppDeps): RouteDef[] {
       permission: 'authenticated',
       query: 'agent-status-query',
       response: 'agent-queues',
-      handler: ({ caller, query }) => agentStatus(live, caller, query.peerName),
+      handler: ({ caller, query }) => agentStatus(deps, caller, query.peerName),
     }),
     route({
       method: 'post',
@@ -106,7 +108,7 @@ export function agentRoutes(deps: AppDeps): RouteDef[] {
       permission: 'authenticated',
       body: 'agent-login-request',
       response: 'agent-action-result',
-      handler: ({ caller, body }) => agentLogin(live, caller, body),
+      handler: ({ caller, body }) => agentLogin(deps, caller, body),
     }),
     route({
       method: 'post',
@@ -116,7 +118,7 @@ export function agentRoutes(deps: AppDeps): RouteDef[] {
       permission: 'authenticated',
       body: 'agent-pause-request',
       response: 'agent-action-result',
-      handler: ({ caller, body }) => agentPause(live, caller, body),
+      handler: ({ caller, body }) => agentPause(deps, caller, body),
     }),
     route({
       method: 'post',
@@ -126,7 +128,7 @@ export function agentRoutes(deps: AppDeps): RouteDef[] {
       permission: 'authenticated',
       body: 'agent-dnd-request',
       response: 'agent-action-result',
-      handler: ({ caller, body }) => agentDnd(live, caller, body),
+      handler: ({ caller, body }) => agentDnd(deps, caller, body),
     }),
   ];
 }

@@ -1,13 +1,13 @@
 import type { Caller } from '../../access/caller';
 import { requireTenant, type TenantScope } from '../../access/scope';
+import type { Clock } from '../../clock';
 import type { Db } from '../../db/database';
-import type { AppDeps } from '../../deps';
 import { badRequest } from '../../errors';
 import { periodsOf } from '../../time/report-range';
 import { formatDay, localDay, startOfDay } from '../../time/zone';
 import { extensionsOfTenant, type ExtensionRow } from '../extensions/extensions.repository';
-import { AgentNames } from '../pbx-logs/agent-names';
-import { periodSums } from '../queue-reports/period-sums';
+import { AgentNames } from '../pbx-logs/pbx-logs.service';
+import { queuePeriodSums } from '../queue-reports/queue-stats.service';
 import { answeredWithin } from '../queue-reports/queue-stats.repository';
 import { findQueues, membersOf, type QueueDetailRow } from '../queues/queues.repository';
 import { timezoneOfTenant } from '../tenants/tenants.repository';
@@ -101,14 +101,14 @@ function loggedOutView(ext: ExtensionRow) {
   };
 }
 
+/** What the live layer uses (docs/architecture.md, "The service shape"): the PBXs' live state among them. */
 export interface LiveDeps {
   readonly db: Db;
   readonly live: LiveQueues;
-  readonly now: () => Date;
+  readonly clock: Clock;
 }
 
-/** What the live layer's routes, stream and alerts read, from the app's dependencies. */
-export const liveDepsOf = (deps: AppDeps): LiveDeps => ({ db: deps.database.db, live: deps.live, now: () => new Date(deps.clock.now()) });
+const nowOf = (deps: LiveDeps): Date => new Date(deps.clock.now());
 
 type TodayCounters = Awaited<ReturnType<typeof todayCounters>>;
 
@@ -145,9 +145,10 @@ export class TenantView {
     this.byLogName = new Map(queues.map((q) => [pbxNameKey(q.log_name), q]));
   }
 
-  static async load(deps: LiveDeps, tenantId: number, scope: TenantScope, options: ViewOptions = {}): Promise<TenantView> {
+  static async load(deps: LiveDeps, caller: Caller, tenantId: number, options: ViewOptions = {}): Promise<TenantView> {
     const { db, live } = deps;
     const { counters = true, queueIds, anonymousPbx = false } = options;
+    const scope = requireTenant(caller.scope, tenantId);
     const all = await findQueues(db, scope);
     const queues = queueIds ? queueIds.flatMap((id) => all.filter((q) => q.id === id)) : all;
     const extensions = await extensionsOfTenant(db, scope, tenantId);
@@ -159,7 +160,7 @@ export class TenantView {
       queues.map((q) => q.id),
     );
     const today = counters
-      ? await todayCounters(db, scope, queues, deps.now(), (q) => liveQueueOf(live.pbxs, q.log_name)?.queue.serviceLevel)
+      ? await todayCounters(deps, caller, scope, queues, (q) => liveQueueOf(live.pbxs, q.log_name)?.queue.serviceLevel)
       : undefined;
     return new TenantView(
       tenantId,
@@ -265,9 +266,9 @@ export type LiveBody = ReturnType<TenantView['body']>;
  * timezone (not Asterisk's own counters, which a reload resets).
  */
 export async function liveQueuesOf(deps: LiveDeps, caller: Caller, query: { tenantId?: number }): Promise<LiveBody> {
-  const { tenantId, scope } = liveTenant(caller.scope, query.tenantId);
-  const view = await TenantView.load(deps, tenantId, scope);
-  return view.body(deps.live, deps.now());
+  const { tenantId } = liveTenant(caller.scope, query.tenantId);
+  const view = await TenantView.load(deps, caller, tenantId);
+  return view.body(deps.live, nowOf(deps));
 }
 
 /** A queue's thresholds as a wallboard colours its figures by them (docs/live-queues.md, Alerts); null: none set. */
@@ -289,16 +290,18 @@ function latest(dates: readonly (Date | undefined)[]): Date | undefined {
 
 /** Today's counters of each queue, from the stored lines, in the tenant's timezone. */
 async function todayCounters(
-  db: Db,
+  deps: LiveDeps,
+  caller: Caller,
   scope: TenantScope,
   queues: readonly QueueDetailRow[],
-  now: Date,
   liveServiceLevel: (q: QueueDetailRow) => number | undefined,
 ) {
+  const { db } = deps;
+  const now = nowOf(deps);
   const tz = await timezoneOfTenant(db, scope);
   const day = localDay(tz, Math.floor(now.getTime() / 1000));
   const range = { start: startOfDay(tz, day), end: startOfDay(tz, day + 1) };
-  const sums = await periodSums(db, scope, queues, tz, range, periodsOf(tz, range, 'totals'));
+  const sums = await queuePeriodSums(deps, caller, queues, tz, range, periodsOf(tz, range, 'totals'));
   // One count per service level in use, over the queues judged at it.
   const byLevel = new Map<number, number[]>();
   for (const q of queues) {

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Caller } from '../../access/caller';
+import { OPERATOR, type Caller } from '../../access/caller';
 import { listScope, scopeOfStoredRow } from '../../access/scope';
 import { badRequest, notAuthenticated, notFound } from '../../errors';
 import type { EventStream } from '../../http/route';
@@ -53,7 +53,7 @@ export async function createWallboardLink(
     name: input.name.trim(),
     tokenHash: hash(token),
     createdBy: caller.user.id,
-    createdAt: deps.now().getTime(),
+    createdAt: deps.clock.now(),
     queueIds: input.queueIds,
   });
   if ('missing' in stored)
@@ -82,7 +82,7 @@ export async function revokeWallboardLink(deps: LiveDeps, streams: LiveStreams, 
 async function linkOfToken(deps: LiveDeps, token: string): Promise<WallboardLinkRow> {
   const link = TOKEN.test(token) ? await findWallboardLinkByToken(deps.db, hash(token)) : undefined;
   if (!link) throw notAuthenticated(DEAD);
-  const now = deps.now().getTime();
+  const now = deps.clock.now();
   if (link.last_used_at === null || now - link.last_used_at >= TOUCH_EVERY_MS) await touchWallboardLink(deps.db, link.id, now);
   return link;
 }
@@ -92,8 +92,8 @@ const viewOf = (link: WallboardLinkRow) => ({ queueIds: link.queueIds, anonymous
 /** GET /v2/wallboard/live: the link's queues now, as the live route words them (its PBXs unnamed), with the link's name. */
 export async function wallboardLive(deps: LiveDeps, token: string) {
   const link = await linkOfToken(deps, token);
-  const view = await TenantView.load(deps, link.tenant_id, scopeOfStoredRow(link), viewOf(link));
-  return { name: link.name, live: view.body(deps.live, deps.now()) };
+  const view = await TenantView.load(deps, OPERATOR, link.tenant_id, viewOf(link));
+  return { name: link.name, live: view.body(deps.live, new Date(deps.clock.now())) };
 }
 
 /** GET /v2/wallboard/live/stream: the same as Server-Sent Events; it ends when the link is revoked. */

@@ -1,10 +1,8 @@
-import type { AppDeps } from '../../deps';
 import { route, type RouteDef } from '../../http/route';
-import { agentAvailability } from './availability.service';
+import { agentAvailability, type AvailabilityDeps } from './availability.service';
 import { queueStats } from './queue-stats.service';
 
-export function queueReportRoutes(deps: AppDeps): RouteDef[] {
-  const { db } = deps.database;
+export function queueReportRoutes(deps: AvailabilityDeps): RouteDef[] {
   return [
     route({
       method: 'post',
@@ -14,7 +12,7 @@ export function queueReportRoutes(deps: AppDeps): RouteDef[] {
       permission: 'reporting.queues.read',
       body: 'queue-stats-request',
       response: 'queue-stats',
-      handler: ({ caller, body }) => queueStats(db, caller, body),
+      handler: ({ caller, body }) => queueStats(deps, caller, body),
     }),
     route({
       method: 'post',
@@ -24,7 +22,7 @@ export function queueReportRoutes(deps: AppDeps): RouteDef[] {
       permission: 'reporting.queues.read',
       body: 'agent-availability-request',
       response: 'agent-availability',
-      handler: ({ caller, body }) => agentAvailability(db, caller, body, deps.clock.now()),
+      handler: ({ caller, body }) => agentAvailability(deps, caller, body),
     }),
   ];
 }

@@ -6,22 +6,10 @@ import type { Sums } from './spans';
 /** A queue statistics result (api.md §2.9), fields in the order of the expected reports. */
 export type QueueStatsRow = SchemaTypes['queue-stats']['results'][number];
 
-export interface QueueStatsResponse {
-  queueIds: number[];
-  results: QueueStatsRow[];
-}
+export type QueueStatsResponse = SchemaTypes['queue-stats'];
 
 /** An agent availability result (api.md §2.10). */
-export interface AgentAvailabilityRow {
-  peerName: string;
-  name: string;
-  queueTalkTime: number;
-  nonQueueTalkTime: number;
-  totalUnavailableTime: number;
-  totalAvailableTime: number;
-  offDutyTimes: { offDutyReason: string; offDutyTime: number }[];
-  dndTimes: number;
-}
+export type AgentAvailabilityRow = SchemaTypes['agent-availability'][number];
 
 export function toStatsRow(queue: QueueRow, date: string, distribution: Distribution, s: Sums): QueueStatsRow {
   const n = (v: number | null) => v ?? 0;

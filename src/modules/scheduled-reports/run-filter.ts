@@ -1,18 +1,34 @@
 import type { Selectable } from 'kysely';
-import type { AppDeps } from '../../deps';
+import type { Config } from '../../config';
+import type { Clock } from '../../clock';
+import type { Db, OpenDatabase } from '../../db/database';
+import type { Logger } from '../../log';
+import type { Mailer } from '../../mail/mailer';
+import type { Validator } from '../../validation/validation';
 import type { SavedFilterTable } from '../../db/schema';
 import { AppError } from '../../errors';
 import { callerOf } from '../../access/caller';
 import { scopeOfStoredRow } from '../../access/scope';
-import { callsReport } from '../calls/calls.service';
-import type { CallsFilters } from '../calls/calls';
-import { queryObject, splitUrl } from '../saved-filters/saved-filter-rules';
+import { callsReport, type CallsFilters } from '../calls/calls.service';
+import { queryObject, splitUrl } from '../saved-filters/saved-filters.service';
 import { getTenantRef, timezoneOfTenant } from '../tenants/tenants.repository';
 import { findUserById } from '../users/users.repository';
 import type { Period } from './periods';
 import { renderReport } from './render';
 
 export type FilterRow = Selectable<SavedFilterTable>;
+
+/** What the scheduled reports use (docs/architecture.md, "The service shape"). */
+export interface ReportDeps {
+  readonly db: Db;
+  /** The raw connection the REPORTSENT and REPORTFAILED events are written through. */
+  readonly database: OpenDatabase;
+  readonly validator: Validator;
+  readonly mailer: Mailer;
+  readonly clock: Clock;
+  readonly log: Logger;
+  readonly config: Pick<Config, 'reportHour' | 'reportCatchUpDays' | 'reportAttempts'>;
+}
 
 /** A run that did not go out, with the sentence shown to the admin (the filter's errorDescription). */
 export class ReportError extends Error {}
@@ -21,7 +37,7 @@ export class ReportError extends Error {}
  * The calls-report filters of a run: the filter's URL query, queryParams and postParams (later ones win),
  * then the filter's tenant and the period, which always win.
  */
-export function runFilters(deps: Pick<AppDeps, 'validator'>, filter: FilterRow, period: Period): CallsFilters {
+export function runFilters(deps: Pick<ReportDeps, 'validator'>, filter: FilterRow, period: Period): CallsFilters {
   const [, query] = splitUrl(filter.api_url);
   const parse = (text: string | null) => (text ? (JSON.parse(text) as Record<string, unknown>) : {});
   const merged = {
@@ -42,7 +58,7 @@ export function runFilters(deps: Pick<AppDeps, 'validator'>, filter: FilterRow, 
  * owner cannot), and e-mails it to the filter's recipients. Returns the number of rows. Throws ReportError
  * with a sentence for the admin when it cannot.
  */
-export async function sendFilterReport(deps: AppDeps, filter: FilterRow, period: Period): Promise<number> {
+export async function sendFilterReport(deps: ReportDeps, filter: FilterRow, period: Period): Promise<number> {
   const { db } = deps.database;
   const owner = await findUserById(db, filter.user_id);
   if (!owner) throw new ReportError(`The filter's owner (user ${filter.user_id}) no longer exists`);
@@ -56,7 +72,7 @@ export async function sendFilterReport(deps: AppDeps, filter: FilterRow, period:
   if (recipients.length === 0) throw new ReportError('The filter has no recipients');
   let page;
   try {
-    page = await callsReport(db, caller, runFilters(deps, filter, period));
+    page = await callsReport(deps, caller, runFilters(deps, filter, period));
   } catch (err) {
     if (err instanceof AppError && err.status < 500) throw new ReportError(`The report could not be made: ${err.message}`);
     throw err;

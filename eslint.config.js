@@ -77,6 +77,7 @@ const MODULES = {
   users: ['auth', 'tenants', 'branches'],
   'live-queues': ['tenants', 'queues', 'extensions', 'users', 'pbx-logs', 'queue-reports', 'webhooks'],
   'pbx-config': ['tenants', 'extensions', 'queues', 'pbx-logs'],
+  console: ['auth', 'users', 'tenants'],
   'scheduled-reports': ['tenants', 'saved-filters', 'calls', 'users', 'webhooks'],
 };
 

@@ -4,11 +4,9 @@ import { scopeOfStoredRow } from '../../access/scope';
 import type { Clock } from '../../clock';
 import type { Db } from '../../db/database';
 import { forbidden, notAuthenticated } from '../../errors';
-import type { AuthService, MfaChallengeBody, MfaSetupBody } from '../auth/auth.service';
-import type { MfaMode } from '../auth/mfa';
+import type { ApiUser, AuthService, MfaChallengeBody, MfaMode, MfaSetupBody } from '../auth/auth.service';
 import { getTenantRef, timezoneOfTenant } from '../tenants/tenants.repository';
 import { findUserById } from '../users/users.repository';
-import type { ApiUser } from '../users/user';
 import { deleteEndedSessions, deleteSession, findSession, insertSession, touchSession, type SessionRow } from './sessions.repository';
 
 /** A session ends after this long without a request (a wallboard's stream counts: it is checked every 10 s). */

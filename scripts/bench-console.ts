@@ -29,6 +29,7 @@ import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { CHROMIUM, FLAGS } from '../test/helpers/browser';
 import { ROLE_IDS, startConsoleSite, type ConsoleSite } from '../test/helpers/console-site';
+import { MAX_STREAMS_PER_USER } from '../src/modules/live-queues/live-stream';
 import { ROOT } from './http-bench-kit';
 
 const { values: opts } = parseArgs({
@@ -111,7 +112,7 @@ function installWatcher(kind: 'wallboard' | 'floor'): number | undefined {
 async function wallboardRound(
   browser: Browser,
   site: ConsoleSite,
-  cookie: string,
+  cookies: readonly string[],
   kind: 'wallboard' | 'floor',
   start: number,
 ): Promise<number[] | undefined> {
@@ -120,6 +121,7 @@ async function wallboardRound(
   const baselines: number[] = [];
   for (let i = 0; i < PAGES; i++) {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const cookie = cookies[Math.floor(i / MAX_STREAMS_PER_USER)] as string;
     await context.addCookies([{ name: 'tars_session', value: cookie, url: site.url, httpOnly: true, sameSite: 'Strict' }]);
     const page = await context.newPage();
     if (kind === 'floor') {
@@ -232,13 +234,19 @@ async function main(): Promise<void> {
   const site = await startConsoleSite({ program: join(copy, 'tars.cjs') });
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true });
   try {
-    const manager = await site.makeUser(ROLE_IDS.queues);
-    const signIn = await site.call('POST', '/v2/console/session', {
-      body: { email: manager.email, password: manager.password },
-      headers: { 'sec-fetch-site': 'same-origin' },
-    });
-    const cookie = /tars_session=([^;]+)/.exec(signIn.headers.get('set-cookie') ?? '')?.[1];
-    if (!cookie) throw new Error(`console sign-in: ${signIn.status} ${signIn.text}`);
+    // A user holds at most MAX_STREAMS_PER_USER live streams: the pages are shared among as many managers as that takes.
+    const cookies: string[] = [];
+    for (let i = 0; i < Math.ceil(PAGES / MAX_STREAMS_PER_USER); i++) {
+      const manager = await site.makeUser(ROLE_IDS.queues);
+      const signIn = await site.call('POST', '/v2/console/session', {
+        body: { email: manager.email, password: manager.password },
+        headers: { 'sec-fetch-site': 'same-origin' },
+      });
+      const got = /tars_session=([^;]+)/.exec(signIn.headers.get('set-cookie') ?? '')?.[1];
+      if (!got) throw new Error(`console sign-in: ${signIn.status} ${signIn.text}`);
+      cookies.push(got);
+    }
+    const cookie = cookies[0] as string;
 
     // 3. Budgets first (a fresh server: nothing cached anywhere).
     const signInBytes = await firstLoadBytes(browser, `${site.url}/sign-in`, undefined, 'input[name=email]');
@@ -285,7 +293,7 @@ async function main(): Promise<void> {
     for (const kind of ['floor', 'wallboard', 'floor', 'wallboard'] as const) {
       let got: number[] | undefined;
       for (let attempt = 1; !got; attempt++) {
-        got = await wallboardRound(browser, site, cookie, kind, start);
+        got = await wallboardRound(browser, site, cookies, kind, start);
         start += WARMUP + EVENTS;
         if (!got) console.log(`  ${kind} round cut by TARS's QueueStatus reconciliation: run again`);
         if (!got && attempt === 3) throw new Error(`${kind}: three rounds cut by a reconciliation`);

@@ -77,6 +77,7 @@ const MODULES = {
   users: ['auth', 'tenants', 'branches'],
   'live-queues': ['tenants', 'queues', 'extensions', 'users', 'pbx-logs', 'queue-reports', 'webhooks'],
   'pbx-config': ['tenants', 'extensions', 'queues', 'pbx-logs'],
+  console: ['auth', 'users', 'tenants'],
   'scheduled-reports': ['tenants', 'saved-filters', 'calls', 'users', 'webhooks'],
 };
 
@@ -227,6 +228,22 @@ export default tseslint.config(
     files: ['src/**/*.ts'],
     ignores: ['src/**/*.repository.ts', 'src/db/**'],
     rules: { 'no-restricted-syntax': ['error', ...SQL_SYNTAX] },
+  },
+  {
+    // The console's browser code (own tsconfig, DOM libraries) is in no server layer: it imports only the API's generated types.
+    files: ['src/console/**/*.ts', 'src/console/**/*.tsx'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.json'] })],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+    },
+    rules: {
+      'import-x/no-cycle': 'error',
+      'import-x/no-restricted-paths': [
+        'error',
+        { zones: [{ target: './src/console', from: './src', except: ['./console', './validation/schema-types.ts'] }] },
+      ],
+    },
   },
   {
     files: PENDING,

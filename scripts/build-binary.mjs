@@ -10,7 +10,8 @@
 //  2. esbuild bundles the program, better-sqlite3 13's JavaScript included, into one CommonJS file.
 //  3. That Node 24 writes the SEA blob (code cache on), with the addon as an asset: SEA's `require`
 //     reaches only built-ins, so src/db/native.ts writes the asset to a cache file and dlopens it. The
-//     files of the /docs page (swagger-ui-dist) travel as assets too, read from memory when served.
+//     files of the /docs page (swagger-ui-dist) and of the console (dist/console) travel as assets too, read
+//     from memory when served.
 //  4. A copy of that node binary, stripped, receives the blob (postject); SHA256SUMS is written beside it.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -88,6 +89,12 @@ async function main() {
   );
   const bundleFile = 'dist/tars-sea.cjs';
   await bundle({ outfile: bundleFile, alias: { 'better-sqlite3': `${sqliteDir}/lib/index.js` } });
+  // The console's files (dist/console, made by bundle()), under the names src/modules/console/console-assets.ts asks for.
+  const consoleDir = `${dist}/console`;
+  const { files: consoleFiles } = JSON.parse(readFileSync(`${consoleDir}/manifest.json`, 'utf8'));
+  const consoleAssets = Object.fromEntries(
+    ['manifest.json', ...consoleFiles.flatMap((f) => [f, `${f}.br`, `${f}.gz`])].map((f) => [`console/${f}`, `${consoleDir}/${f}`]),
+  );
   const exe = `${dist}/tars`;
   // The addon's SHA-256, computed here once rather than at every start: it names the addon's cache file.
   const addonHash = `${exe}-addon.sha256`;
@@ -95,7 +102,7 @@ async function main() {
   makeExecutable({
     node24,
     main: `${root}${bundleFile}`,
-    assets: { 'better_sqlite3.node': addon, 'better_sqlite3.node.sha256': addonHash, ...docsAssets },
+    assets: { 'better_sqlite3.node': addon, 'better_sqlite3.node.sha256': addonHash, ...docsAssets, ...consoleAssets },
     exe,
   });
   rmSync(`${root}${bundleFile}`, { force: true });

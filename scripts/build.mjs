@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Bundles the program into dist/tars.cjs (the package's `tars` bin) with esbuild, in about a second.
+// Bundles the program into dist/tars.cjs (the package's `tars` bin) with esbuild, in about a second, after the
+// console's files (scripts/build-console.mjs → dist/console/).
 // Type checking is separate (npm run typecheck), so a build never waits for it.
 //   node scripts/build.mjs
 // better-sqlite3 stays external here (loaded from node_modules with its addon); scripts/build-binary.mjs
@@ -8,6 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
+import { buildConsole } from './build-console.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -37,6 +39,8 @@ export function bundleOptions({ outfile, external = [], alias = {} }) {
 
 export async function bundle(opts) {
   execFileSync(process.execPath, [`${root}scripts/gen-schema-index.mjs`], { stdio: 'inherit' });
+  // The console's files (dist/console), which the server serves from beside its bundle (or, in the executable, as assets).
+  await buildConsole();
   execFileSync(process.execPath, ['--import', 'tsx', `${root}scripts/gen-validators.ts`], { stdio: 'inherit', cwd: root });
   mkdirSync(`${root}dist`, { recursive: true });
   await esbuild.build(bundleOptions(opts));

@@ -6,6 +6,7 @@ import { mountMetricsPage } from './metrics/metrics';
 import { mountDocsPage } from './modules/api-docs/docs-page';
 import { apiDocsRoutes } from './modules/api-docs/api-docs.routes';
 import { authRoutes } from './modules/auth/auth.routes';
+import { AuthService } from './modules/auth/auth.service';
 import { branchRoutes } from './modules/branches/branches.routes';
 import { extensionRoutes } from './modules/extensions/extensions.routes';
 import { queueRoutes } from './modules/queues/queues.routes';
@@ -24,6 +25,8 @@ import { ingestRoutes } from './modules/pbx-logs/ingest.routes';
 import { queueReportRoutes } from './modules/queue-reports/queue-reports.routes';
 import { agentRoutes, liveQueueRoutes } from './modules/live-queues/live.routes';
 import type { LiveStreamOptions } from './modules/live-queues/live-stream';
+import { consoleRoutes } from './modules/console/console.routes';
+import { mountConsole } from './modules/console/console-assets';
 
 export interface AppOptions {
   /** Check every response against its schema (tests). */
@@ -39,6 +42,12 @@ export function allRoutes(deps: AppDeps, opts: AppOptions = {}): RouteDef[] {
     ...healthRoutes(deps),
     ...apiDocsRoutes(() => routes),
     ...authRoutes(deps),
+    ...consoleRoutes({
+      db: deps.database.db,
+      clock: deps.clock,
+      lifetimeSeconds: deps.config.tokenTtlSeconds,
+      auth: new AuthService(deps),
+    }),
     ...savedFilterRoutes(deps),
     ...reportRunRoutes(deps),
     ...phoneNumberRoutes(deps),
@@ -72,6 +81,7 @@ export function createApp(deps: AppDeps, opts: AppOptions = {}): Express {
   // Pages besides the JSON API (not in the route table, so not in the OpenAPI document):
   mountDocsPage(app);
   if (deps.config.metrics) mountMetricsPage(app, deps.metrics, deps.config);
+  mountConsole(app);
   app.use(unknownRoute);
   app.use(errorHandler(deps.log));
   return app;

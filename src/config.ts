@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
+import { createSecureContext } from 'node:tls';
 import { parseAmiUrls, type AmiTarget } from './ami/ami-client';
 import { DEFAULT_DENY, parsePolicyList } from './net/url-policy';
 import { isTimezone, machineZone } from './time/zone';
@@ -44,6 +46,8 @@ export interface Config {
   readonly pbxTimezone: string;
   /** The PBXs whose manager interface (AMI) the live layer connects to (TARS_AMI_URL); empty: no live layer. */
   readonly amiTargets: readonly AmiTarget[];
+  /** HTTPS: the certificate chain and private key (PEM) of TARS_TLS_CERT and TARS_TLS_KEY, read and checked at start; undefined: HTTP. */
+  readonly tls: { readonly cert: Buffer; readonly key: Buffer } | undefined;
 }
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -110,6 +114,13 @@ export const SETTINGS = [
     "the PBX's manager interface for live queues (docs/live-queues.md): `ami://user:secret@host:5038`, `amis://…` for TLS; several comma-separated",
   ],
   ['', 'TARS_METRICS_TOKEN', '', 'when set (at least 16 characters), a scrape of `/metrics` must send `Authorization: Bearer <token>`'],
+  [
+    '',
+    'TARS_TLS_CERT',
+    '',
+    'PEM file of the certificate (with its chain) `tars serve` serves HTTPS with, together with TARS_TLS_KEY; unset: plain HTTP (docs/operations.md)',
+  ],
+  ['', 'TARS_TLS_KEY', '', 'PEM file of the private key of TARS_TLS_CERT (unencrypted; keep it mode 0600)'],
 ] as const;
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -217,6 +228,8 @@ export function loadConfig(env: Env, flags: ConfigFlags = {}, cwd = process.cwd(
     problems.push(`TARS_AMI_URL: ${(err as Error).message}`);
   }
 
+  const tls = tlsFiles(env, cwd, problems);
+
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze({
     port,
@@ -244,7 +257,42 @@ export function loadConfig(env: Env, flags: ConfigFlags = {}, cwd = process.cwd(
     metricsToken,
     pbxTimezone,
     amiTargets,
+    tls,
   });
+}
+
+/**
+ * TARS_TLS_CERT and TARS_TLS_KEY: both or neither; each a readable PEM file; the key must be the certificate's
+ * (Node's TLS checks the pair as a server would load it), so a wrong file stops the start, not the first client.
+ */
+function tlsFiles(env: Env, cwd: string, problems: string[]): Config['tls'] {
+  const certFile = env.TARS_TLS_CERT || undefined;
+  const keyFile = env.TARS_TLS_KEY || undefined;
+  if (certFile === undefined && keyFile === undefined) return undefined;
+  if (certFile === undefined || keyFile === undefined) {
+    problems.push(`TARS_TLS_CERT and TARS_TLS_KEY go together: ${certFile === undefined ? 'TARS_TLS_CERT' : 'TARS_TLS_KEY'} is missing`);
+    return undefined;
+  }
+  const read = (name: string, file: string, what: RegExp, kind: string): Buffer | undefined => {
+    try {
+      const data = readFileSync(resolve(cwd, file));
+      if (what.test(data.toString('latin1'))) return data;
+      problems.push(`${name}: ${file} holds no PEM ${kind}`);
+    } catch (err) {
+      problems.push(`${name}: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    }
+    return undefined;
+  };
+  const cert = read('TARS_TLS_CERT', certFile, /-----BEGIN CERTIFICATE-----/, 'certificate');
+  const key = read('TARS_TLS_KEY', keyFile, /-----BEGIN (?:[A-Z]+ )?PRIVATE KEY-----/, 'private key');
+  if (!cert || !key) return undefined;
+  try {
+    createSecureContext({ cert, key });
+  } catch (err) {
+    problems.push(`TARS_TLS_CERT and TARS_TLS_KEY: ${(err as Error).message} (is the key the certificate's?)`);
+    return undefined;
+  }
+  return Object.freeze({ cert, key });
 }
 
 /** "3600", "90s", "15m", "12h", "30d" → seconds; undefined when unreadable. */

@@ -8,6 +8,7 @@ import type { Mailer } from './mail/mailer';
 import type { SmsGateway } from './mail/sms';
 import type { TokenService } from './modules/auth/tokens';
 import type { LiveQueues } from './modules/live-queues/live-queues';
+import type { SessionResolver } from './http/request-caller';
 
 /** What the app and the services are built from; tests build their own (src/app.ts, test/helpers). */
 export interface AppDeps {
@@ -25,4 +26,6 @@ export interface AppDeps {
   readonly metrics: Metrics;
   /** The live queue state of the PBXs of TARS_AMI_URL (src/modules/live-queues); started by `tars serve`. */
   readonly live: LiveQueues;
+  /** The console's sign-in sessions (src/modules/console): a request's caller when it sends their cookie. */
+  readonly sessions: SessionResolver;
 }

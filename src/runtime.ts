@@ -13,6 +13,7 @@ import { registerGauges } from './metrics/gauges';
 import { Metrics } from './metrics/metrics';
 import { loadJwtSecret, TokenService } from './modules/auth/tokens';
 import { LiveQueues } from './modules/live-queues/live-queues';
+import { sessionResolver } from './modules/console/sessions.service';
 import { registerWebhookTypeFormat } from './modules/webhooks/webhooks.service';
 
 export const DATABASE_FILE = 'tars.db';
@@ -72,6 +73,7 @@ export async function buildDeps(config: Config, log: Logger, clock: Clock = syst
     sms: createSmsGateway(config.smsGatewayUrl),
     metrics: new Metrics(),
     live: new LiveQueues(config.amiTargets, log, { now: () => new Date(clock.now()) }),
+    sessions: sessionResolver({ db: database.db, clock, lifetimeSeconds: config.tokenTtlSeconds }),
   };
   registerGauges(deps);
   return deps;

@@ -17,6 +17,7 @@ export const PERMISSIONS = {
   'reporting.queues.read': 'queue statistics and agent availability',
   'reporting.calls.read': 'the calls report',
   'reporting.logs.ingest': 'send PBX log lines over HTTP',
+  'reporting.wallboards.manage': "make, list and revoke read-only wallboard links (TV mode) to the live state of a tenant's queues",
   'admin.phone-numbers.read': 'list and read phone numbers',
   'admin.phone-numbers.update': 'change a caller ID name',
   'admin.phone-numbers.create': 'add a phone number',
@@ -80,7 +81,12 @@ export const ROLES: readonly Role[] = [
   // Tenants are above a tenant: an account admin manages everything in its own tenant, no tenant itself.
   { value: 3, name: 'ACCOUNT_ADMIN', reach: 'own', grants: ['#', '!admin.tenants.#'] },
   { value: 9, name: 'REPORTS_ADMIN', reach: 'own', grants: ['reporting.saved.*', 'reporting.queues.read', 'reporting.calls.read'] },
-  { value: 7, name: 'QUEUE_MANAGER', reach: 'own', grants: ['reporting.queues.read', 'queues.agents.manage'] },
+  {
+    value: 7,
+    name: 'QUEUE_MANAGER',
+    reach: 'own',
+    grants: ['reporting.queues.read', 'reporting.wallboards.manage', 'queues.agents.manage'],
+  },
   { value: 5, name: 'BASIC_USER', reach: 'own', grants: [] },
 ];
 

@@ -1,4 +1,5 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import { CliError, EXIT } from './command';
 
 /** What a request gets between binding and the app being ready (migrations, seeding). */
@@ -15,7 +16,8 @@ const REASONS: Readonly<Record<string, string>> = {
   EAI_AGAIN: 'the host name could not be resolved',
 };
 
-export const shownAddress = (host: string, port: number) => `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+export const shownAddress = (host: string, port: number, tls = false) =>
+  `${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
 /**
  * How long a client may take to send a request (docs/operations.md). TARS serves a LAN: headers arrive in
@@ -40,16 +42,20 @@ export const SERVER_TIMEOUTS: ServerTimeouts = { headersMs: 10_000, requestMs: 3
  * or any job starts (systemd's Restart=on-failure then sees the failure). Requests that arrive before
  * `serveApp` get 503. Tests pass small `timeouts`; `tars serve` uses SERVER_TIMEOUTS.
  */
-export async function bindAddress(host: string, port: number, timeouts: ServerTimeouts = SERVER_TIMEOUTS): Promise<Server> {
-  const server = createServer(
-    {
-      headersTimeout: timeouts.headersMs,
-      requestTimeout: timeouts.requestMs,
-      keepAliveTimeout: timeouts.keepAliveMs,
-      connectionsCheckingInterval: timeouts.checkEveryMs,
-    },
-    starting,
-  );
+export async function bindAddress(
+  host: string,
+  port: number,
+  timeouts: ServerTimeouts = SERVER_TIMEOUTS,
+  tls?: { cert: Buffer; key: Buffer },
+): Promise<Server> {
+  const options = {
+    headersTimeout: timeouts.headersMs,
+    requestTimeout: timeouts.requestMs,
+    keepAliveTimeout: timeouts.keepAliveMs,
+    connectionsCheckingInterval: timeouts.checkEveryMs,
+  };
+  // HTTPS with TARS_TLS_CERT/KEY (checked when the configuration was read); an https.Server is an http.Server.
+  const server = tls ? createHttpsServer({ ...options, cert: tls.cert, key: tls.key }, starting) : createServer(options, starting);
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -61,7 +67,7 @@ export async function bindAddress(host: string, port: number, timeouts: ServerTi
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? '';
     throw new CliError(
-      `cannot listen on ${shownAddress(host, port)}: ${REASONS[code] ?? (err as Error).message}${code ? ` (${code})` : ''}`,
+      `cannot listen on ${shownAddress(host, port, tls !== undefined)}: ${REASONS[code] ?? (err as Error).message}${code ? ` (${code})` : ''}`,
       EXIT.failed,
     );
   }

@@ -15,7 +15,7 @@ import { PbxZone } from '../modules/pbx-logs/pbx-zone';
 import { buildDeps, ensureDataDir } from '../runtime';
 import { readFixtureFile, seedFixture } from '../seed/seed';
 import { ensureFirstAdmin } from '../modules/users/bootstrap';
-import { bindAddress, closeBound, serveApp, shownAddress } from './bind';
+import { bindAddress, closeBound, SERVER_TIMEOUTS, serveApp, shownAddress } from './bind';
 import { DATA_DIR_HELP, EXIT, settingHelp, type Command } from './command';
 
 export const serveCommand: Command = {
@@ -26,7 +26,7 @@ export const serveCommand: Command = {
 Runs the API server on the SQLite database in the data directory, creating and migrating it on first
 start. When the database has no user yet, it creates a platform administrator (TARS_ADMIN_EMAIL and
 TARS_ADMIN_PASSWORD, or a generated password printed once). Prints "listening on http://HOST:PORT"
-once it accepts connections.
+once it accepts connections (https:// with TARS_TLS_CERT and TARS_TLS_KEY).
 
 ${settingHelp('--port', 'N', 'TCP port', '0 picks a free port')}
 ${settingHelp('--host', 'H', 'address to listen on')}
@@ -43,7 +43,7 @@ the WAL is checkpointed, the database closed, exit code 0. A second signal exits
     const config = loadConfig(process.env, values as Record<string, string>);
     const out = serverLogOutput();
     const log = createLogger(config.logLevel, out);
-    const server = await bindAddress(config.host, config.port);
+    const server = await bindAddress(config.host, config.port, SERVER_TIMEOUTS, config.tls);
     let lock: ReturnType<typeof lockDataDir>;
     try {
       ensureDataDir(config.dataDir);
@@ -151,6 +151,6 @@ function listen(server: Server, app: Express, config: Config, log: Logger, out: 
   serveApp(server, app);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  out.write(`listening on ${shownAddress(config.host, port)}\n`);
-  log.info({ host: config.host, port }, 'listening');
+  out.write(`listening on ${shownAddress(config.host, port, config.tls !== undefined)}\n`);
+  log.info({ host: config.host, port, tls: config.tls !== undefined }, 'listening');
 }

@@ -27,6 +27,9 @@ export interface Database extends ReportingTables {
   report_runs: ReportRunTable;
   webhook_deliveries: WebhookDeliveryTable;
   webhook_attempts: WebhookAttemptTable;
+  console_sessions: ConsoleSessionTable;
+  wallboard_links: WallboardLinkTable;
+  wallboard_link_queues: WallboardLinkQueueTable;
 }
 
 export interface TenantTable {
@@ -363,4 +366,35 @@ export interface WebhookAttemptTable {
   duration_ms: number;
   status_code: number | null;
   error: string | null;
+}
+
+/** A console sign-in (its cookie carries the id; only its SHA-256 is stored). */
+export interface ConsoleSessionTable {
+  id: Generated<number>;
+  id_hash: string;
+  user_id: number;
+  /** users.token_version when it began: a password change ends it. */
+  token_version: number;
+  /** Epoch milliseconds, as every time below. */
+  created_at: number;
+  last_seen_at: number;
+  expires_at: number;
+}
+
+/** A read-only wallboard link (TV mode): its token reads the live state of its queues and nothing else. */
+export interface WallboardLinkTable {
+  id: Generated<number>;
+  tenant_id: number;
+  name: string;
+  token_hash: string;
+  created_by: number | null;
+  created_at: number;
+  last_used_at: number | null;
+}
+
+export interface WallboardLinkQueueTable {
+  link_id: number;
+  queue_id: number;
+  /** The queue's place on the wall screen (the order the link was made with). */
+  position: number;
 }

@@ -62,7 +62,15 @@ export function buildOpenApi(routes: readonly RouteDef[]): SchemaTypes['openapi'
     components: {
       schemas: componentSchemas({ paths, responses }),
       responses,
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+        wallboardLink: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            "A wallboard link's token (tarswb_…, from POST /v2/wallboard-links): it reads that link's live state and nothing else.",
+        },
+      },
     },
   };
 }
@@ -89,21 +97,28 @@ function operation(route: RouteDef, path: string): Json {
   const errors: (keyof typeof ERRORS)[] = [];
   if (route.body || route.query || route.params) errors.push(400);
   if (!isPublic) errors.push(401, 403);
+  else if (route.credential) errors.push(401);
   if (route.params) errors.push(404);
   if (route.body) errors.push(413, 415);
   if (route.method !== 'get') errors.push(507);
-  const access = isPublic
-    ? 'Public: no token needed.'
-    : route.permission === 'authenticated'
-      ? 'Any signed-in user.'
-      : `Permission: \`${route.permission}\`.`;
+  const access = route.credential
+    ? "A wallboard link's token (`Authorization: Bearer tarswb_…`); no access token."
+    : isPublic
+      ? 'Public: no token needed.'
+      : route.permission === 'authenticated'
+        ? 'Any signed-in user.'
+        : `Permission: \`${route.permission}\`.`;
   return {
     operationId: operationId(route.method, path),
     tags: operationTags(route),
     summary: route.summary,
     description: route.addition ? `${ADDITION_TAG}: the hosted API does not have this operation. ${access}` : access,
     ...(route.addition ? { 'x-addition': true } : {}),
-    ...(isPublic ? { security: [] } : { security: [{ bearer: [] }], 'x-permission': route.permission }),
+    ...(route.credential
+      ? { security: [{ [route.credential]: [] }] }
+      : isPublic
+        ? { security: [] }
+        : { security: [{ bearer: [] }], 'x-permission': route.permission }),
     parameters: [...parameters(route, 'path'), ...parameters(route, 'query')],
     ...(route.body ? { requestBody: { required: true, content: json(route.body) } } : {}),
     responses: {

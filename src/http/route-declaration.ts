@@ -3,6 +3,23 @@ import type { Caller } from '../access/caller';
 import type { Permission } from '../access/permissions';
 import type { SchemaId, SchemaTypes } from '../validation/schema-types';
 
+/**
+ * The little of the HTTP exchange a route may touch besides its checked input: the console's session cookie
+ * (set at sign-in, read at sign-out) and a credential of its own kind (a wallboard link's token). A handler
+ * passes what it reads to its service as plain values; services never see the exchange.
+ */
+export interface HttpExchange {
+  /** The Authorization header as sent. */
+  readonly authorization: string | undefined;
+  cookie(name: string): string | undefined;
+  /** The request came over TLS (or, with TARS_TRUST_PROXY, a proxy says it did): a cookie set is Secure. */
+  readonly secure: boolean;
+  /** The browser says the request comes from a page of another origin (src/http/request-caller.ts). */
+  readonly fromOtherOrigin: boolean;
+  /** Sets an HttpOnly, SameSite=Strict cookie for the whole site (Secure over TLS); 0 seconds removes it. */
+  setCookie(name: string, value: string, maxAgeSeconds: number): void;
+}
+
 /** The types of a route (src/http/route.ts mounts them): what its handler is given and may return, from its schemas. */
 export interface RouteContext<B, Q, P> {
   readonly caller: Caller;
@@ -12,6 +29,7 @@ export interface RouteContext<B, Q, P> {
   readonly requestId: string;
   /** Worked out only when read (the login throttle): Express reads it from the headers and `trust proxy`. */
   readonly ip: string;
+  readonly http: HttpExchange;
 }
 
 /** What a public route's handler sees: no caller. */
@@ -67,6 +85,11 @@ interface RouteBase<B extends SchemaId, Q extends SchemaId, P extends SchemaId, 
   /** Default: 201 for POST, 200 otherwise (decisions.md §1). */
   readonly status?: number;
   /**
+   * A public route that takes a credential of its own kind in its Authorization header, which no other route
+   * takes (a wallboard link's token): the OpenAPI security scheme of that credential.
+   */
+  readonly credential?: 'wallboardLink';
+  /**
    * The answer is a Server-Sent Events stream (text/event-stream), not JSON: its first event's data is the
    * response schema (streamRoute). The checks before the handler are those of every route.
    */
@@ -115,6 +138,17 @@ export function publicRoute<
   R extends SchemaId = SchemaId,
 >(def: TypedRoute<'public', B, Q, P, R>): RouteDef {
   return def as unknown as RouteDef;
+}
+
+/** A public route whose answer is a Server-Sent Events stream (a wallboard link's, by its own credential). */
+export function publicStreamRoute<Q extends SchemaId = never, R extends SchemaId = SchemaId>(
+  def: RouteBase<never, Q, never, R> & {
+    readonly method: 'get';
+    readonly permission: 'public';
+    readonly handler: (ctx: PublicContext<undefined, Checked<Q, NoFields>, NoFields>) => EventStream | Promise<EventStream>;
+  },
+): RouteDef {
+  return { ...def, stream: true } as unknown as RouteDef;
 }
 
 /** A route whose answer is a Server-Sent Events stream (the live queues): a GET with a query, a permission and a handler. */

@@ -3,7 +3,8 @@ import findMyWay from 'find-my-way';
 import { AppError, forbidden } from '../errors';
 import type { Db } from '../db/database';
 import { readJsonBody } from './body';
-import { bearerToken, resolveCaller, type TokenVerifier } from '../access/caller';
+import type { TokenVerifier } from '../access/caller';
+import { callerOfRequest, exchangeOf, type SessionResolver } from './request-caller';
 import type { EventStream, RouteDef } from './route-declaration';
 import type { SchemaId } from '../validation/schema-types';
 import type { Validator } from '../validation/validation';
@@ -18,9 +19,11 @@ import type { Validator } from '../validation/validation';
  */
 export {
   publicRoute,
+  publicStreamRoute,
   route,
   streamRoute,
   type EventStream,
+  type HttpExchange,
   type PublicContext,
   type ResponseBody,
   type RouteContext,
@@ -36,6 +39,8 @@ export interface MountOptions {
 export interface RouteDeps {
   readonly db: Db;
   readonly tokens: TokenVerifier;
+  /** The console's sessions: a request's caller when it sends their cookie and no Authorization header. */
+  readonly sessions: SessionResolver;
   readonly validator: Validator;
 }
 
@@ -119,8 +124,7 @@ function sendAllow(res: Response, methods: string[]): void {
 
 function runner(route: RouteDef, deps: RouteDeps, opts: MountOptions): (req: Request, res: Response) => Promise<void> {
   return async (req, res) => {
-    const caller =
-      route.permission === 'public' ? undefined : await resolveCaller(deps.db, deps.tokens, bearerToken(req.headers.authorization));
+    const caller = route.permission === 'public' ? undefined : await callerOfRequest(req, deps);
     if (caller) res.locals.userId = caller.user.id;
     const input = checkInput(route, req, deps.validator, route.body ? await readJsonBody(req) : undefined);
     if (caller && route.permission !== 'authenticated' && route.permission !== 'public' && !caller.permissions.has(route.permission)) {
@@ -133,6 +137,7 @@ function runner(route: RouteDef, deps: RouteDeps, opts: MountOptions): (req: Req
       get ip() {
         return req.ip ?? '';
       },
+      http: exchangeOf(req, res),
     });
     if (route.stream) return (result as EventStream).attach(req, res);
     if (opts.checkResponses) {

@@ -105,17 +105,29 @@ const has = (r: Rules, address: string) => {
   return family !== 0 && r.list.check(plain, family === 6 ? 'ipv6' : 'ipv4');
 };
 
+/** The addresses a localhost name stands for. */
+const LOCALHOST_ADDRESSES = ['127.0.0.1', '::1'];
+const isLocalhost = (host: string) => host === 'localhost' || host.endsWith('.localhost');
+
 export function createUrlPolicy(allow: readonly string[], deny: readonly string[]): UrlPolicy {
   // Built when first asked: the first isIP() of the process compiles Node's address patterns (2 ms of a start).
   let built: { allowRules: Rules; denyRules: Rules; defaultRules: Rules } | undefined;
-  return {
+  const policy: UrlPolicy = {
     denied(hostname, address) {
       const { allowRules, denyRules, defaultRules } = (built ??= {
         allowRules: rules(allow),
         denyRules: rules(deny),
         defaultRules: rules(DEFAULT_DENY),
       });
-      const host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
+      const host = hostname
+        .toLowerCase()
+        .replace(/^\[|\]$/g, '')
+        .replace(/\.$/, '');
+      // localhost and *.localhost always mean loopback (RFC 6761 §6.3): judged as its addresses when saved, without a lookup.
+      if (address === undefined && isLocalhost(host) && !allowRules.hosts.has(host)) {
+        const refused = LOCALHOST_ADDRESSES.map((a) => policy.denied(a, a));
+        if (refused.every((r) => r !== null)) return `${host} is loopback (RFC 6761): ${refused[0]}`;
+      }
       const ip = isIP(host) ? host : address;
       if (denyRules.hosts.has(host)) return `${host} is on the webhook deny list`;
       if (ip !== undefined && has(denyRules, ip)) return `${ip} is not a permitted webhook destination (deny list)`;
@@ -126,4 +138,5 @@ export function createUrlPolicy(allow: readonly string[], deny: readonly string[
       return allow.length > 0 ? `${ip} is not on the webhook allow list` : null;
     },
   };
+  return policy;
 }

@@ -1011,6 +1011,326 @@ export interface SchemaTypes {
   };
   common: unknown;
   /**
+   * Addition to the hosted API (docs/console.md): who is signed in to the console through its session cookie, the tenant whose timezone the console shows times in, and when the session ends at the latest.
+   */
+  'console-session': {
+    /**
+     * The User of api.md §2.1.
+     */
+    user: {
+      id: number;
+      email: string;
+      userRole: number;
+      avatarPath: string;
+      avatarThumbnailPath: string;
+      tenantId: number;
+      partnerId: number;
+      timezone: string;
+      coverPhoto: string;
+      /**
+       * 1 = yes, 0 = no.
+       */
+      darkMode: 0 | 1;
+      /**
+       * 1 = yes, 0 = no.
+       */
+      mobileDarkMode: 0 | 1;
+      /**
+       * Always "": secrets never leave the server.
+       */
+      otp: '';
+      /**
+       * 1 = yes, 0 = no.
+       */
+      mfaEnabled: 0 | 1;
+      mfaMode: string;
+      mfaPhoneNumber: string;
+      /**
+       * 1 = yes, 0 = no.
+       */
+      mfaSmsVerified: 0 | 1;
+      /**
+       * Always "": secrets never leave the server.
+       */
+      mfaAppSecret: '';
+      /**
+       * 1 = yes, 0 = no.
+       */
+      mfaAppVerified: 0 | 1;
+      /**
+       * 1 = yes, 0 = no.
+       */
+      mfaEmailVerified: 0 | 1;
+      /**
+       * 1 = yes, 0 = no.
+       */
+      enableCallNotifications: 0 | 1;
+      /**
+       * 1 = yes, 0 = no.
+       */
+      enableChatNotifications: 0 | 1;
+      /**
+       * 1 = yes, 0 = no.
+       */
+      enableAllNewMessageNotifications: 0 | 1;
+      /**
+       * 1 = yes, 0 = no.
+       */
+      enableDirectMessageNotifications: 0 | 1;
+      /**
+       * 1 = yes, 0 = no.
+       */
+      enableTextNotifications: 0 | 1;
+      /**
+       * 1 = yes, 0 = no.
+       */
+      enablePostCallNotifications: 0 | 1;
+      /**
+       * 1 = yes, 0 = no.
+       */
+      enableMobileTextNotifications: 0 | 1;
+      /**
+       * 1 = yes, 0 = no.
+       */
+      enableMobileCallNotifications: 0 | 1;
+      /**
+       * 1 = yes, 0 = no.
+       */
+      enableMobileChatNotifications: 0 | 1;
+      /**
+       * 1 = yes, 0 = no.
+       */
+      enableBusyLights: 0 | 1;
+      /**
+       * 1 = yes, 0 = no.
+       */
+      isGoogleCalendarAuthorized: 0 | 1;
+      /**
+       * 1 = yes, 0 = no.
+       */
+      isOutlookCalendarAuthorized: 0 | 1;
+      extId: number;
+      extName: string;
+      extNum: number;
+      callerIdNumber: string;
+      /**
+       * 1 = yes, 0 = no.
+       */
+      dnd: 0 | 1;
+      /**
+       * 1 = yes, 0 = no.
+       */
+      outboundRecord: 0 | 1;
+      peerName: string;
+      /**
+       * The user's own SIP password: only in the caller's own authentication response, else "".
+       */
+      peerSecret: string;
+      /**
+       * 1 = yes, 0 = no.
+       */
+      enableMeetings: 0 | 1;
+      /**
+       * 1 = yes, 0 = no.
+       */
+      enableTranscription: 0 | 1;
+      /**
+       * 0 when the user belongs to no branch.
+       */
+      branchId: number;
+      branchName: string;
+      /**
+       * The user's effective permissions (role defaults plus own grants, minus own denials).
+       */
+      permissions: string[];
+    };
+    tenant: {
+      /**
+       * A record id: a positive integer.
+       */
+      id: number;
+      name: string;
+      /**
+       * The tenant's timezone (its default branch's), an IANA name.
+       */
+      timezone: string;
+    };
+    /**
+     * The session ends then at the latest; earlier after 12 hours without a request, at sign-out, or when the password changes.
+     */
+    expiresAt: string;
+  };
+  /**
+   * Addition to the hosted API (docs/console.md). Signed in: the session, and its HttpOnly cookie in Set-Cookie (no access token: the console's pages never hold one).
+   */
+  'console-sign-in':
+    | {
+        /**
+         * The User of api.md §2.1.
+         */
+        user: {
+          id: number;
+          email: string;
+          userRole: number;
+          avatarPath: string;
+          avatarThumbnailPath: string;
+          tenantId: number;
+          partnerId: number;
+          timezone: string;
+          coverPhoto: string;
+          /**
+           * 1 = yes, 0 = no.
+           */
+          darkMode: 0 | 1;
+          /**
+           * 1 = yes, 0 = no.
+           */
+          mobileDarkMode: 0 | 1;
+          /**
+           * Always "": secrets never leave the server.
+           */
+          otp: '';
+          /**
+           * 1 = yes, 0 = no.
+           */
+          mfaEnabled: 0 | 1;
+          mfaMode: string;
+          mfaPhoneNumber: string;
+          /**
+           * 1 = yes, 0 = no.
+           */
+          mfaSmsVerified: 0 | 1;
+          /**
+           * Always "": secrets never leave the server.
+           */
+          mfaAppSecret: '';
+          /**
+           * 1 = yes, 0 = no.
+           */
+          mfaAppVerified: 0 | 1;
+          /**
+           * 1 = yes, 0 = no.
+           */
+          mfaEmailVerified: 0 | 1;
+          /**
+           * 1 = yes, 0 = no.
+           */
+          enableCallNotifications: 0 | 1;
+          /**
+           * 1 = yes, 0 = no.
+           */
+          enableChatNotifications: 0 | 1;
+          /**
+           * 1 = yes, 0 = no.
+           */
+          enableAllNewMessageNotifications: 0 | 1;
+          /**
+           * 1 = yes, 0 = no.
+           */
+          enableDirectMessageNotifications: 0 | 1;
+          /**
+           * 1 = yes, 0 = no.
+           */
+          enableTextNotifications: 0 | 1;
+          /**
+           * 1 = yes, 0 = no.
+           */
+          enablePostCallNotifications: 0 | 1;
+          /**
+           * 1 = yes, 0 = no.
+           */
+          enableMobileTextNotifications: 0 | 1;
+          /**
+           * 1 = yes, 0 = no.
+           */
+          enableMobileCallNotifications: 0 | 1;
+          /**
+           * 1 = yes, 0 = no.
+           */
+          enableMobileChatNotifications: 0 | 1;
+          /**
+           * 1 = yes, 0 = no.
+           */
+          enableBusyLights: 0 | 1;
+          /**
+           * 1 = yes, 0 = no.
+           */
+          isGoogleCalendarAuthorized: 0 | 1;
+          /**
+           * 1 = yes, 0 = no.
+           */
+          isOutlookCalendarAuthorized: 0 | 1;
+          extId: number;
+          extName: string;
+          extNum: number;
+          callerIdNumber: string;
+          /**
+           * 1 = yes, 0 = no.
+           */
+          dnd: 0 | 1;
+          /**
+           * 1 = yes, 0 = no.
+           */
+          outboundRecord: 0 | 1;
+          peerName: string;
+          /**
+           * The user's own SIP password: only in the caller's own authentication response, else "".
+           */
+          peerSecret: string;
+          /**
+           * 1 = yes, 0 = no.
+           */
+          enableMeetings: 0 | 1;
+          /**
+           * 1 = yes, 0 = no.
+           */
+          enableTranscription: 0 | 1;
+          /**
+           * 0 when the user belongs to no branch.
+           */
+          branchId: number;
+          branchName: string;
+          /**
+           * The user's effective permissions (role defaults plus own grants, minus own denials).
+           */
+          permissions: string[];
+        };
+        tenant: {
+          /**
+           * A record id: a positive integer.
+           */
+          id: number;
+          name: string;
+          /**
+           * The tenant's timezone (its default branch's), an IANA name.
+           */
+          timezone: string;
+        };
+        /**
+         * The session ends then at the latest; earlier after 12 hours without a request, at sign-out, or when the password changes.
+         */
+        expiresAt: string;
+      }
+    | {
+        mode: 'app' | 'email' | 'sms';
+        /**
+         * Send it with the code to POST /v2/mfa/validate; it lives 5 minutes.
+         */
+        mfaVerifyToken: string;
+        message: string;
+        /**
+         * SMS: where the code went, all but its last 4 digits masked.
+         */
+        phoneNumber?: string;
+      }
+    | {
+        /**
+         * Send it to POST /v2/mfa/setup and /v2/mfa/verify; it lives 5 minutes.
+         */
+        mfaSetupToken: string;
+        message: string;
+      };
+  /**
    * api.md §4.5 with the required fields of decisions.md §3.
    */
   'emergency-location-create': {
@@ -1838,6 +2158,9 @@ export interface SchemaTypes {
         callerIdNum: string;
         callerIdName: string;
         channel: string;
+        /**
+         * When the caller joined, on TARS's own clock: the QueueCallerJoin event's arrival, or a QueueStatus answer's arrival less its Wait seconds; never the event's Timestamp.
+         */
         waitingSince: string;
         waitSeconds: number;
       }[];
@@ -1847,6 +2170,10 @@ export interface SchemaTypes {
          */
         extensionId: number | null;
         extNum: number | null;
+        /**
+         * The extension's peerName, which the agent routes (POST /v2/queues/agent-pause …) name it by; null when none.
+         */
+        peerName: string | null;
         name: string;
         /**
          * Asterisk's member interface; empty for a logged-out member.
@@ -1857,8 +2184,15 @@ export interface SchemaTypes {
          */
         membership: string;
         state: 'available' | 'ringing' | 'inCall' | 'paused' | 'unavailable' | 'loggedOut';
+        /**
+         * Since when the member has been in this state, on TARS's own clock: when TARS learned it (the AMI event's arrival; for a member first seen in a QueueStatus answer, that answer's), never the PBX's timestamps. Null for a logged-out member.
+         */
+        stateSince: string | null;
         paused: boolean;
         pauseReason: string;
+        /**
+         * Since when the member has been paused, on TARS's own clock (as stateSince); null when not paused.
+         */
         pausedSince: string | null;
         inCall: boolean;
         penalty: number;
@@ -1885,6 +2219,15 @@ export interface SchemaTypes {
          */
         serviceLevelPercent: number | null;
       };
+      /**
+       * The queue's alert thresholds (PUT /v2/queues/{queueId}/alerts), which a wallboard colours the figures by; null when none is set.
+       */
+      alerts: {
+        maxCallersWaiting: number | null;
+        maxLongestWaitSeconds: number | null;
+        minServiceLevelPercent: number | null;
+        noAgentAvailable: boolean;
+      } | null;
     }[];
   };
   /**
@@ -3203,6 +3546,243 @@ export interface SchemaTypes {
      * The user's effective permissions (role defaults plus own grants, minus own denials).
      */
     permissions: string[];
+  };
+  /**
+   * Addition to the hosted API (docs/console.md, TV mode): a read-only link to the live state of some queues of one tenant.
+   */
+  'wallboard-link-create': {
+    /**
+     * Id of the tenant the record belongs to.
+     */
+    tenantId?: number;
+    name: (string | null) & string;
+    /**
+     * The queues of the tenant whose live state the link reads (the TV shows them in this order).
+     *
+     * @minItems 1
+     * @maxItems 100
+     *
+     * Items: A record id: a positive integer.
+     */
+    queueIds: number[];
+  };
+  'wallboard-link-id-params': {
+    /**
+     * A record id: a positive integer.
+     */
+    linkId: number;
+  };
+  /**
+   * The answer of GET /v2/wallboard-links: every link of the tenant, newest first, without tokens.
+   *
+   * Items: Addition to the hosted API (docs/console.md, TV mode): a read-only link to the live state of some queues of one tenant. Its token is shown once, when it is made.
+   */
+  'wallboard-link-list': {
+    /**
+     * A record id: a positive integer.
+     */
+    id: number;
+    /**
+     * A record id: a positive integer.
+     */
+    tenantId: number;
+    name: string;
+    /**
+     * Items: A record id: a positive integer.
+     */
+    queueIds: number[];
+    /**
+     * The user who made it; null once that user is deleted.
+     */
+    createdBy: number | null;
+    createdAt: string;
+    /**
+     * When a wall screen last read it (to the minute).
+     */
+    lastUsedAt: string | null;
+    /**
+     * Only in the answer that made it: send it as Authorization: Bearer <token> to GET /v2/wallboard/live and its stream. Kept only as a hash.
+     */
+    token?: string;
+    /**
+     * Only in the answer that made it: the console's TV mode for this link, /tv#<token> (the token after # never reaches a server's log).
+     */
+    tvPath?: string;
+  }[];
+  /**
+   * Addition to the hosted API (docs/console.md, TV mode): a read-only link to the live state of some queues of one tenant. Its token is shown once, when it is made.
+   */
+  'wallboard-link': {
+    /**
+     * A record id: a positive integer.
+     */
+    id: number;
+    /**
+     * A record id: a positive integer.
+     */
+    tenantId: number;
+    name: string;
+    /**
+     * Items: A record id: a positive integer.
+     */
+    queueIds: number[];
+    /**
+     * The user who made it; null once that user is deleted.
+     */
+    createdBy: number | null;
+    createdAt: string;
+    /**
+     * When a wall screen last read it (to the minute).
+     */
+    lastUsedAt: string | null;
+    /**
+     * Only in the answer that made it: send it as Authorization: Bearer <token> to GET /v2/wallboard/live and its stream. Kept only as a hash.
+     */
+    token?: string;
+    /**
+     * Only in the answer that made it: the console's TV mode for this link, /tv#<token> (the token after # never reaches a server's log).
+     */
+    tvPath?: string;
+  };
+  /**
+   * Addition to the hosted API (docs/console.md, TV mode): the live state of the link's queues, as GET /v2/reporting/queues/live words it, with the link's name. The PBXs are named PBX 1, PBX 2 … and their reasons left out: a wall screen learns no address.
+   */
+  'wallboard-live': {
+    /**
+     * The link's name.
+     */
+    name: string;
+    /**
+     * Addition to the hosted API (docs/live-queues.md): a tenant's queues as the PBX's manager interface shows them now, with today's counters from the stored queue_log lines in the tenant's timezone.
+     */
+    live: {
+      /**
+       * A record id: a positive integer.
+       */
+      tenantId: number;
+      generatedAt: string;
+      /**
+       * TARS_AMI_URL names at least one PBX.
+       */
+      configured: boolean;
+      /**
+       * Every configured PBX is connected.
+       */
+      connected: boolean;
+      lastEventAt: string | null;
+      /**
+       * Items: One PBX of TARS_AMI_URL: its link, when its last event came and when its queues were last read whole (QueueStatus).
+       */
+      pbx: {
+        /**
+         * The AMI URL without its secret.
+         */
+        label: string;
+        state: 'connecting' | 'connected' | 'down' | 'refused' | 'stopped';
+        since: string;
+        /**
+         * Why it is down or refused.
+         */
+        reason: string | null;
+        lastEventAt: string | null;
+        snapshotAt: string | null;
+      }[];
+      queues: {
+        /**
+         * A record id: a positive integer.
+         */
+        queueId: number;
+        name: string;
+        logName: string;
+        /**
+         * A connected PBX reports this queue.
+         */
+        live: boolean;
+        /**
+         * The queue's servicelevel in Asterisk, 30 when it has none.
+         */
+        serviceLevelSeconds: number;
+        callersWaiting: number;
+        longestWaitSeconds: number;
+        agentsLoggedIn: number;
+        agentsAvailable: number;
+        callers: {
+          position: number;
+          callerIdNum: string;
+          callerIdName: string;
+          channel: string;
+          /**
+           * When the caller joined, on TARS's own clock: the QueueCallerJoin event's arrival, or a QueueStatus answer's arrival less its Wait seconds; never the event's Timestamp.
+           */
+          waitingSince: string;
+          waitSeconds: number;
+        }[];
+        members: {
+          /**
+           * The extension the member resolves to (reporting.md R14), null when none.
+           */
+          extensionId: number | null;
+          extNum: number | null;
+          /**
+           * The extension's peerName, which the agent routes (POST /v2/queues/agent-pause …) name it by; null when none.
+           */
+          peerName: string | null;
+          name: string;
+          /**
+           * Asterisk's member interface; empty for a logged-out member.
+           */
+          interface: string;
+          /**
+           * static, dynamic or realtime; empty for a logged-out member.
+           */
+          membership: string;
+          state: 'available' | 'ringing' | 'inCall' | 'paused' | 'unavailable' | 'loggedOut';
+          /**
+           * Since when the member has been in this state, on TARS's own clock: when TARS learned it (the AMI event's arrival; for a member first seen in a QueueStatus answer, that answer's), never the PBX's timestamps. Null for a logged-out member.
+           */
+          stateSince: string | null;
+          paused: boolean;
+          pauseReason: string;
+          /**
+           * Since when the member has been paused, on TARS's own clock (as stateSince); null when not paused.
+           */
+          pausedSince: string | null;
+          inCall: boolean;
+          penalty: number;
+          /**
+           * Asterisk's count since the member was added (reset by a reload).
+           */
+          callsTaken: number;
+          lastCallAt: string | null;
+          loggedInSince: string | null;
+        }[];
+        today: {
+          /**
+           * Today in the tenant's timezone.
+           */
+          date: string;
+          timezone: string;
+          offered: number;
+          answered: number;
+          abandoned: number;
+          timedOut: number;
+          answeredWithinServiceLevel: number;
+          /**
+           * Answered within the queue's threshold, of the answered calls; null when none was answered.
+           */
+          serviceLevelPercent: number | null;
+        };
+        /**
+         * The queue's alert thresholds (PUT /v2/queues/{queueId}/alerts), which a wallboard colours the figures by; null when none is set.
+         */
+        alerts: {
+          maxCallersWaiting: number | null;
+          maxLongestWaitSeconds: number | null;
+          minServiceLevelPercent: number | null;
+          noAgentAvailable: boolean;
+        } | null;
+      }[];
+    };
   };
   'webhook-create': {
     /**

@@ -28,6 +28,8 @@ import callsPage from '../../schemas/calls-page.json';
 import callsQuery from '../../schemas/calls-query.json';
 import campaignIdParams from '../../schemas/campaign-id-params.json';
 import common from '../../schemas/common.json';
+import consoleSession from '../../schemas/console-session.json';
+import consoleSignIn from '../../schemas/console-sign-in.json';
 import emergencyLocationCreate from '../../schemas/emergency-location-create.json';
 import emergencyLocationPage from '../../schemas/emergency-location-page.json';
 import emergencyLocationUpdate from '../../schemas/emergency-location-update.json';
@@ -109,6 +111,11 @@ import userIdParams from '../../schemas/user-id-params.json';
 import userPage from '../../schemas/user-page.json';
 import userUpdate from '../../schemas/user-update.json';
 import user from '../../schemas/user.json';
+import wallboardLinkCreate from '../../schemas/wallboard-link-create.json';
+import wallboardLinkIdParams from '../../schemas/wallboard-link-id-params.json';
+import wallboardLinkList from '../../schemas/wallboard-link-list.json';
+import wallboardLink from '../../schemas/wallboard-link.json';
+import wallboardLive from '../../schemas/wallboard-live.json';
 import webhookCreate from '../../schemas/webhook-create.json';
 import webhookDeliveryPage from '../../schemas/webhook-delivery-page.json';
 import webhookIdParams from '../../schemas/webhook-id-params.json';
@@ -150,6 +157,8 @@ export const SCHEMAS: readonly object[] = [
   callsQuery,
   campaignIdParams,
   common,
+  consoleSession,
+  consoleSignIn,
   emergencyLocationCreate,
   emergencyLocationPage,
   emergencyLocationUpdate,
@@ -231,6 +240,11 @@ export const SCHEMAS: readonly object[] = [
   userPage,
   userUpdate,
   user,
+  wallboardLinkCreate,
+  wallboardLinkIdParams,
+  wallboardLinkList,
+  wallboardLink,
+  wallboardLive,
   webhookCreate,
   webhookDeliveryPage,
   webhookIdParams,

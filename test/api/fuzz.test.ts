@@ -21,13 +21,17 @@ import { startSmtp, type TestSmtp } from '../helpers/smtp';
  * no 5xx, every error in the shape of decisions.md §2, and a refused write changes nothing.
  */
 const RUNS_PER_ROUTE = Number(process.env.TARS_FUZZ_RUNS ?? 25);
-/** Tables that a refused request may legitimately write to: the login throttle and MFA challenges. */
-const AUTH_STATE = new Set(['login_failures', 'mfa_challenges']);
+/** Tables that a refused request may legitimately write to: the login throttle, MFA challenges, a console session's last use. */
+const AUTH_STATE = new Set(['login_failures', 'mfa_challenges', 'console_sessions']);
+/** User 1 of test/fixtures/acme.json, the platform admin: its password, for a console session. */
+const ACME_PASSWORD = 'platform-admin-pass';
 
 describe('fuzzing every route (property-based, from schemas/)', function () {
   this.timeout(300_000);
   let app: TestApp;
   const tokens: Array<string | undefined> = [undefined];
+  /** Every caller of the property: none, each user's access token, a wallboard link's token, a console session's cookie. */
+  const callers: Array<{ token?: string; headers?: Record<string, string> }> = [];
   const tenants = [1, 2, 3, 987654];
   const ids = [
     '1',
@@ -81,6 +85,17 @@ describe('fuzzing every route (property-based, from schemas/)', function () {
     await until(() => app.deps.live.pbxs[0]?.snapshotAt);
     await seedFixture(app.deps.database, app.deps.validator, await readFixtureFile(ACME), new Date());
     for (const userId of [1, 7, 2, 3, 8, 4, 6]) tokens.push(await tokenFor(app, { id: userId }));
+    callers.push(...tokens.map((token) => ({ token })));
+    const link = await app.request('POST', '/v2/wallboard-links', { token: tokens[1], body: { tenantId: 1, name: 'Fuzz', queueIds: [1] } });
+    callers.push({ headers: { authorization: `Bearer ${link.body.token}` } });
+    const admin = await app.deps.database.db.selectFrom('users').select('email').where('id', '=', 1).executeTakeFirstOrThrow();
+    const signIn = await app.request('POST', '/v2/console/session', {
+      body: { email: admin.email, password: ACME_PASSWORD },
+      headers: { 'sec-fetch-site': 'same-origin' },
+    });
+    if (signIn.status !== 201) throw new Error(`console sign-in: ${signIn.status} ${signIn.text}`);
+    const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0] as string;
+    callers.push({ headers: { cookie, 'sec-fetch-site': 'same-origin' } }, { headers: { cookie, 'sec-fetch-site': 'cross-site' } });
   });
   after(async () => {
     await app.close();
@@ -150,7 +165,7 @@ describe('fuzzing every route (property-based, from schemas/)', function () {
       await fc
         .assert(
           fc.asyncProperty(
-            fc.nat(tokens.length - 1),
+            fc.nat(callers.length - 1),
             fc.constantFrom(...ids),
             bodyArb(route),
             queryArb(route),
@@ -158,7 +173,7 @@ describe('fuzzing every route (property-based, from schemas/)', function () {
               const before = checksum();
               const path = route.path.replace(/:\w+/g, encodeURIComponent(id)).replace('%25', '%');
               const payload = body instanceof RawJson ? { raw: body.text } : { body };
-              const res = await app.request(route.method.toUpperCase(), path, { token: tokens[who], ...payload, query });
+              const res = await app.request(route.method.toUpperCase(), path, { ...callers[who], ...payload, query });
               const problems = problemsOf(route, res, before);
               if (problems.length > 0)
                 failures.push(

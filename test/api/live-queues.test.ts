@@ -89,8 +89,8 @@ describe('GET /v2/reporting/queues/live (the live layer, over AMI from a replaye
   const settle = () => site.settle();
 
   it("when the live view is read, then members are resolved to the tenant's extensions (member names, reporting.md R14) and callers' waits are given", async () => {
-    peer.playTo(3);
-    await settle();
+    // At the recording's pace: each event reaches TARS when it reached the recording client (TARS counts from then).
+    await peer.replayTo(3, (at) => (clock.ms = at.getTime()), settle);
     const c = transcript.checkpoints[3] as Checkpoint;
     clock.ms = c.at.getTime();
     const body = await live();
@@ -198,5 +198,42 @@ describe('GET /v2/reporting/queues/live without a PBX configured', () => {
     } finally {
       await app.close();
     }
+  });
+});
+
+describe("waits and times in state on TARS's own clock, whatever the PBX's clock says (issue 30)", function () {
+  this.timeout(60_000);
+  let site: LiveSite;
+  before(async () => {
+    site = await startLiveSite();
+  });
+  after(() => site.close());
+
+  it('when a recording is replayed hours after it was made (its events stamped hours ago), then callers wait and members stay in their state from when TARS learned it', async () => {
+    const { app, peer, clock } = site;
+    const token = await tokenFor(app, await buildUser(app.deps.database.db, 1, ROLE.queues));
+    const c = amiTranscript().checkpoints[5] as Checkpoint;
+    clock.ms = c.at.getTime() + 6 * 3_600_000; // TARS's clock six hours past the recording (a PBX clock six hours behind)
+    const replayedAt = clock.ms;
+    peer.playTo(5);
+    await site.settle();
+    clock.advance(30_000);
+    const res = await app.request('GET', '/v2/reporting/queues/live', { token, query: { tenantId: 1 } });
+    const queues = res.body.queues as { callers: { waitSeconds: number; waitingSince: string }[]; members: any[] }[];
+    const callers = queues.flatMap((q) => q.callers);
+    expect(callers.length).to.be.greaterThan(0);
+    // Callers who joined during the replay wait 30 s; those in the first snapshot waited their Wait then, plus the hours since.
+    const joined = callers.filter((x) => Date.parse(x.waitingSince) >= replayedAt);
+    expect(joined.length).to.be.greaterThan(0);
+    for (const x of joined) expect(x.waitSeconds).to.equal(30);
+    const members = queues.flatMap((q) => q.members).filter((m) => m.state !== 'loggedOut');
+    const changed = members.filter((m) => Date.parse(m.stateSince) === replayedAt);
+    expect(changed.length, 'members whose state changed during the replay').to.be.greaterThan(0);
+    // Either learned at the first snapshot (the site's start) or during the replay: never a PBX time stamp.
+    const learned = [(amiTranscript().checkpoints[0] as Checkpoint).at.getTime(), replayedAt];
+    for (const m of members) expect(learned, `${m.name} ${m.state}`).to.include(Date.parse(m.stateSince));
+    const paused = members.filter((x) => x.paused);
+    expect(paused.length).to.be.greaterThan(0);
+    for (const m of paused) expect(learned, `${m.name} paused`).to.include(Date.parse(m.pausedSince));
   });
 });

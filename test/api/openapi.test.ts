@@ -11,6 +11,8 @@ const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 
 /** Pages the server serves that are not JSON API operations, so not in the OpenAPI document. */
 const PAGES = ['GET /docs', 'GET /docs/assets/:file', 'GET /metrics'];
+/** The console's files and the paths of its screens (src/modules/console/console-assets.ts): pages, not operations. */
+const isConsolePage = (r: string) => r === 'GET /assets/:file' || r.startsWith('GET /^\\/(?!(?:v2|docs|metrics|healthz|assets)');
 
 /** Every "METHOD path" the Express app answers, read from its router (routes of mounted routers included). */
 function servedRoutes(app: Express): string[] {
@@ -66,14 +68,17 @@ describe('GET /v2/openapi.json', () => {
       expect(op.tags).to.deep.equal([r.tag]);
       expect(op['x-addition'] === true).to.equal(r.addition === true);
       if (r.addition) expect(op.description).to.match(new RegExp(`^${ADDITION_TAG}: `));
-      expect(op.security).to.deep.equal(r.permission === 'public' ? [] : [{ bearer: [] }]);
+      // A wallboard link's routes take its token, a credential of their own (docs/console.md).
+      const security = r.credential ? [{ [r.credential]: [] }] : r.permission === 'public' ? [] : [{ bearer: [] }];
+      expect(op.security).to.deep.equal(security);
       const success = op.responses[String(r.status ?? (r.method === 'post' ? 201 : 200))];
       // A stream's events carry the response schema (x-event-data: OpenAPI 3.1 has no place for the schema of an event).
       if (r.stream)
         expect(success.content['text/event-stream']['x-event-data']).to.deep.equal({ $ref: `#/components/schemas/${r.response}` });
       else expect(success.content['application/json'].schema).to.deep.equal({ $ref: `#/components/schemas/${r.response}` });
       if (r.body) expect(op.requestBody.content['application/json'].schema).to.deep.equal({ $ref: `#/components/schemas/${r.body}` });
-      if (r.permission !== 'public') expect(op.responses['401']).to.deep.equal({ $ref: '#/components/responses/NotAuthenticated' });
+      if (r.permission !== 'public' || r.credential)
+        expect(op.responses['401']).to.deep.equal({ $ref: '#/components/responses/NotAuthenticated' });
     }
     expect(doc.components.responses.NotAuthenticated.content['application/json'].schema).to.deep.equal({
       $ref: '#/components/schemas/error',
@@ -108,11 +113,12 @@ describe('GET /v2/openapi.json', () => {
     const served = servedRoutes(createApp(app.deps));
     expect(
       served
-        .filter((r) => !PAGES.includes(r))
+        .filter((r) => !PAGES.includes(r) && !isConsolePage(r))
         .map((r) => r.replace(/:([A-Za-z0-9_]+)/g, '{$1}'))
         .sort(),
     ).to.deep.equal(documented.sort());
     expect(served).to.include.members(PAGES);
+    expect(served.filter(isConsolePage)).to.have.length(2);
   });
 });
 

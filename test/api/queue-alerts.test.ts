@@ -81,6 +81,16 @@ describe('queue alerts: thresholds per queue, QUEUEALERT and QUEUEALERTCLEARED w
       cooldownSeconds: 120,
     });
     expect((await app.request('GET', '/v2/queues/1/alerts', { token: admin })).body).to.deep.equal(set.body);
+    // The live view carries them beside the figures they judge (a wallboard colours by them), without the recipients.
+    const live = await app.request('GET', '/v2/reporting/queues/live', { token: admin, query: { tenantId: 1 } });
+    const byId = new Map((live.body.queues as { queueId: number; alerts: unknown }[]).map((q) => [q.queueId, q.alerts]));
+    expect(byId.get(1)).to.deep.equal({
+      maxCallersWaiting: 0,
+      maxLongestWaitSeconds: null,
+      minServiceLevelPercent: null,
+      noAgentAvailable: false,
+    });
+    expect(byId.get(2)).to.equal(null);
   });
 
   it("when thresholds are bad (400), the queue another tenant's (404) or the user may not change queues (403), then nothing changes", async () => {

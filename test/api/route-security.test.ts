@@ -36,6 +36,15 @@ const extension = async (db: Db, t: number) => ({
 const queue = async (db: Db, t: number) => ({
   id: await insertQueue(db, { tenantId: t, name: 'Role matrix', logName: `roles-${++unique}` }),
 });
+const wallboardLink = async (db: Db, t: number) => {
+  const values = { tenant_id: t, name: 'Role matrix', token_hash: `roles-${++unique}`, created_by: null, created_at: 0 };
+  const { id } = await db.insertInto('wallboard_links').values(values).returning('id').executeTakeFirstOrThrow();
+  await db
+    .insertInto('wallboard_link_queues')
+    .values({ link_id: id, queue_id: queueOf(t), position: 0 })
+    .execute();
+  return { id };
+};
 
 const SAMPLES: Record<string, Sample> = {
   'post /v2/reporting/saved': { body: (t) => ({ tenantId: t, url: '/v2/reporting/calls', module: 'calls', name: 'Role matrix' }) },
@@ -113,6 +122,9 @@ const SAMPLES: Record<string, Sample> = {
   'get /v2/reporting/queues/live/stream': { query: byTenant },
   'get /v2/queues/:queueId/alerts': { record: queue },
   'put /v2/queues/:queueId/alerts': { record: queue, body: () => ({ maxCallersWaiting: 5, noAgentAvailable: true }) },
+  'post /v2/wallboard-links': { body: (t) => ({ tenantId: t, name: 'Role matrix', queueIds: [queueOf(t)] }) },
+  'get /v2/wallboard-links': { query: byTenant },
+  'delete /v2/wallboard-links/:linkId': { record: wallboardLink },
   'get /v2/reporting/calls': { query: byTenant },
   'post /v2/reporting/calls': { body: byTenant },
   'post /v2/reporting/ingest/queue-log': { body: () => ({ lines: ['1793427706|1.1|no-such-queue|NONE|ENTERQUEUE||+13125555161|1'] }) },
@@ -160,6 +172,8 @@ function roleMayCall(role: number, route: RouteDef): boolean {
   // A queue's alert thresholds are read with the queue reports (docs/live-queues.md), set by admins.
   const queueReading =
     route.path.startsWith('/v2/reporting/queues/') || (route.method === 'get' && route.path === '/v2/queues/:queueId/alerts');
+  // Wallboard links (TV mode) are made by supervisors: queue managers and admins.
+  if (route.path.startsWith('/v2/wallboard-links')) return role === ROLE.queues;
   if (role === ROLE.reports)
     return queueReading || (route.path.startsWith('/v2/reporting/') && !route.path.startsWith('/v2/reporting/ingest/'));
   if (role === ROLE.queues) return queueReading;
@@ -254,5 +268,51 @@ describe('every route: roles (decisions.md §5) and tenant isolation', () => {
       if (res.status !== 403) wrong.push(`${keyOf(route)}: ${res.status}`);
     }
     expect(wrong).to.deep.equal([]);
+  });
+
+  it("when a wallboard link's token is sent to any signed-in route, then 401: it reads its link's live state and nothing else", async () => {
+    const made = await app.request('POST', '/v2/wallboard-links', {
+      token: cast.tokenA,
+      body: { tenantId: cast.a.id, name: 'Role matrix TV', queueIds: [queueOf(cast.a.id)] },
+    });
+    expect(made.status, made.text).to.equal(201);
+    const wrong: string[] = [];
+    for (const route of routes) {
+      const s = SAMPLES[keyOf(route)] ?? {};
+      const res = await app.request(route.method.toUpperCase(), withId(route.path, MISSING_ID), {
+        headers: { authorization: `Bearer ${made.body.token}` },
+        body: s.body?.(cast.a.id),
+        query: s.query?.(cast.a.id),
+      });
+      if (res.status !== 401) wrong.push(`${keyOf(route)}: ${res.status}`);
+    }
+    expect(wrong).to.deep.equal([]);
+    const live = await app.request('GET', '/v2/wallboard/live', { headers: { authorization: `Bearer ${made.body.token}` } });
+    expect(live.status).to.equal(200);
+  });
+
+  it("when the console's session cookie comes with a request from another origin, then every signed-in route refuses it with 403", async () => {
+    const login = await app.request('POST', '/v2/console/session', {
+      body: { email: cast.adminA.email, password: cast.adminA.password },
+      headers: { 'sec-fetch-site': 'same-origin' },
+    });
+    expect(login.status, login.text).to.equal(201);
+    const cookie = (login.headers.get('set-cookie') as string).split(';')[0] as string;
+    const wrong: string[] = [];
+    for (const route of routes) {
+      const s = SAMPLES[keyOf(route)] ?? {};
+      const others: Record<string, string>[] = [{ 'sec-fetch-site': 'cross-site' }, { origin: 'https://attacker.example' }];
+      for (const other of others) {
+        const res = await app.request(route.method.toUpperCase(), withId(route.path, MISSING_ID), {
+          headers: { cookie, ...other },
+          body: s.body?.(cast.a.id),
+          query: s.query?.(cast.a.id),
+        });
+        if (res.status !== 403) wrong.push(`${keyOf(route)} ${JSON.stringify(other)}: ${res.status}`);
+      }
+    }
+    expect(wrong).to.deep.equal([]);
+    const own = await app.request('GET', '/v2/users/me', { headers: { cookie, 'sec-fetch-site': 'same-origin' } });
+    expect(own.body.id).to.equal(cast.adminA.id);
   });
 });

@@ -56,17 +56,57 @@ describe('security: webhooks cannot reach loopback by default (issue 16, point 5
       expect((await create(app, cast.tokenA, cast.a.id, { url })).status, url).to.equal(201);
   });
 
-  it('when a webhook names localhost, then the delivery is refused at connect time for the loopback address it resolves to, and the receiver gets nothing', async () => {
+  it('when a webhook names localhost or a *.localhost name, then it is refused when saved (RFC 6761: always loopback), with 400 naming url (issue 30)', async () => {
     const { app, cast } = await appWith({});
     open = app;
-    const hook = await create(app, cast.tokenA, cast.a.id, { url: `http://localhost:${receiver.port}/hook` });
-    expect(hook.status).to.equal(201); // a name is judged by the addresses it resolves to
+    for (const url of [
+      'http://localhost:8080/hook',
+      'https://LOCALHOST/',
+      'http://localhost./x',
+      'http://crm.localhost/in',
+      'http://a.b.Localhost:9/',
+    ]) {
+      const res = await create(app, cast.tokenA, cast.a.id, { url });
+      expectError(res, 400, ['url']);
+      expect(res.body.message, url).to.match(/loopback \(RFC 6761\)/);
+    }
+    const hook = await create(app, cast.tokenA, cast.a.id, { url: 'https://hooks.example.test/in' });
+    expectError(
+      await app.request('PATCH', `/v2/webhooks/${hook.body.id}`, { token: cast.tokenA, body: { url: 'http://localhost/' } }),
+      400,
+      ['url'],
+    );
+    // Names that only look like it are not loopback.
+    for (const url of ['http://localhost.example.test/', 'http://mylocalhost/', 'http://localhost-crm.example.test/'])
+      expect((await create(app, cast.tokenA, cast.a.id, { url })).status, url).to.equal(201);
+  });
+
+  it('when a webhook saved before that rule names localhost, then the delivery is still refused at connect time for the loopback address it resolves to, and the receiver gets nothing', async () => {
+    const { app, cast } = await appWith({});
+    open = app;
+    const hook = await create(app, cast.tokenA, cast.a.id, { url: 'https://hooks.example.test/in' });
+    await app.deps.database.db
+      .updateTable('webhooks')
+      .set({ url: `http://localhost:${receiver.port}/hook` })
+      .where('id', '=', hook.body.id)
+      .execute();
     emit(app.deps, cast.a.id, app.deps.clock.now());
     await new Dispatcher(app.deps).drain();
     const d = await deliveryOf(app, hook.body.id);
     expect(d.status).to.equal('failed');
     expect(d.last_error).to.match(/(127\.0\.0\.1|::1) is not a permitted webhook destination/);
     expect(receiver.requests).to.deep.equal([]);
+  });
+
+  it('when TARS_WEBHOOK_ALLOW names 127.0.0.1 or localhost, then a localhost webhook is saved', async () => {
+    for (const allow of ['127.0.0.1', 'localhost']) {
+      const { app, cast } = await appWith({ TARS_WEBHOOK_ALLOW: allow });
+      try {
+        expect((await create(app, cast.tokenA, cast.a.id, { url: `http://localhost:${receiver.port}/hook` })).status, allow).to.equal(201);
+      } finally {
+        await app.close();
+      }
+    }
   });
 
   it('when TARS_WEBHOOK_ALLOW names 127.0.0.1, then a receiver there gets the delivery (the explicit allow wins over the default deny)', async () => {

@@ -1,71 +1,37 @@
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { allRoutes } from '../../src/app';
 import { startTestApp, type TestApp } from '../helpers/app';
+import { openBrowser, type OpenBrowser } from '../helpers/browser';
 
 /*
- * The /docs page in a real headless browser: Debian's chromium (apt-get install chromium) driven by
- * playwright-core. Run by `npm run test:docs` (not by npm test: it needs the browser). Every request the
- * page makes is recorded, and any to a host other than the server's loopback address is aborted and fails
- * the test. The screenshot is written to a temporary directory, printed at the end.
+ * The /docs page in a real headless browser: Debian's chromium driven by playwright-core (test/helpers/browser.ts).
+ * Run by `npm run test:browser` (not by npm test: it needs the browser). Every request the page makes is recorded,
+ * and any to a host other than the server's loopback address is aborted and fails the test. The screenshot is
+ * written to a temporary directory, printed at the end.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
 describe('the /docs page in headless chromium', function () {
-  this.timeout(120_000);
+  this.timeout(300_000); // opening each of about 100 operations takes a while on a busy machine
   let app: TestApp;
-  let profile: string;
-  let context: BrowserContext;
+  let browser: OpenBrowser;
   let page: Page;
-  const requested: string[] = [];
-  const foreign: string[] = [];
-  const errors: string[] = [];
+  let requested: string[];
+  let foreign: string[];
+  let errors: string[];
   let shots: string;
 
   before(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
     app = await startTestApp();
-    profile = mkdtempSync(join(tmpdir(), 'tars-chromium-'));
     shots = mkdtempSync(join(tmpdir(), 'tars-docs-screenshots-'));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: FLAGS,
-      viewport: { width: 1280, height: 900 },
-    });
-    const origin = new URL(app.url).origin;
-    await context.route('**/*', async (route) => {
-      const url = route.request().url();
-      requested.push(url);
-      if (url.startsWith(`${origin}/`) || url.startsWith('data:')) await route.continue();
-      else {
-        foreign.push(url);
-        await route.abort();
-      }
-    });
-    page = context.pages()[0] ?? (await context.newPage());
-    page.on('console', (m) => {
-      if (m.type() === 'error') errors.push(m.text());
-    });
-    page.on('pageerror', (e) => errors.push(e.message));
+    browser = await openBrowser({ origins: [new URL(app.url).origin] });
+    ({ page, requested, foreign, errors } = browser);
   });
   after(async () => {
-    await context?.close();
+    await browser?.close();
     await app?.close();
-    if (profile) rmSync(profile, { recursive: true, force: true });
   });
 
   it('when the page is opened, then it renders one operation per route of the route table, and no request leaves the machine', async () => {

@@ -80,6 +80,36 @@ export class AmiPeer {
     this.checkpoint = index;
   }
 
+  /**
+   * playTo at the pace of the recording: the events up to checkpoint `index` in groups of one recorded instant,
+   * `at(instant)` called before each group is written and awaited after it (a test moves TARS's clock there and
+   * waits until TARS has read the group), so each event reaches TARS when the recording says it arrived.
+   */
+  async replayTo(index: number, at: (instant: Date) => void, written: () => Promise<void>): Promise<void> {
+    const target = this.transcript.checkpoints[index];
+    if (!target) throw new Error(`no checkpoint ${index}`);
+    const batch = this.transcript.events.slice(this.sent, target.after);
+    this.sent = Math.max(this.sent, target.after);
+    for (let i = 0; i < batch.length;) {
+      const instant = (batch[i] as (typeof batch)[number]).at;
+      let j = i;
+      while (j < batch.length && (batch[j] as (typeof batch)[number]).at.getTime() === instant.getTime()) j++;
+      const group = batch.slice(i, j);
+      for (const e of group) this.follow(e.message);
+      at(instant);
+      for (const [s, classes] of this.sockets)
+        s.write(
+          group
+            .filter((e) => wanted(classes, e.message))
+            .map((e) => e.text)
+            .join(''),
+        );
+      await written();
+      i = j;
+    }
+    this.checkpoint = index;
+  }
+
   /** Writes raw bytes to every logged-in client (a half message, a message of no queue of the site). */
   write(text: string): void {
     for (const s of this.sockets.keys()) s.write(text);

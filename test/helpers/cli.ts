@@ -19,6 +19,8 @@ export interface RunResult {
 
 export interface RunOptions {
   cwd?: string;
+  /** A bundle to run with node instead of the program tarsCommand() names (a benchmark's copy of dist/tars.cjs). */
+  program?: string;
   env?: Record<string, string | undefined>;
   timeoutMs?: number;
 }
@@ -57,7 +59,7 @@ export interface RunningServer {
 
 /** Starts `tars serve ARGS` and waits for its "listening on http://…" line. */
 export function startServe(args: string[], opts: RunOptions = {}): Promise<RunningServer> {
-  const { file, args: pre } = tarsCommand();
+  const { file, args: pre } = opts.program ? { file: process.execPath, args: [opts.program] } : tarsCommand();
   const child = spawn(file, [...pre, 'serve', '--port', '0', '--host', '127.0.0.1', ...args], {
     cwd: opts.cwd,
     env: childEnv(opts.env),
@@ -72,7 +74,7 @@ export function startServe(args: string[], opts: RunOptions = {}): Promise<Runni
     }, opts.timeoutMs ?? 20_000);
     const onData = (c: Buffer) => {
       out += c.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(out);
+      const m = /listening on (https?:\/\/\S+)/.exec(out);
       if (m) {
         clearTimeout(timer);
         resolveStart({

@@ -23,10 +23,12 @@ export class SseClient {
 
   private constructor() {}
 
-  static async open(url: string, token: string, headers: Record<string, string> = {}): Promise<SseClient> {
+  /** `token` undefined: no Authorization header (a console's stream, by its session cookie in `headers`). */
+  static async open(url: string, token: string | undefined, headers: Record<string, string> = {}): Promise<SseClient> {
     const client = new SseClient();
+    const auth: Record<string, string> = token === undefined ? {} : { authorization: `Bearer ${token}` };
     await new Promise<void>((resolve, reject) => {
-      const req = request(url, { headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream', ...headers } }, (res) => {
+      const req = request(url, { headers: { ...auth, accept: 'text/event-stream', ...headers } }, (res) => {
         client.res = res;
         client.status = res.statusCode ?? 0;
         res.setEncoding('utf8');

@@ -1,5 +1,21 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'chai';
 import { ConfigError, loadConfig, parseDuration } from '../../src/config';
+import { FIXTURES } from '../helpers/fixtures';
+
+/** The problems loadConfig reports for this environment (none: []). */
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+    return [];
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    return err.problems;
+  }
+}
 
 describe('configuration', () => {
   it('when nothing is set, then the defaults apply (port 8080, ./data, 30-day tokens)', () => {
@@ -53,5 +69,42 @@ describe('configuration', () => {
     expect(parseDuration('12h')).to.equal(43200);
     expect(parseDuration('30d')).to.equal(2592000);
     expect(parseDuration('1w')).to.equal(undefined);
+  });
+
+  describe('HTTPS: TARS_TLS_CERT and TARS_TLS_KEY (issue 30)', () => {
+    const cert = join(FIXTURES, 'tls', 'localhost-cert.pem');
+    const key = join(FIXTURES, 'tls', 'localhost-key.pem');
+    let dir: string;
+    before(() => {
+      dir = mkdtempSync(join(tmpdir(), 'tars-tls-config-'));
+      const other = generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey.export({ type: 'pkcs8', format: 'pem' });
+      writeFileSync(join(dir, 'other-key.pem'), other);
+      writeFileSync(join(dir, 'not-pem.pem'), 'hello');
+    });
+    after(() => rmSync(dir, { recursive: true, force: true }));
+
+    it('when both name the pair of test/fixtures/tls, then the configuration carries them; when neither is set, HTTP', () => {
+      const c = loadConfig({ TARS_TLS_CERT: cert, TARS_TLS_KEY: key });
+      expect(c.tls?.cert.toString()).to.include('BEGIN CERTIFICATE');
+      expect(c.tls?.key.toString()).to.include('PRIVATE KEY');
+      expect(loadConfig({}).tls).to.equal(undefined);
+    });
+
+    it("when one is missing, a file cannot be read or holds no PEM, or the key is not the certificate's, then each is a problem naming the setting", () => {
+      expect(problemsOf({ TARS_TLS_CERT: cert })).to.deep.equal(['TARS_TLS_CERT and TARS_TLS_KEY go together: TARS_TLS_KEY is missing']);
+      expect(problemsOf({ TARS_TLS_KEY: key })).to.deep.equal(['TARS_TLS_CERT and TARS_TLS_KEY go together: TARS_TLS_CERT is missing']);
+      expect(problemsOf({ TARS_TLS_CERT: join(dir, 'absent.pem'), TARS_TLS_KEY: key })).to.deep.equal([
+        `TARS_TLS_CERT: cannot read ${join(dir, 'absent.pem')} (ENOENT)`,
+      ]);
+      expect(problemsOf({ TARS_TLS_CERT: key, TARS_TLS_KEY: join(dir, 'not-pem.pem') })).to.deep.equal([
+        `TARS_TLS_CERT: ${key} holds no PEM certificate`,
+        `TARS_TLS_KEY: ${join(dir, 'not-pem.pem')} holds no PEM private key`,
+      ]);
+      const mismatch = problemsOf({ TARS_TLS_CERT: cert, TARS_TLS_KEY: join(dir, 'other-key.pem') });
+      expect(mismatch).to.have.length(1);
+      expect(mismatch[0]).to.match(/^TARS_TLS_CERT and TARS_TLS_KEY: .*key values mismatch.*\(is the key the certificate's\?\)$/);
+      // Reported with the other problems at once.
+      expect(problemsOf({ TARS_TLS_CERT: cert, TARS_PORT: 'x' })).to.have.length(2);
+    });
   });
 });

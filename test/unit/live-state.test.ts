@@ -43,4 +43,72 @@ describe('live queue state from AMI events (a real Asterisk 22 run)', () => {
     expect(memberState({ ...member, inCall: true })).to.equal('inCall');
     expect(memberState({ ...member, status: 5, paused: true })).to.equal('unavailable');
   });
+
+  describe("waits and times in state on TARS's own clock (issue 30)", () => {
+    const member = (fields: Record<string, string>): AmiMessage => ({
+      Event: 'QueueMemberStatus',
+      Queue: 'sales',
+      MemberName: 'Alice',
+      Interface: 'Local/201@agents/n',
+      StateInterface: 'PJSIP/201',
+      Membership: 'dynamic',
+      Penalty: '0',
+      CallsTaken: '0',
+      LastCall: '0',
+      LastPause: '0',
+      LoginTime: '0',
+      InCall: '0',
+      Status: '1',
+      Paused: '0',
+      PausedReason: '',
+      ...fields,
+    });
+    const at = (s: number) => new Date(Date.UTC(2026, 10, 26, 9, 0, s));
+    const hoursAgo = String(Date.UTC(2026, 10, 26, 3, 0, 0) / 1000); // a PBX clock six hours behind, or a replayed recording
+
+    it('when a caller joins with a Timestamp hours in the past, then it waits since the event reached TARS', () => {
+      const state = new LiveState();
+      const join = { Event: 'QueueCallerJoin', Queue: 'sales', Uniqueid: '1.1', Channel: 'PJSIP/t-1', Position: '1', Timestamp: hoursAgo };
+      state.apply({ ...join, CallerIDNum: '5551234' }, at(10));
+      expect(state.queues.get('sales')?.callers.get('1.1')?.since.toISOString()).to.equal(at(10).toISOString());
+    });
+
+    it('when a member changes state, then its state counts from the arrival of that event; an event that leaves the state as it was keeps the beginning', () => {
+      const state = new LiveState();
+      const alice = () => state.queues.get('sales')?.members.get('Local/201@agents/n');
+      state.apply(member({ Timestamp: hoursAgo }), at(0));
+      expect(alice()?.stateSince.toISOString()).to.equal(at(0).toISOString());
+      state.apply({ ...member({ Penalty: '2' }), Event: 'QueueMemberPenalty' }, at(5)); // still available
+      expect(alice()?.stateSince.toISOString()).to.equal(at(0).toISOString());
+      state.apply({ ...member({ Paused: '1', PausedReason: 'Lunch', LastPause: hoursAgo }), Event: 'QueueMemberPause' }, at(20));
+      expect(alice()?.stateSince.toISOString()).to.equal(at(20).toISOString());
+      expect(alice()?.pausedSince?.toISOString()).to.equal(at(20).toISOString());
+      state.apply(member({ Paused: '1', PausedReason: 'Lunch', Status: '2' }), at(30)); // a call while paused
+      expect(memberState(alice() as never)).to.equal('inCall');
+      expect(alice()?.stateSince.toISOString()).to.equal(at(30).toISOString());
+      expect(alice()?.pausedSince?.toISOString()).to.equal(at(20).toISOString()); // still the same pause
+      state.apply({ Event: 'AgentComplete', Queue: 'sales', Interface: 'Local/201@agents/n' }, at(40));
+      state.apply(member({ Paused: '0', Status: '1' }), at(45));
+      expect(alice()?.pausedSince).to.equal(undefined);
+      expect(alice()?.stateSince.toISOString()).to.equal(at(45).toISOString());
+    });
+
+    it('when the queues are read whole again, then members in the same state keep their beginning and the others begin at the answer', () => {
+      const state = new LiveState();
+      const params = { Event: 'QueueParams', Queue: 'sales', Strategy: 'ringall', ServiceLevel: '60' };
+      const listed = (fields: Record<string, string>) => {
+        const { Event: _e, MemberName, Interface, ...rest } = member(fields);
+        return { ...rest, Event: 'QueueMember', Name: MemberName, Location: Interface } as AmiMessage;
+      };
+      state.snapshot([params, listed({ Paused: '1', PausedReason: 'Break', LastPause: hoursAgo })], at(0));
+      const alice = () => state.queues.get('sales')?.members.get('Local/201@agents/n');
+      expect(alice()?.stateSince.toISOString()).to.equal(at(0).toISOString()); // not LastPause: when TARS learned it
+      expect(alice()?.pausedSince?.toISOString()).to.equal(at(0).toISOString());
+      state.snapshot([params, listed({ Paused: '1', PausedReason: 'Break' })], at(300));
+      expect(alice()?.stateSince.toISOString()).to.equal(at(0).toISOString());
+      state.snapshot([params, listed({ Paused: '0' })], at(600));
+      expect(alice()?.stateSince.toISOString()).to.equal(at(600).toISOString());
+      expect(alice()?.pausedSince).to.equal(undefined);
+    });
+  });
 });

@@ -28,8 +28,9 @@ describe('permission patterns (decisions.md §5)', () => {
     for (const role of [1, 11]) expect(of(role).size).to.equal(ALL_PERMISSIONS.length);
     // An account admin: everything of its own tenant, nothing about tenants themselves.
     expect([...of(3)]).to.deep.equal(ALL_PERMISSIONS.filter((p) => !p.startsWith('admin.tenants.')));
-    // A queue manager: queue reports, and (the live layer) acting for the agents of its tenant.
-    expect([...of(7)]).to.deep.equal(['reporting.queues.read', 'queues.agents.manage']);
+    // A queue manager: queue reports, and (the live layer) acting for the agents of its tenant and its wall screens' links.
+    expect([...of(7)]).to.deep.equal(['reporting.queues.read', 'reporting.wallboards.manage', 'queues.agents.manage']);
+    expect(of(9).has('reporting.wallboards.manage')).to.equal(false);
     expect(of(9).has('reporting.saved.create')).to.equal(true);
     expect(of(9).has('admin.branches.create')).to.equal(false);
     expect(of(5).size).to.equal(0);

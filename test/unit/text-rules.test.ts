@@ -118,6 +118,8 @@ const RESPONSES = new Set([
   'call-record',
   'calls-page',
   'common',
+  'console-session',
+  'console-sign-in',
   'emergency-location',
   'emergency-location-page',
   'error',
@@ -153,4 +155,7 @@ const RESPONSES = new Set([
   'webhook-list',
   'webhook-secret',
   'webhook-types',
+  'wallboard-link',
+  'wallboard-link-list',
+  'wallboard-live',
 ]);

@@ -24,6 +24,10 @@ import { loginRules, mfaCodeRule, mfaResendRule } from './throttle';
 import { tenantRequiresMfa } from './account.repository';
 import { EnrolmentService, type SetupAnswer } from './enrolment';
 
+/** For the modules that use auth's sign-in (the console's sessions): the user and MFA modes it answers with. */
+export type { ApiUser } from '../users/user';
+export type { MfaMode } from './mfa';
+
 export interface AuthResult {
   user: ApiUser;
   accessToken: string;

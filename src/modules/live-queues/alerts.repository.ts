@@ -27,3 +27,8 @@ export async function saveQueueAlerts(db: Db, scope: TenantScope, row: QueueAler
 export async function allQueueAlerts(db: Db): Promise<QueueAlertRow[]> {
   return db.selectFrom('queue_alerts').selectAll().orderBy('queue_id').execute();
 }
+
+/** The thresholds of the queues of a scope (a live view shows them beside its figures). */
+export async function queueAlertsIn(db: Db, scope: TenantScope): Promise<QueueAlertRow[]> {
+  return db.selectFrom('queue_alerts').selectAll().where(tenantIn(scope)).execute();
+}

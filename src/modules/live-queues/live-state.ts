@@ -34,6 +34,13 @@ export interface LiveMember {
   readonly status: number;
   readonly paused: boolean;
   readonly pausedReason: string;
+  /**
+   * Since when the member has been in its present state (memberState), and paused, on TARS's own clock: when
+   * TARS learned it (the event's arrival; for a member first seen in a QueueStatus answer, that answer's).
+   * Never the PBX's timestamps, which a PBX clock that is off (or a replayed recording) would make wrong.
+   */
+  readonly stateSince: Date;
+  readonly pausedSince: Date | undefined;
 }
 
 export interface LiveCaller {
@@ -42,7 +49,10 @@ export interface LiveCaller {
   readonly callerIdNum: string;
   readonly callerIdName: string;
   readonly position: number;
-  /** When the caller joined the queue. */
+  /**
+   * When the caller joined the queue, on TARS's clock: the QueueCallerJoin's arrival, or a QueueStatus answer's
+   * arrival less the `Wait` seconds Asterisk counted (never the event's own Timestamp).
+   */
   readonly since: Date;
 }
 
@@ -71,7 +81,7 @@ const int = (text: string | undefined): number => {
 };
 
 /** The state a wallboard shows for a member: not reachable first, then a call, ringing, a pause. */
-export function memberState(m: LiveMember): MemberState {
+export function memberState(m: Pick<LiveMember, 'status' | 'inCall' | 'paused'>): MemberState {
   if (m.status === DEVICE.invalid || m.status === DEVICE.unavailable) return 'unavailable';
   if (m.inCall || m.status === DEVICE.inUse || m.status === DEVICE.busy || m.status === DEVICE.onHold) return 'inCall';
   if (m.status === DEVICE.ringing || m.status === DEVICE.ringInUse) return 'ringing';
@@ -80,7 +90,7 @@ export function memberState(m: LiveMember): MemberState {
 }
 
 /** A member as QueueStatus's QueueMember or a QueueMember* event describes it (every such message has all fields). */
-function readMember(m: AmiMessage): LiveMember {
+function readMember(m: AmiMessage): Omit<LiveMember, 'stateSince' | 'pausedSince'> {
   return {
     interface: m.Interface ?? m.Location ?? '',
     name: m.MemberName ?? m.Name ?? '',
@@ -95,6 +105,19 @@ function readMember(m: AmiMessage): LiveMember {
     status: int(m.Status),
     paused: m.Paused === '1',
     pausedReason: m.PausedReason ?? '',
+  };
+}
+
+/**
+ * The member `next` learned at `at`, with the times of the one it replaces (`before`, if known): its state and
+ * its pause keep their beginnings while they last, else they begin at `at`.
+ */
+function since(next: Omit<LiveMember, 'stateSince' | 'pausedSince'>, before: LiveMember | undefined, at: Date): LiveMember {
+  const sameState = before !== undefined && memberState(before) === memberState(next);
+  return {
+    ...next,
+    stateSince: sameState ? before.stateSince : at,
+    pausedSince: next.paused ? (before?.paused ? before.pausedSince : at) : undefined,
   };
 }
 
@@ -121,13 +144,15 @@ export class LiveState {
 
   /** Replaces everything with a QueueStatus answer (its QueueParams, QueueMember and QueueEntry events), taken at `at`. */
   snapshot(events: readonly AmiMessage[], at: Date): void {
+    const before = new Map([...this.byName].map(([key, q]) => [key, q.members]));
     this.byName.clear();
     for (const m of events) {
       const name = m.Queue;
       if (name === undefined) continue;
       if (m.Event === 'QueueParams') this.queue(name, m);
       else if (m.Event === 'QueueMember') {
-        const member = readMember(m);
+        const read = readMember(m);
+        const member = since(read, before.get(pbxNameKey(name))?.get(read.interface), at);
         this.queue(name).members.set(member.interface, member);
       } else if (m.Event === 'QueueEntry') {
         const caller = readCaller(m, new Date(at.getTime() - int(m.Wait) * 1000));
@@ -143,7 +168,7 @@ export class LiveState {
     switch (m.Event) {
       case 'QueueCallerJoin': {
         const q = this.queue(name);
-        const caller = readCaller(m, eventTime(m, arrived));
+        const caller = readCaller(m, arrived);
         for (const [id, c] of q.callers) if (c.position >= caller.position) q.callers.set(id, { ...c, position: c.position + 1 });
         q.callers.set(caller.uniqueid, caller);
         return name;
@@ -161,16 +186,17 @@ export class LiveState {
       case 'QueueMemberPause':
       case 'QueueMemberPenalty':
       case 'QueueMemberRinginuse': {
-        const member = readMember(m);
-        this.queue(name).members.set(member.interface, member);
+        const q = this.queue(name);
+        const read = readMember(m);
+        q.members.set(read.interface, since(read, q.members.get(read.interface), arrived));
         return name;
       }
       case 'QueueMemberRemoved':
         return this.byName.get(pbxNameKey(name))?.members.delete(m.Interface ?? '') ? name : undefined;
       case 'AgentConnect':
-        return this.setInCall(name, m.Interface, true);
+        return this.setInCall(name, m.Interface, true, arrived);
       case 'AgentComplete':
-        return this.setInCall(name, m.Interface, false);
+        return this.setInCall(name, m.Interface, false, arrived);
       default:
         // AgentCalled, AgentRingNoAnswer and QueueCallerAbandon: the member's device state comes with the
         // QueueMemberStatus that follows, the caller's leaving with QueueCallerLeave.
@@ -179,11 +205,11 @@ export class LiveState {
   }
 
   /** A member's call in this queue began or ended (app_queue.c sets and clears its `starttime`: InCall). */
-  private setInCall(name: string, iface: string | undefined, inCall: boolean): string | undefined {
+  private setInCall(name: string, iface: string | undefined, inCall: boolean, at: Date): string | undefined {
     const q = this.byName.get(pbxNameKey(name));
     const member = q?.members.get(iface ?? '');
     if (!q || !member || member.inCall === inCall) return undefined;
-    q.members.set(member.interface, { ...member, inCall });
+    q.members.set(member.interface, since({ ...member, inCall }, member, at));
     return name;
   }
 

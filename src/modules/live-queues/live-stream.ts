@@ -4,7 +4,7 @@ import type { TenantScope } from '../../access/scope';
 import { tooManyRequests } from '../../errors';
 import type { EventStream } from '../../http/route';
 import type { LivePbx } from './live-queues';
-import { TenantView, type LiveDeps } from './live.service';
+import { TenantView, type LiveDeps, type ViewOptions } from './live.service';
 
 export interface LiveStreamOptions {
   /** A comment line this often keeps proxies and clients from closing an idle stream. */
@@ -38,7 +38,13 @@ interface Client {
   readonly release: () => void;
 }
 
-/** One tenant's stream: its clients, its view of the database, its recent events. */
+/** A stream of part of a tenant's view (a wallboard link's): its own channel, under its own key. */
+export interface StreamOptions extends Omit<ViewOptions, 'counters'> {
+  /** The channel's key: every client of one key gets the same bytes (default: the tenant's whole view). */
+  readonly key?: string;
+}
+
+/** One tenant's stream (or one part of it): its clients, its view of the database, its recent events. */
 class Channel {
   readonly clients = new Set<Client>();
   /** The events since the last whole state, for replay (at most replayEvents). */
@@ -51,8 +57,10 @@ class Channel {
   dirty: Set<number> | 'all' = new Set();
 
   constructor(
+    readonly key: string,
     readonly tenantId: number,
     readonly scope: TenantScope,
+    readonly options: StreamOptions,
     view: TenantView,
   ) {
     this.view = view;
@@ -73,14 +81,14 @@ const frame = (seq: number, event: string, data: unknown) => `id: ${RUN}.${seq}\
  * with `Last-Event-ID` gets what it missed if it is still kept, else the whole state.
  */
 export class LiveStreams {
-  private readonly channels = new Map<number, Channel>();
+  private readonly channels = new Map<string, Channel>();
   private readonly heartbeatMs: number;
   private readonly refreshMs: number;
   private readonly maxBufferedBytes: number;
   private readonly replayEvents: number;
   private readonly maxStreamsPerUser: number;
-  /** Streams each user holds, those being opened included (by user id). */
-  private readonly perUser = new Map<number, number>();
+  /** Streams each user (or wallboard link) holds, those being opened included (by holder). */
+  private readonly perUser = new Map<string, number>();
   private timers: NodeJS.Timeout[] = [];
   private listening = false;
   private flushing = false;
@@ -97,18 +105,25 @@ export class LiveStreams {
   }
 
   /**
-   * A stream of a tenant the caller was checked for; the view is read before the first byte is sent. The user's place
-   * is taken before anything is awaited, so that parallel requests cannot pass the cap (429 past it), and given back
-   * when the stream ends (or never starts).
+   * A stream of a tenant the caller was checked for; the view is read before the first byte is sent. The holder's
+   * place (`user:<id>`, or `link:<id>` for a wallboard link) is taken before anything is awaited, so that parallel
+   * requests cannot pass the cap (429 past it), and given back when the stream ends (or never starts).
    */
-  async open(tenantId: number, scope: TenantScope, stillAllowed: StillAllowed, userId: number): Promise<EventStream> {
-    const release = this.takePlace(userId);
+  async open(
+    tenantId: number,
+    scope: TenantScope,
+    stillAllowed: StillAllowed,
+    holder: string,
+    options: StreamOptions = {},
+  ): Promise<EventStream> {
+    const release = this.takePlace(holder);
     try {
-      let channel = this.channels.get(tenantId);
+      const key = options.key ?? `tenant:${tenantId}`;
+      let channel = this.channels.get(key);
       if (!channel) {
-        const view = await TenantView.load(this.deps, OPERATOR, tenantId);
-        channel = this.channels.get(tenantId) ?? new Channel(tenantId, scope, view);
-        this.channels.set(tenantId, channel);
+        const view = await TenantView.load(this.deps, OPERATOR, tenantId, options);
+        channel = this.channels.get(key) ?? new Channel(key, tenantId, scope, options, view);
+        this.channels.set(key, channel);
       }
       const ch = channel;
       return { attach: (req, res) => this.attach(ch, { req, res, stillAllowed, release }) };
@@ -118,7 +133,7 @@ export class LiveStreams {
     }
   }
 
-  private takePlace(userId: number): () => void {
+  private takePlace(userId: string): () => void {
     const held = this.perUser.get(userId) ?? 0;
     if (held >= this.maxStreamsPerUser)
       throw tooManyRequests(
@@ -134,6 +149,13 @@ export class LiveStreams {
       if (left > 0) this.perUser.set(userId, left);
       else this.perUser.delete(userId);
     };
+  }
+
+  /** Ends every stream of a key at once (a wallboard link revoked): its clients are not told anything more. */
+  end(key: string): void {
+    const channel = this.channels.get(key);
+    if (!channel) return;
+    for (const c of channel.clients) c.res.end();
   }
 
   /** Ends every stream (the server is stopping: the live layer's `stop`). */
@@ -179,8 +201,8 @@ export class LiveStreams {
       return;
     }
     // The channel may have closed (its last client left) between open and attach: take the current one, or revive it.
-    const channel = this.channels.get(opened.tenantId) ?? opened;
-    this.channels.set(channel.tenantId, channel);
+    const channel = this.channels.get(opened.key) ?? opened;
+    this.channels.set(channel.key, channel);
     this.listen();
     req.socket.setNoDelay(true);
     channel.clients.add(client);
@@ -194,7 +216,7 @@ export class LiveStreams {
   private leave(channel: Channel, client: Client): void {
     client.release();
     channel.clients.delete(client);
-    if (channel.clients.size === 0) this.channels.delete(channel.tenantId);
+    if (channel.clients.size === 0 && this.channels.get(channel.key) === channel) this.channels.delete(channel.key);
     if (this.channels.size === 0) this.unlisten();
   }
 
@@ -271,14 +293,14 @@ export class LiveStreams {
       try {
         for (const c of [...channel.clients]) if (!(await c.stillAllowed(c.req))) c.res.end();
         if (channel.clients.size === 0) continue;
-        channel.view = await TenantView.load(this.deps, OPERATOR, channel.tenantId);
+        channel.view = await TenantView.load(this.deps, OPERATOR, channel.tenantId, channel.options);
       } catch {
         continue; // the database is closing or busy: the view stays as it was until the next refresh
       }
       const now = new Date(this.deps.clock.now());
       for (const q of channel.view.queues) {
         const body = channel.view.queueBody(this.deps.live, q, now);
-        const today = JSON.stringify(body.today);
+        const today = JSON.stringify([body.today, body.alerts]); // an import moved the counters, or a supervisor the thresholds
         if (channel.todayText.has(q.id) && channel.todayText.get(q.id) !== today) this.publish(channel, 'queue', body);
         channel.todayText.set(q.id, today);
       }

@@ -1,28 +1,30 @@
-import { bearerToken, resolveCaller, type TokenVerifier } from '../../access/caller';
+import type { TokenVerifier } from '../../access/caller';
 import { inScope } from '../../access/scope';
 import { route, streamRoute, type RouteDef } from '../../http/route';
+import { callerOfRequest, type SessionResolver } from '../../http/request-caller';
 import { LiveStreams, type LiveStreamOptions, type StillAllowed } from './live-stream';
 import { agentDnd, agentLogin, agentPause, agentStatus } from './agents.service';
 import { getQueueAlerts, setQueueAlerts } from './alerts.service';
 import { liveQueuesOf, liveTenant, type LiveDeps } from './live.service';
+import { wallboardLinkRoutes } from './wallboard-links.routes';
 
 const PERMISSION = 'reporting.queues.read';
 
-/** The live layer's routes: additions to the hosted API (docs/live-queues.md). */
-/** What the live routes use: the live layer's deps, and the token check a stream repeats at every refresh. */
+/** What the live routes use: the live layer's deps, and the token and session checks a stream repeats at every refresh. */
 export interface LiveRouteDeps extends LiveDeps {
   readonly tokens: TokenVerifier;
+  readonly sessions: SessionResolver;
 }
 
+/** The live layer's routes, its wallboard links' included (they share its streams): additions to the hosted API (docs/live-queues.md). */
 export function liveQueueRoutes(deps: LiveRouteDeps, options?: LiveStreamOptions): RouteDef[] {
-  const { db } = deps;
   const streams = new LiveStreams(deps, options);
   // A stream outlives the request that opened it: its caller is checked again at every refresh.
   const stillAllowed =
     (tenantId: number): StillAllowed =>
     async (req) => {
       try {
-        const caller = await resolveCaller(db, deps.tokens, bearerToken(req.headers.authorization));
+        const caller = await callerOfRequest(req, deps);
         return caller.permissions.has(PERMISSION) && inScope(caller.scope, tenantId);
       } catch {
         return false;
@@ -74,9 +76,10 @@ export function liveQueueRoutes(deps: LiveRouteDeps, options?: LiveStreamOptions
       response: 'live-queues',
       handler: async ({ caller, query }) => {
         const { tenantId, scope } = liveTenant(caller.scope, query.tenantId);
-        return streams.open(tenantId, scope, stillAllowed(tenantId), caller.user.id);
+        return streams.open(tenantId, scope, stillAllowed(tenantId), `user:${caller.user.id}`);
       },
     }),
+    ...wallboardLinkRoutes(deps, streams),
   ];
 }
 

@@ -11,6 +11,7 @@ import { queuePeriodSums } from '../queue-reports/queue-stats.service';
 import { answeredWithin } from '../queue-reports/queue-stats.repository';
 import { findQueues, membersOf, type QueueDetailRow } from '../queues/queues.repository';
 import { timezoneOfTenant } from '../tenants/tenants.repository';
+import { queueAlertsIn, type QueueAlertRow } from './alerts.repository';
 import type { LivePbx, LiveQueues } from './live-queues';
 import { memberState, type LiveCaller, type LiveMember, type LiveQueue } from './live-state';
 import { pbxNameKey } from '../../pbx-name';
@@ -61,13 +62,15 @@ function memberView(m: LiveMember, ext: ExtensionRow | undefined) {
   return {
     extensionId: ext?.id ?? null,
     extNum: ext?.ext_num ?? null,
+    peerName: ext?.peer_name ?? null,
     name: m.name,
     interface: m.interface,
     membership: m.membership,
     state: memberState(m),
+    stateSince: m.stateSince.toISOString(),
     paused: m.paused,
     pauseReason: m.paused ? m.pausedReason : '',
-    pausedSince: m.paused ? fromEpoch(m.lastPause) : null,
+    pausedSince: iso(m.pausedSince),
     inCall: m.inCall,
     penalty: m.penalty,
     callsTaken: m.callsTaken,
@@ -81,10 +84,12 @@ function loggedOutView(ext: ExtensionRow) {
   return {
     extensionId: ext.id,
     extNum: ext.ext_num,
+    peerName: ext.peer_name,
     name: ext.ext_name,
     interface: '',
     membership: '',
     state: 'loggedOut',
+    stateSince: null,
     paused: false,
     pauseReason: '',
     pausedSince: null,
@@ -107,6 +112,16 @@ const nowOf = (deps: LiveDeps): Date => new Date(deps.clock.now());
 
 type TodayCounters = Awaited<ReturnType<typeof todayCounters>>;
 
+/** Which part of a tenant's view to load, and how to word it. */
+export interface ViewOptions {
+  /** Without today's counters (the agent routes never show a queue whole). */
+  readonly counters?: boolean;
+  /** Only these queues, in this order (a wallboard link's). */
+  readonly queueIds?: readonly number[];
+  /** The PBXs as `PBX 1`, `PBX 2` … without their reasons: a wall screen learns no address (a wallboard link's). */
+  readonly anonymousPbx?: boolean;
+}
+
 /**
  * What a tenant's live view needs from the database, read at once: its queues, extensions (to resolve members,
  * reporting.md R14), configured members, and today's counters. The JSON route reads it for every request;
@@ -124,14 +139,18 @@ export class TenantView {
     private readonly byId: ReadonlyMap<number, ExtensionRow>,
     private readonly configured: ReadonlyMap<number, number[]>,
     private readonly today: TodayCounters | undefined,
+    private readonly anonymousPbx: boolean,
+    private readonly alerts: ReadonlyMap<number, QueueAlertRow>,
   ) {
     this.byLogName = new Map(queues.map((q) => [pbxNameKey(q.log_name), q]));
   }
 
-  static async load(deps: LiveDeps, caller: Caller, tenantId: number, { counters = true } = {}): Promise<TenantView> {
+  static async load(deps: LiveDeps, caller: Caller, tenantId: number, options: ViewOptions = {}): Promise<TenantView> {
     const { db, live } = deps;
+    const { counters = true, queueIds, anonymousPbx = false } = options;
     const scope = requireTenant(caller.scope, tenantId);
-    const queues = await findQueues(db, scope);
+    const all = await findQueues(db, scope);
+    const queues = queueIds ? queueIds.flatMap((id) => all.filter((q) => q.id === id)) : all;
     const extensions = await extensionsOfTenant(db, scope, tenantId);
     const names = new AgentNames(
       extensions.map((e) => ({ extNum: e.ext_num, peer: e.peer_name, extName: e.ext_name, aliases: e.agent_aliases })),
@@ -151,6 +170,8 @@ export class TenantView {
       new Map(extensions.map((e) => [e.id, e])),
       configured,
       today,
+      anonymousPbx,
+      new Map(counters ? (await queueAlertsIn(db, scope)).map((a) => [a.queue_id, a]) : []),
     );
   }
 
@@ -167,11 +188,11 @@ export class TenantView {
       configured: live.configured,
       connected: live.configured && live.pbxs.every((p) => p.status.state === 'connected'),
       lastEventAt: iso(latest(live.pbxs.map((p) => p.lastEventAt))),
-      pbx: live.pbxs.map((p) => ({
-        label: p.label,
+      pbx: live.pbxs.map((p, i) => ({
+        label: this.anonymousPbx ? `PBX ${i + 1}` : p.label,
         state: p.status.state,
         since: p.status.since.toISOString(),
-        reason: p.status.reason ?? null,
+        reason: this.anonymousPbx ? null : (p.status.reason ?? null),
         lastEventAt: iso(p.lastEventAt),
         snapshotAt: iso(p.snapshotAt),
       })),
@@ -199,6 +220,7 @@ export class TenantView {
       callers,
       members: [...members, ...absent.map(loggedOutView)],
       today: this.todayOf(q.id),
+      alerts: alertsView(this.alerts.get(q.id)),
     };
   }
 
@@ -247,6 +269,17 @@ export async function liveQueuesOf(deps: LiveDeps, caller: Caller, query: { tena
   const { tenantId } = liveTenant(caller.scope, query.tenantId);
   const view = await TenantView.load(deps, caller, tenantId);
   return view.body(deps.live, nowOf(deps));
+}
+
+/** A queue's thresholds as a wallboard colours its figures by them (docs/live-queues.md, Alerts); null: none set. */
+function alertsView(r: QueueAlertRow | undefined) {
+  if (!r) return null;
+  return {
+    maxCallersWaiting: r.max_callers_waiting,
+    maxLongestWaitSeconds: r.max_longest_wait_seconds,
+    minServiceLevelPercent: r.min_service_level_percent,
+    noAgentAvailable: r.no_agent_available === 1,
+  };
 }
 
 const serviceLevelOf = (seconds: number | undefined) => (seconds && seconds > 0 ? seconds : DEFAULT_SERVICE_LEVEL);

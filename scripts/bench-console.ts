@@ -1,0 +1,327 @@
+#!/usr/bin/env -S npx tsx
+// The console's benchmarks and budgets (docs/performance.md, "The console"):
+//   npm run bench:console      (builds, then: npx tsx scripts/bench-console.ts [--pages 50] [--events 40] [--loads 20])
+// In one run, with Debian's chromium driven by playwright-core:
+// 1. Wallboard, event to DOM: the real program (a copy of dist/tars.cjs and dist/console under .tmp/) on the
+//    recorded Asterisk run's site (test/helpers/console-site.ts: TARS_AMI_URL pointing at an AMI peer in this
+//    process), PAGES browser contexts (default 50, each its own connections, as 50 screens) signed in with the
+//    console's cookie. EVENTS callers join Sales one by one (after 10 of warm-up), each written to TARS's AMI
+//    link 250 ms after the one before: from the write (Date.now() here) to each page's DOM showing the new number
+//    of callers (a MutationObserver's Date.now() in the page: the same machine's clock). The same in the floor:
+//    PAGES pages that read the same stream with EventSource and write each frame's data into a <pre>, unchanged.
+//    Two rounds of each, alternated; p50 / p95 / max over all pages and events. Target: the wallboard's p95 at
+//    most 2x the floor's.
+// 2. Sign-in first paint: LOADS loads (default 20) of /sign-in, each in a new context (nothing cached), against as
+//    many of a static page of the same size served by the same program (its files beside the console's, with
+//    Brotli and gzip forms alike: the sign-in form's markup as the console draws it, the same style sheet, and the
+//    console's scripts as an HTML comment for their bytes), alternated: Chromium's first-contentful-paint.
+//    Target: the median at most 1.5x the static page's.
+// 3. Budgets: the bytes each first load (sign-in, wallboard) transfers, compressed (Brotli, as Chromium asks),
+//    the live stream left out; at most 200 kB each.
+// The figures are printed; any error fails the run (exit 1).
+// Code run in the page is typed loosely: this tsconfig has no DOM library (as in test/browser).
+/* eslint-disable @typescript-eslint/no-explicit-any */
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { parseArgs } from 'node:util';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { CHROMIUM, FLAGS } from '../test/helpers/browser';
+import { ROLE_IDS, startConsoleSite, type ConsoleSite } from '../test/helpers/console-site';
+import { MAX_STREAMS_PER_USER } from '../src/modules/live-queues/live-stream';
+import { ROOT } from './http-bench-kit';
+
+const { values: opts } = parseArgs({
+  options: {
+    pages: { type: 'string', default: '50' },
+    events: { type: 'string', default: '40' },
+    loads: { type: 'string', default: '20' },
+  },
+});
+const PAGES = Number(opts.pages);
+const EVENTS = Number(opts.events);
+const LOADS = Number(opts.loads);
+const WARMUP = 10;
+const SPACING_MS = 250;
+
+const quantile = (xs: number[], q: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * (s.length - 1)))] as number;
+};
+const ms = (n: number) => `${n.toFixed(1)} ms`;
+
+/** A copy of the built program with the static floor page among the console's files (served as they are). */
+function programCopy(): string {
+  const dir = join(ROOT, '.tmp', 'bench-console');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  cpSync(join(ROOT, 'dist', 'tars.cjs'), join(dir, 'tars.cjs'));
+  cpSync(join(ROOT, 'dist', 'console'), join(dir, 'console'), { recursive: true });
+  return dir;
+}
+
+/** Adds a file to the copy's console files, with its compressed forms, as scripts/build-console.mjs does. */
+function addConsoleFile(dir: string, name: string, body: string): void {
+  const file = join(dir, 'console', name);
+  writeFileSync(file, body);
+  writeFileSync(`${file}.br`, brotliCompressSync(Buffer.from(body)));
+  writeFileSync(`${file}.gz`, gzipSync(Buffer.from(body), { level: 9 }));
+  const manifest = JSON.parse(readFileSync(join(dir, 'console', 'manifest.json'), 'utf8'));
+  manifest.files.push(name);
+  writeFileSync(join(dir, 'console', 'manifest.json'), JSON.stringify(manifest));
+}
+
+const FLOOR_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>floor</title></head><body><pre id="frame"></pre>
+<script>const pre = document.getElementById('frame');
+const es = new EventSource('/v2/reporting/queues/live/stream?tenantId=1');
+for (const type of ['state', 'queue']) es.addEventListener(type, (e) => { pre.textContent = e.data; });
+</script></body></html>`;
+
+/**
+ * What a page shows as Sales's number of callers: the wallboard's tile, or the floor's last frame (a watcher, not the
+ * page's work). Returns the number shown when it starts: the round counts from there (the site's queue may have
+ * callers of the recorded run waiting already).
+ */
+function installWatcher(kind: 'wallboard' | 'floor'): number | undefined {
+  const g = globalThis as any;
+  g.seen = [] as { n: number; at: number }[];
+  const read = (): number | undefined => {
+    if (kind === 'floor') {
+      const text: string = g.document.getElementById('frame')?.textContent ?? '';
+      const i = text.indexOf('"queueId":1,');
+      if (i < 0) return undefined;
+      const m = /"callersWaiting":(\d+)/.exec(text.slice(i));
+      return m ? Number(m[1]) : undefined;
+    }
+    const tile = [...g.document.querySelectorAll('li.tile')].find((el: any) => el.querySelector('h2').textContent.startsWith('Sales'));
+    const value = tile && [...tile.querySelectorAll('.figure')].find((f: any) => f.querySelector('dt').textContent === 'Waiting');
+    return value ? Number(value.querySelector('.value').textContent) : undefined;
+  };
+  let last = read();
+  new g.MutationObserver(() => {
+    const n = read();
+    if (n !== undefined && n !== last) {
+      last = n;
+      g.seen.push({ n, at: Date.now() });
+    }
+  }).observe(g.document.body, { subtree: true, childList: true, characterData: true });
+  return last;
+}
+
+async function wallboardRound(
+  browser: Browser,
+  site: ConsoleSite,
+  cookies: readonly string[],
+  kind: 'wallboard' | 'floor',
+  start: number,
+): Promise<number[] | undefined> {
+  const contexts: BrowserContext[] = [];
+  const pages: Page[] = [];
+  const baselines: number[] = [];
+  for (let i = 0; i < PAGES; i++) {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const cookie = cookies[Math.floor(i / MAX_STREAMS_PER_USER)] as string;
+    await context.addCookies([{ name: 'tars_session', value: cookie, url: site.url, httpOnly: true, sameSite: 'Strict' }]);
+    const page = await context.newPage();
+    if (kind === 'floor') {
+      await page.goto(`${site.url}/assets/bench-floor.html`);
+      await page.waitForFunction(() => ((globalThis as any).document.getElementById('frame')?.textContent ?? '').includes('"queueId":1,'));
+    } else {
+      await page.goto(`${site.url}/wallboard`);
+      await page.locator('li.tile').first().waitFor({ timeout: 60_000 });
+    }
+    // tsx names functions through a helper of its own (__name): the page gets a stand-in before the watcher.
+    await page.evaluate('globalThis.__name ??= (f) => f');
+    const baseline = await page.evaluate(installWatcher, kind);
+    if (baseline === undefined) throw new Error(`${kind}: a page shows no number of callers for Sales`);
+    baselines.push(baseline);
+    contexts.push(context);
+    pages.push(page);
+  }
+  await sleep(1000);
+  // Each event adds one caller to what the page showed: the i-th of the round is shown as baseline + i + 1.
+  const sent: { added: number; at: number }[] = [];
+  for (let i = 0; i < WARMUP + EVENTS; i++) {
+    const n = start + i + 1;
+    const at = Date.now();
+    site.peer.write(
+      `Event: QueueCallerJoin\r\nPrivilege: agent,all\r\nQueue: sales\r\nUniqueid: bench-${n}\r\nChannel: PJSIP/bench-${n}\r\nCallerIDNum: +1555000${n}\r\nCallerIDName: Bench\r\nPosition: ${n}\r\nCount: ${n}\r\n\r\n`,
+    );
+    if (i >= WARMUP) sent.push({ added: i + 1, at });
+    await sleep(SPACING_MS);
+  }
+  await sleep(2000);
+  const latencies: number[] = [];
+  let reconciled = false;
+  for (const [p, page] of pages.entries()) {
+    const seen = (await page.evaluate(() => (globalThis as any).seen)) as { n: number; at: number }[];
+    const baseline = baselines[p] as number;
+    // Only joins were sent: a number going down is TARS reading the queues whole again (QueueStatus, every 5 minutes),
+    // the AMI peer answering with the recording's callers and not the round's. The round is then run again.
+    if (seen.some((x, i) => x.n < (i === 0 ? baseline : (seen[i - 1] as { n: number }).n))) {
+      reconciled = true;
+      break;
+    }
+    for (const s of sent) {
+      // The first time the page showed this event (or a later one: two frames read in one task draw once).
+      const want = baseline + s.added;
+      const shown = seen.find((x) => x.n >= want);
+      if (!shown) throw new Error(`${kind}: a page never showed ${want} callers (it started at ${baseline})`);
+      latencies.push(shown.at - s.at);
+    }
+  }
+  for (const c of contexts) await c.close();
+  // The callers leave again, so that the next round starts from the same queue.
+  for (let n = start + 1; n <= start + WARMUP + EVENTS; n++)
+    site.peer.write(
+      `Event: QueueCallerLeave\r\nPrivilege: agent,all\r\nQueue: sales\r\nUniqueid: bench-${n}\r\nChannel: PJSIP/bench-${n}\r\nPosition: 1\r\nCount: 0\r\n\r\n`,
+    );
+  await sleep(1000);
+  return reconciled ? undefined : latencies;
+}
+
+/** Waits until the program's AMI link is up (an event written before that reaches nobody). */
+async function connected(site: ConsoleSite): Promise<void> {
+  for (let tries = 0; tries < 150; tries++) {
+    const res = await site.call('GET', '/v2/reporting/queues/live', { token: site.admin.token, query: { tenantId: 1 } });
+    if (res.body?.connected === true) return;
+    await sleep(100);
+  }
+  throw new Error('the AMI link never came up after the restart');
+}
+
+async function firstPaint(browser: Browser, url: string): Promise<number> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(url);
+  const fcp = await page.waitForFunction(
+    () => (globalThis as any).performance.getEntriesByName('first-contentful-paint')[0]?.startTime as number | undefined,
+    undefined,
+    { polling: 50 },
+  );
+  const value = (await fcp.jsonValue()) as number;
+  await context.close();
+  return value;
+}
+
+/** The bytes a first load transfers (bodies as sent, compressed, and headers), the live stream left out. */
+async function firstLoadBytes(browser: Browser, url: string, cookie?: { value: string; url: string }, ready?: string) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  if (cookie)
+    await context.addCookies([{ name: 'tars_session', value: cookie.value, url: cookie.url, httpOnly: true, sameSite: 'Strict' }]);
+  const page = await context.newPage();
+  const responses: Promise<{ url: string; bytes: number }>[] = [];
+  page.on('response', (r) =>
+    responses.push(
+      (async () => {
+        if (r.url().includes('/stream')) return { url: r.url(), bytes: 0 };
+        const sizes = await r.request().sizes();
+        return { url: r.url(), bytes: sizes.responseBodySize + sizes.responseHeadersSize };
+      })(),
+    ),
+  );
+  await page.goto(url);
+  if (ready) await page.locator(ready).first().waitFor();
+  await page.waitForLoadState('networkidle').catch(() => undefined);
+  const all = await Promise.all(responses);
+  await context.close();
+  return all.reduce((s, r) => s + r.bytes, 0);
+}
+
+async function main(): Promise<void> {
+  const copy = programCopy();
+  const site = await startConsoleSite({ program: join(copy, 'tars.cjs') });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true });
+  try {
+    // A user holds at most MAX_STREAMS_PER_USER live streams: the pages are shared among as many managers as that takes.
+    const cookies: string[] = [];
+    for (let i = 0; i < Math.ceil(PAGES / MAX_STREAMS_PER_USER); i++) {
+      const manager = await site.makeUser(ROLE_IDS.queues);
+      const signIn = await site.call('POST', '/v2/console/session', {
+        body: { email: manager.email, password: manager.password },
+        headers: { 'sec-fetch-site': 'same-origin' },
+      });
+      const got = /tars_session=([^;]+)/.exec(signIn.headers.get('set-cookie') ?? '')?.[1];
+      if (!got) throw new Error(`console sign-in: ${signIn.status} ${signIn.text}`);
+      cookies.push(got);
+    }
+    const cookie = cookies[0] as string;
+
+    // 3. Budgets first (a fresh server: nothing cached anywhere).
+    const signInBytes = await firstLoadBytes(browser, `${site.url}/sign-in`, undefined, 'input[name=email]');
+    const wallboardBytes = await firstLoadBytes(browser, `${site.url}/wallboard`, { value: cookie, url: site.url }, 'li.tile');
+
+    // 2. First paint: the sign-in page against a static page of the same size from the same program.
+    const probe = await browser.newContext();
+    const p = await probe.newPage();
+    const scripts: string[] = [];
+    p.on('response', async (r) => {
+      if (r.url().endsWith('.js')) scripts.push(await r.text());
+    });
+    await p.goto(`${site.url}/sign-in`);
+    await p.locator('input[name=email]').waitFor();
+    await sleep(500);
+    const markup = await p.evaluate(() => {
+      const d = (globalThis as any).document;
+      const clone = d.documentElement.cloneNode(true);
+      for (const s of clone.querySelectorAll('script, link[rel=modulepreload]')) s.remove();
+      return `<!doctype html>\n${clone.outerHTML}`;
+    });
+    await probe.close();
+    const filler = scripts.join('\n').replace(/--/g, '- -');
+    const index = (await (await fetch(`${site.url}/sign-in`, { headers: { accept: 'text/html' } })).text()).length;
+    const consoleBytes = index + scripts.reduce((sum, s) => sum + s.length, 0);
+    const floorHtml = markup.replace('</body>', `<!--${filler}--></body>`);
+    addConsoleFile(copy, 'assets/bench-first-paint.html', floorHtml);
+    addConsoleFile(copy, 'assets/bench-floor.html', FLOOR_PAGE);
+    await site.restart(); // the program reads its files' list at its first request: start it again to serve the floors
+    await connected(site); // and its AMI link is up again before any event is written to it
+    const consolePaints: number[] = [];
+    const staticPaints: number[] = [];
+    await firstPaint(browser, `${site.url}/sign-in`); // warm-up: the program's own first requests
+    await firstPaint(browser, `${site.url}/assets/bench-first-paint.html`);
+    for (let i = 0; i < LOADS; i++) {
+      staticPaints.push(await firstPaint(browser, `${site.url}/assets/bench-first-paint.html`));
+      consolePaints.push(await firstPaint(browser, `${site.url}/sign-in`));
+    }
+
+    // 1. The wallboard against the floor, two rounds each, alternated.
+    const wall: number[] = [];
+    const floor: number[] = [];
+    let start = 0;
+    for (const kind of ['floor', 'wallboard', 'floor', 'wallboard'] as const) {
+      let got: number[] | undefined;
+      for (let attempt = 1; !got; attempt++) {
+        got = await wallboardRound(browser, site, cookies, kind, start);
+        start += WARMUP + EVENTS;
+        if (!got) console.log(`  ${kind} round cut by TARS's QueueStatus reconciliation: run again`);
+        if (!got && attempt === 3) throw new Error(`${kind}: three rounds cut by a reconciliation`);
+      }
+      (kind === 'floor' ? floor : wall).push(...got);
+      console.log(`  ${kind} round: p95 ${ms(quantile(got, 0.95))}`);
+    }
+
+    const kB = (n: number) => `${(n / 1000).toFixed(1)} kB`;
+    console.log(`\nWallboard, from an AMI event written to TARS to the DOM showing it, ${PAGES} open pages, ${2 * EVENTS} events each:`);
+    console.log(`  wallboard: p50 ${ms(quantile(wall, 0.5))}, p95 ${ms(quantile(wall, 0.95))}, max ${ms(Math.max(...wall))}`);
+    console.log(`  floor:     p50 ${ms(quantile(floor, 0.5))}, p95 ${ms(quantile(floor, 0.95))}, max ${ms(Math.max(...floor))}`);
+    console.log(`  p95 ratio: ${(quantile(wall, 0.95) / quantile(floor, 0.95)).toFixed(2)} (target: at most 2)`);
+    console.log(
+      `\nSign-in first contentful paint, ${LOADS} cold loads each (page and scripts ${consoleBytes} characters, the static page ${floorHtml.length}; the same style sheet):`,
+    );
+    console.log(`  console sign-in: median ${ms(quantile(consolePaints, 0.5))}, p95 ${ms(quantile(consolePaints, 0.95))}`);
+    console.log(`  static page:     median ${ms(quantile(staticPaints, 0.5))}, p95 ${ms(quantile(staticPaints, 0.95))}`);
+    console.log(`  median ratio: ${(quantile(consolePaints, 0.5) / quantile(staticPaints, 0.5)).toFixed(2)} (target: at most 1.5)`);
+    console.log(`\nFirst load, compressed (target: at most 200 kB each): sign-in ${kB(signInBytes)}, wallboard ${kB(wallboardBytes)}`);
+  } finally {
+    await browser.close();
+    await site.close();
+    rmSync(copy, { recursive: true, force: true });
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,7 @@
+import { render } from 'preact';
+import './styles/base.css';
+import './styles/console.css';
+import './styles/wallboard.css';
+import { App } from './app';
+
+render(<App />, document.getElementById('app') as HTMLElement);

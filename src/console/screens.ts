@@ -1,0 +1,31 @@
+import type { Screen } from './router';
+import { SignIn } from './screens/sign-in';
+
+/**
+ * Every screen of the console, in menu order. A new screen is one entry here (part 2's reports, directory and
+ * PBX screens: `load: () => import('./screens/…')`, so their code and chart library load only when opened).
+ */
+export const SCREENS: readonly Screen[] = [
+  { path: '/sign-in', title: 'Sign in', component: SignIn, public: true },
+  { path: '/tv', title: 'Wallboard', load: () => import('./screens/tv'), public: true, bare: true },
+  {
+    path: '/wallboard',
+    title: 'Wallboard',
+    load: () => import('./screens/wallboard'),
+    permission: 'reporting.queues.read',
+    nav: 'Wallboard',
+  },
+  {
+    path: '/wallboard/links',
+    title: 'TV links',
+    load: () => import('./screens/wallboard-links'),
+    permission: 'reporting.wallboards.manage',
+    nav: 'TV links',
+  },
+  { path: '/account', title: 'Account', load: () => import('./screens/account'), nav: 'Account' },
+];
+
+/** Where `/` leads once signed in: the first screen of the menu the user may open. */
+export function homeOf(can: (permission: string) => boolean): string {
+  return SCREENS.find((s) => s.nav && (!s.permission || can(s.permission)))?.path ?? '/account';
+}

@@ -9,6 +9,7 @@ import * as agentAliases from './2026-11-25T1000_agent_aliases';
 import * as directory from './2026-11-25T1200_directory';
 import * as selfService from './2026-11-25T1300_self_service';
 import * as liveQueues from './2026-11-25T1400_live_queues';
+import * as queueServiceLevel from './2026-11-26T1300_queue_service_level';
 
 /**
  * Every migration, by name, imported statically so that the bundle and the standalone executable carry
@@ -25,4 +26,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-25T1200_directory': directory,
   '2026-11-25T1300_self_service': selfService,
   '2026-11-25T1400_live_queues': liveQueues,
+  '2026-11-26T1300_queue_service_level': queueServiceLevel,
 };

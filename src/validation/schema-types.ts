@@ -829,6 +829,10 @@ export interface SchemaTypes {
     recording: string;
     branchId: number | null;
     branchName: string | null;
+    /**
+     * Addition to the hosted API: its service level threshold in seconds (Asterisk's servicelevel), reporting.md R19.
+     */
+    serviceLevelSeconds: number;
   }[];
   /**
    * A queue as the hosted API lists it (GET /v2/queues?tenantId=; the mobile app's CallQueue).
@@ -844,6 +848,10 @@ export interface SchemaTypes {
     recording: string;
     branchId: number | null;
     branchName: string | null;
+    /**
+     * Addition to the hosted API: its service level threshold in seconds (Asterisk's servicelevel), reporting.md R19.
+     */
+    serviceLevelSeconds: number;
   };
   /**
    * One imported CDR row (Asterisk Master.csv) as the calls report shows it.
@@ -1431,6 +1439,10 @@ export interface SchemaTypes {
       tenantId: number;
       name: string;
       logName: string;
+      /**
+       * The queue's service level threshold in seconds (Asterisk's servicelevel; default 30): a call answered after waiting at most this long is answered within the service level (docs/reporting.md R19).
+       */
+      serviceLevelSeconds?: number;
     }[];
     phoneNumbers?: {
       /**
@@ -1818,7 +1830,7 @@ export interface SchemaTypes {
        */
       live: boolean;
       /**
-       * The queue's servicelevel in Asterisk, 30 when it has none.
+       * The queue's servicelevel in Asterisk; when it has none, the queue's serviceLevelSeconds in TARS (30 unless set).
        */
       serviceLevelSeconds: number;
       callersWaiting: number;
@@ -2301,6 +2313,10 @@ export interface SchemaTypes {
      * Items: A record id: a positive integer.
      */
     members?: number[];
+    /**
+     * The queue's service level threshold in seconds (Asterisk's servicelevel; default 30): a call answered after waiting at most this long is answered within the service level (docs/reporting.md R19).
+     */
+    serviceLevelSeconds?: number;
   };
   'queue-delete-query': {
     /**
@@ -2400,6 +2416,10 @@ export interface SchemaTypes {
      * Items: A record id: a positive integer.
      */
     members?: number[];
+    /**
+     * The queue's service level threshold in seconds (Asterisk's servicelevel; default 30): a call answered after waiting at most this long is answered within the service level (docs/reporting.md R19).
+     */
+    serviceLevelSeconds?: number;
   };
   /**
    * Addition to the hosted API: a queue with what TARS needs to read the PBX's logs: `logName` (its name in queue_log, unique without case) and its static members (extension ids).
@@ -2420,6 +2440,10 @@ export interface SchemaTypes {
     recording: string;
     branchId: number | null;
     branchName: string | null;
+    /**
+     * Its service level threshold in seconds (reporting.md R19).
+     */
+    serviceLevelSeconds: number;
     /**
      * Extension ids of its static members.
      *

@@ -32,6 +32,8 @@ export interface PlannedQueue {
   readonly name: string;
   readonly number: string;
   readonly ringStrategy: string;
+  /** Its service level threshold (reporting.md R19): the configuration's, else the stored one (30 for a new queue). */
+  readonly serviceLevelSeconds: number;
   /** Extension numbers of its static members. */
   readonly members: number[];
   readonly changes: string[];
@@ -102,6 +104,7 @@ async function planQueues(db: Db, tenantId: number, site: SiteConfig, notes: str
   let unchanged = 0;
   for (const q of site.queues) {
     const wantMembers = memberNumbers(q, notes);
+    const serviceLevel = serviceLevelOf(q, notes);
     const have = current.find((c) => c.log_name.toLowerCase() === q.logName.toLowerCase());
     if (!have) {
       const elsewhere = await queueByLogName(db, q.logName);
@@ -115,6 +118,7 @@ async function planQueues(db: Db, tenantId: number, site: SiteConfig, notes: str
         name: q.name,
         number: q.number ?? '',
         ringStrategy: q.strategy,
+        serviceLevelSeconds: serviceLevel ?? DEFAULT_SERVICE_LEVEL,
         members: wantMembers,
         changes: [],
       });
@@ -124,6 +128,8 @@ async function planQueues(db: Db, tenantId: number, site: SiteConfig, notes: str
     const addMembers = wantMembers.filter((m) => !haveMembers.includes(m));
     const changes = addMembers.map((m) => `member + extension ${m}`);
     if (q.strategy !== have.ring_strategy) changes.push(`strategy ${have.ring_strategy} → ${q.strategy}`);
+    if (serviceLevel !== null && serviceLevel !== have.service_level_seconds)
+      changes.push(`service level ${have.service_level_seconds} s → ${serviceLevel} s`);
     const number = q.number ?? have.number;
     if (number !== have.number) changes.push(`number ${JSON.stringify(have.number)} → ${JSON.stringify(number)}`);
     if (changes.length === 0) unchanged++;
@@ -135,11 +141,25 @@ async function planQueues(db: Db, tenantId: number, site: SiteConfig, notes: str
         name: have.name,
         number,
         ringStrategy: q.strategy,
+        serviceLevelSeconds: serviceLevel ?? have.service_level_seconds,
         members: [...haveMembers, ...addMembers],
         changes,
       });
   }
   return { out, unchanged };
+}
+
+/** A new queue's threshold when its configuration sets none (the hosted API's answeredUnder30). */
+const DEFAULT_SERVICE_LEVEL = 30;
+/** The most a queue's threshold may be in TARS (queue-create's schema). */
+const MAX_SERVICE_LEVEL = 3600;
+
+/** The configuration's `servicelevel` when TARS can keep it; a larger one is noted and left alone. */
+function serviceLevelOf(q: SiteQueue, notes: string[]): number | null {
+  const s = q.serviceLevelSeconds;
+  if (s === null || s <= MAX_SERVICE_LEVEL) return s;
+  notes.push(`${q.file}:${q.line}: servicelevel ${s} of ${q.logName} is more than ${MAX_SERVICE_LEVEL} seconds: not taken`);
+  return null;
 }
 
 function memberNumbers(q: SiteQueue, notes: string[]): number[] {
@@ -174,7 +194,13 @@ export async function applySync(database: OpenDatabase, tenantId: number, site: 
     }
     const idOf = new Map((await extensionsOfTenant(trx, scope, tenantId)).map((r) => [r.ext_num, r.id]));
     for (const q of plan.queues) {
-      const fields = { name: q.name, logName: q.logName, number: q.number, ringStrategy: q.ringStrategy };
+      const fields = {
+        name: q.name,
+        logName: q.logName,
+        number: q.number,
+        ringStrategy: q.ringStrategy,
+        serviceLevelSeconds: q.serviceLevelSeconds,
+      };
       const id = q.action === 'create' ? await insertQueue(trx, { tenantId, ...fields }) : (q.id as number);
       if (q.action === 'change') {
         const [row] = await findQueues(trx, scope, id);
@@ -204,7 +230,10 @@ export function planText(plan: SyncPlan, applied: boolean): string {
     lines.push(`${verb(e.action)} extension ${e.extNum}: ${what}`);
   }
   for (const q of plan.queues) {
-    const what = q.action === 'create' ? `"${q.name}", ${q.ringStrategy}, members ${q.members.join(', ') || 'none'}` : q.changes.join('; ');
+    const what =
+      q.action === 'create'
+        ? `"${q.name}", ${q.ringStrategy}, service level ${q.serviceLevelSeconds} s, members ${q.members.join(', ') || 'none'}`
+        : q.changes.join('; ');
     lines.push(`${verb(q.action)} queue ${q.logName}: ${what}`);
   }
   lines.push(

@@ -15,6 +15,7 @@ export interface QueueInput {
   ringStrategy?: string;
   recording?: string;
   branchId?: number | null;
+  serviceLevelSeconds?: number;
 }
 
 const queueColumns = (input: Omit<QueueInput, 'id' | 'tenantId'>) => ({
@@ -24,6 +25,7 @@ const queueColumns = (input: Omit<QueueInput, 'id' | 'tenantId'>) => ({
   ring_strategy: input.ringStrategy ?? 'ringall',
   recording: input.recording ?? '',
   branch_id: input.branchId ?? null,
+  service_level_seconds: input.serviceLevelSeconds ?? 30,
 });
 
 export async function insertQueue(db: Db, input: QueueInput): Promise<number> {
@@ -54,6 +56,7 @@ export interface QueueDetailRow {
   recording: string;
   branch_id: number | null;
   branch_name: string | null;
+  service_level_seconds: number;
 }
 
 export async function findQueues(db: Db, scope: TenantScope, id?: number): Promise<QueueDetailRow[]> {
@@ -70,6 +73,7 @@ export async function findQueues(db: Db, scope: TenantScope, id?: number): Promi
       'q.recording',
       'q.branch_id',
       'b.name as branch_name',
+      'q.service_level_seconds',
     ])
     .where(tenantIn(scope, 'q.tenant_id'))
     .orderBy('q.id');

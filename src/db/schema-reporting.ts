@@ -64,6 +64,10 @@ export interface CdrCallTable {
   duration: number;
   billsec: number;
   disposition: string;
+  /** The record's lastapp (NULL for rows imported before it was kept, unless Queue or an R9 Dial). */
+  last_app: string | null;
+  /** The match key of its dst (callerKey, digits.ts), NULL under 3 digits. */
+  destination_key: string | null;
 }
 
 /** Sums of the queue statistics (reporting.md R5) over one local day of the queue's tenant's timezone; null: no row counted. */

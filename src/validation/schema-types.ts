@@ -36,7 +36,7 @@ export interface SchemaTypes {
     endDate: string & {
       [k: string]: unknown;
     };
-    distribution?: ('daily' | 'weekly' | 'monthly' | 'totals') & {
+    distribution?: ('daily' | 'weekly' | 'monthly' | 'totals' | 'hourly' | 'halfHourly' | 'quarterHourly' | 'hourOfDay' | 'dayOfWeek') & {
       [k: string]: unknown;
     };
   };
@@ -2357,9 +2357,9 @@ export interface SchemaTypes {
       [k: string]: unknown;
     };
     /**
-     * Periods of the rows: local days, weeks starting on Monday, calendar months, or (the default) one row for the whole range.
+     * Periods of the rows: local days, weeks starting on Monday, calendar months, or (the default) one row for the whole range; additions (reporting.md R20): local clock hours, half hours and quarter hours (a range of at most 31 local days), the 24 hours of the day and the 7 days of the week summed over the range.
      */
-    distribution?: 'daily' | 'weekly' | 'monthly' | 'totals';
+    distribution?: 'daily' | 'weekly' | 'monthly' | 'totals' | 'hourly' | 'halfHourly' | 'quarterHourly' | 'hourOfDay' | 'dayOfWeek';
   };
   /**
    * The response of POST /v2/reporting/queues/stats: the request's queueId array as sent, and one row per queue and period (api.md §2.9, reporting.md R5, R12). Times in seconds; noAnswerRingTime may have three decimals.
@@ -2370,10 +2370,17 @@ export interface SchemaTypes {
       queueId: number;
       queueName: string;
       /**
-       * The period's first day, YYYY-MM-DD, in the tenant's timezone.
+       * The period's first day, YYYY-MM-DD, in the tenant's timezone; for the additions of reporting.md R20 the interval's local start (YYYY-MM-DD HH:MM), the hour (HH:00) or the weekday (Monday … Sunday).
        */
       date: string;
-      distribution: 'daily' | 'weekly' | 'monthly' | 'totals';
+      /**
+       * Only on rows of hourly, halfHourly, quarterHourly, hourOfDay and dayOfWeek (reporting.md R20): the instant the interval begins, null for hourOfDay and dayOfWeek. The hosted API's rows do not have it.
+       */
+      start?: string | null;
+      /**
+       * Periods of the rows: local days, weeks starting on Monday, calendar months, or (the default) one row for the whole range; additions (reporting.md R20): local clock hours, half hours and quarter hours (a range of at most 31 local days), the 24 hours of the day and the 7 days of the week summed over the range.
+       */
+      distribution: 'daily' | 'weekly' | 'monthly' | 'totals' | 'hourly' | 'halfHourly' | 'quarterHourly' | 'hourOfDay' | 'dayOfWeek';
       peerName: '';
       totalInbound: number;
       inboundAnswered: number;

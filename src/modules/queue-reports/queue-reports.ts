@@ -23,12 +23,17 @@ export interface AgentAvailabilityRow {
   dndTimes: number;
 }
 
-export function toStatsRow(queue: QueueRow, date: string, distribution: Distribution, s: Sums): QueueStatsRow {
+/**
+ * A stats row; `start` (R20) only for the distributions that are additions, after `date`: the hosted API's rows stay
+ * exactly as they were.
+ */
+export function toStatsRow(queue: QueueRow, date: string, distribution: Distribution, s: Sums, start?: string | null): QueueStatsRow {
   const n = (v: number | null) => v ?? 0;
   return {
     queueId: queue.id,
     queueName: queue.name,
     date,
+    ...(start === undefined ? {} : { start }),
     distribution,
     peerName: '',
     totalInbound: n(s.inbound),

@@ -1,12 +1,14 @@
 import type { Db } from '../../db/database';
 import type { Caller } from '../../access/caller';
 import { requireTenant } from '../../access/scope';
-import { parseReportDate, periodsOf, resolveRange, type Distribution, type ReportDate } from '../../time/report-range';
-import { getQueuesInScope } from '../queues/queues.repository';
+import { parseReportDate, periodsOf, resolveRange, type Distribution, type ReportDate, type ReportRange } from '../../time/report-range';
+import { isCalendar, reportRows } from '../../time/report-rows';
+import { isoInZone } from '../../time/zone';
+import { getQueuesInScope, type QueueRow } from '../queues/queues.repository';
 import { timezoneOfTenant } from '../tenants/tenants.repository';
 import { periodSums } from './period-sums';
 import { toStatsRow, type QueueStatsResponse, type QueueStatsRow } from './queue-reports';
-import type { Sums } from './spans';
+import { addSums, emptySums, type Sums } from './spans';
 
 export interface QueueStatsBody {
   queueId: number[];
@@ -39,6 +41,10 @@ export async function queueStats(db: Db, caller: Caller, body: QueueStatsBody): 
     const ofTenant = queues.filter((q) => q.tenantId === tenantId);
     const tz = await timezoneOfTenant(db, requireTenant(caller.scope, tenantId));
     const range = resolveRange(tz, start, end);
+    if (!isCalendar(distribution)) {
+      for (const [id, list] of await intervalRows(db, caller, ofTenant, tz, range, distribution)) rows.set(id, list);
+      continue;
+    }
     const periods = periodsOf(tz, range, distribution);
     const sums = await periodSums(db, caller.scope, ofTenant, tz, range, periods);
     for (const q of ofTenant)
@@ -48,4 +54,32 @@ export async function queueStats(db: Db, caller: Caller, body: QueueStatsBody): 
       );
   }
   return { queueIds: body.queueId, results: queues.flatMap((q) => rows.get(q.id) ?? []) };
+}
+
+/** Rows of the distributions that are additions (R20): each row's spans summed, then added up; rows carry `start`. */
+async function intervalRows(
+  db: Db,
+  caller: Caller,
+  queues: readonly QueueRow[],
+  tz: string,
+  range: ReportRange,
+  distribution: Distribution,
+): Promise<Map<number, QueueStatsRow[]>> {
+  const rows = reportRows(tz, range, distribution);
+  const spans = rows.flatMap((r) => r.spans.map((s) => ({ date: r.date, from: s.from, to: s.to })));
+  const sums = await periodSums(db, caller.scope, queues, tz, range, spans);
+  const out = new Map<number, QueueStatsRow[]>();
+  for (const q of queues) {
+    const ofQueue = sums.get(q.id) ?? [];
+    let k = 0;
+    out.set(
+      q.id,
+      rows.map((r) => {
+        const total = emptySums();
+        for (let i = 0; i < r.spans.length; i++) addSums(total, ofQueue[k++] as Sums);
+        return toStatsRow(q, r.date, distribution, total, r.start === null ? null : isoInZone(tz, r.start));
+      }),
+    );
+  }
+  return out;
 }

@@ -2337,6 +2337,110 @@ export interface SchemaTypes {
     tenantId?: number;
   };
   /**
+   * The body of POST /v2/reporting/queues/service-level (reporting.md R19): the stats request's fields, the thresholds to judge at besides each queue's own, and what a short abandon is.
+   */
+  'queue-service-level-request': {
+    /**
+     * The queues to report on; each queue's rows use its own tenant's timezone.
+     *
+     * @minItems 1
+     * @maxItems 1000
+     *
+     * Items: A record id: a positive integer.
+     */
+    queueId: number[];
+    /**
+     * YYYY-MM-DD (a local day), YYYY-MM-DD HH:MM[:SS] (wall-clock time in the tenant's timezone), or ISO 8601 with Z or an offset (that instant). Fractional seconds are dropped.
+     */
+    startDate: string;
+    endDate: string & {
+      [k: string]: unknown;
+    };
+    /**
+     * Periods of the rows: local days, weeks starting on Monday, calendar months, or (the default) one row for the whole range; additions (reporting.md R20): local clock hours, half hours and quarter hours (a range of at most 31 local days), the 24 hours of the day and the 7 days of the week summed over the range.
+     */
+    distribution?: 'daily' | 'weekly' | 'monthly' | 'totals' | 'hourly' | 'halfHourly' | 'quarterHourly' | 'hourOfDay' | 'dayOfWeek';
+    /**
+     * Up to 8 more thresholds in seconds, each judged after the queue's own serviceLevelSeconds (one equal to it is not repeated).
+     *
+     * @minItems 1
+     * @maxItems 8
+     */
+    serviceLevelThresholds?: number[];
+    /**
+     * A caller who abandons (ABANDON) after waiting fewer seconds than this is a short abandon: not counted among the callers the queue could have served (reporting.md R19). Default 10, as abandonsUnder10.
+     */
+    shortAbandonSeconds?: number;
+  };
+  /**
+   * The response of POST /v2/reporting/queues/service-level (reporting.md R19): the request's queueId array as sent, and one row per queue and period, sorted by queue id, then period.
+   */
+  'queue-service-level': {
+    queueIds: number[];
+    results: {
+      queueId: number;
+      queueName: string;
+      /**
+       * The period, as in the stats report (reporting.md R7, R20).
+       */
+      date: string;
+      /**
+       * The instant the row's period begins, ISO 8601 with the tenant's offset (two 01:00 rows of the day DST ends differ by it): for daily, weekly and monthly the local start of date's period, for totals the range's start, null for hourOfDay and dayOfWeek (reporting.md R20).
+       */
+      start: string | null;
+      /**
+       * Periods of the rows: local days, weeks starting on Monday, calendar months, or (the default) one row for the whole range; additions (reporting.md R20): local clock hours, half hours and quarter hours (a range of at most 31 local days), the 24 hours of the day and the 7 days of the week summed over the range.
+       */
+      distribution: 'daily' | 'weekly' | 'monthly' | 'totals' | 'hourly' | 'halfHourly' | 'quarterHourly' | 'hourOfDay' | 'dayOfWeek';
+      /**
+       * Callers who entered the queue (totalInbound).
+       */
+      offered: number;
+      /**
+       * Calls answered (inboundAnswered).
+       */
+      answered: number;
+      /**
+       * Callers who left unanswered other than by a key press: hung up, timed out or left an empty queue (Asterisk's Abandoned).
+       */
+      abandoned: number;
+      /**
+       * Callers who hung up after waiting less than shortAbandonSeconds.
+       */
+      shortAbandons: number;
+      /**
+       * The queue's own threshold.
+       */
+      serviceLevelSeconds: number;
+      /**
+       * One per threshold: the queue's own first, then the requested ones in ascending order.
+       */
+      levels: {
+        seconds: number;
+        /**
+         * Answered after a wait of at most `seconds`.
+         */
+        answeredWithin: number;
+        /**
+         * Abandoned after a wait of at most `seconds`.
+         */
+        abandonedWithin: number;
+        /**
+         * 100 × answeredWithin / answered, one decimal (Asterisk's ServicelevelPerf); null without answered calls.
+         */
+        serviceLevel: number | null;
+        /**
+         * 100 × (answeredWithin + abandonedWithin) / (answered + abandoned) (Asterisk's ServicelevelPerf2).
+         */
+        serviceLevel2: number | null;
+        /**
+         * 100 × answeredWithin / (offered − shortAbandons): of the callers who stayed long enough to be served, the share answered in time.
+         */
+        serviceLevelOffered: number | null;
+      }[];
+    }[];
+  };
+  /**
    * The body of POST /v2/reporting/queues/stats (api.md §4.3).
    */
   'queue-stats-request': {

@@ -75,6 +75,8 @@ import queueCreate from '../../schemas/queue-create.json';
 import queueDeleteQuery from '../../schemas/queue-delete-query.json';
 import queueIdParams from '../../schemas/queue-id-params.json';
 import queueListQuery from '../../schemas/queue-list-query.json';
+import queueServiceLevelRequest from '../../schemas/queue-service-level-request.json';
+import queueServiceLevel from '../../schemas/queue-service-level.json';
 import queueStatsRequest from '../../schemas/queue-stats-request.json';
 import queueStats from '../../schemas/queue-stats.json';
 import queueUpdate from '../../schemas/queue-update.json';
@@ -196,6 +198,8 @@ export const SCHEMAS: readonly object[] = [
   queueDeleteQuery,
   queueIdParams,
   queueListQuery,
+  queueServiceLevelRequest,
+  queueServiceLevel,
   queueStatsRequest,
   queueStats,
   queueUpdate,

@@ -5,7 +5,8 @@ type Row = Record<string, unknown>;
 /**
  * reporting.md R20: the rows of any distribution of one queue and range add up to its totals row, counter by
  * counter, min and max by min and max (a row without waits has 0 for both, as R5 says, so it is left out of them).
- * `nested` names arrays of objects keyed by a field (service levels by `seconds`), added up the same way.
+ * `nested` names arrays of objects keyed by a field (service levels by `seconds`), added up the same way; `skip`
+ * names what is not a sum (a percentage).
  */
 export function expectAddsUp(
   rows: readonly Row[],
@@ -20,7 +21,7 @@ export function expectAddsUp(
       const by = opts.nested[key] as string;
       for (const item of value as Row[]) {
         const parts = rows.map((r) => (r[key] as Row[]).find((x) => x[by] === item[by]) as Row);
-        expectAddsUp(parts, item, `${what} ${key}[${by}=${String(item[by])}]`, { skip: [by] });
+        expectAddsUp(parts, item, `${what} ${key}[${by}=${String(item[by])}]`, { skip: [by, ...(opts.skip ?? [])] });
       }
       continue;
     }

@@ -2,6 +2,7 @@ import type { AppDeps } from '../../deps';
 import { route, type RouteDef } from '../../http/route';
 import { agentAvailability } from './availability.service';
 import { queueStats } from './queue-stats.service';
+import { serviceLevelReport } from './service-level.service';
 
 export function queueReportRoutes(deps: AppDeps): RouteDef[] {
   const { db } = deps.database;
@@ -25,6 +26,17 @@ export function queueReportRoutes(deps: AppDeps): RouteDef[] {
       body: 'agent-availability-request',
       response: 'agent-availability',
       handler: ({ caller, body }) => agentAvailability(db, caller, body, deps.clock.now()),
+    }),
+    route({
+      method: 'post',
+      path: '/v2/reporting/queues/service-level',
+      tag: 'Queue reporting',
+      summary: "Service level per queue and period: at the queue's threshold and others, as Asterisk and contact centres reckon it",
+      addition: true,
+      permission: 'reporting.queues.read',
+      body: 'queue-service-level-request',
+      response: 'queue-service-level',
+      handler: ({ caller, body }) => serviceLevelReport({ db }, caller, body),
     }),
   ];
 }

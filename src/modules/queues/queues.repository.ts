@@ -126,10 +126,17 @@ export interface QueueRow {
   id: number;
   tenantId: number;
   name: string;
+  /** Its service level threshold (reporting.md R19). */
+  serviceLevelSeconds: number;
 }
 
 const queuesById = defineQuery((db, p: Params<{ ids: string; scope: TenantScope }>) =>
-  db.selectFrom('queues').select(['id', 'tenant_id', 'name']).where(inJsonList('id', p.ids)).where(tenantIn(p.scope)).orderBy('id'),
+  db
+    .selectFrom('queues')
+    .select(['id', 'tenant_id', 'name', 'service_level_seconds'])
+    .where(inJsonList('id', p.ids))
+    .where(tenantIn(p.scope))
+    .orderBy('id'),
 );
 
 /**
@@ -138,7 +145,7 @@ const queuesById = defineQuery((db, p: Params<{ ids: string; scope: TenantScope 
  */
 export async function getQueuesInScope(db: Db, scope: TenantScope, ids: readonly number[]): Promise<QueueRow[]> {
   const found = ids.length > 0 ? await queuesById.all(db, { ids: JSON.stringify(ids), scope }) : [];
-  const rows = found.map(({ id, tenant_id, name }) => ({ id, tenantId: tenant_id, name }));
+  const rows = found.map((r) => ({ id: r.id, tenantId: r.tenant_id, name: r.name, serviceLevelSeconds: r.service_level_seconds }));
   const missing = ids.find((id) => !rows.some((r) => r.id === id));
   if (missing !== undefined) throw notFound(`Queue ${missing}`);
   return rows;

@@ -2232,6 +2232,140 @@ export interface SchemaTypes {
     }[];
   };
   /**
+   * The body of POST /v2/reporting/queues/agents (reporting.md R21): the stats request's fields.
+   */
+  'queue-agents-request': {
+    /**
+     * The queues to report on; each queue's rows use its own tenant's timezone.
+     *
+     * @minItems 1
+     * @maxItems 1000
+     *
+     * Items: A record id: a positive integer.
+     */
+    queueId: number[];
+    /**
+     * YYYY-MM-DD (a local day), YYYY-MM-DD HH:MM[:SS] (wall-clock time in the tenant's timezone), or ISO 8601 with Z or an offset (that instant). Fractional seconds are dropped.
+     */
+    startDate: string;
+    endDate: string & {
+      [k: string]: unknown;
+    };
+    /**
+     * Periods of the rows: local days, weeks starting on Monday, calendar months, or (the default) one row for the whole range; additions (reporting.md R20): local clock hours, half hours and quarter hours (a range of at most 31 local days), the 24 hours of the day and the 7 days of the week summed over the range.
+     */
+    distribution?: 'daily' | 'weekly' | 'monthly' | 'totals' | 'hourly' | 'halfHourly' | 'quarterHourly' | 'hourOfDay' | 'dayOfWeek';
+  };
+  /**
+   * The response of POST /v2/reporting/queues/agents (reporting.md R21): the request's queueId array as sent, and per agent, queue and period one row, with per agent and period one more over all the requested queues (queueId null). Sorted by period, then peerName (code points), then queueId (the all-queues row last). Times in seconds.
+   */
+  'queue-agents': {
+    queueIds: number[];
+    results: {
+      /**
+       * The agent's extension; null when its name resolves to none.
+       */
+      extId: number | null;
+      extNum: number | null;
+      /**
+       * The extension's name; "" without one.
+       */
+      name: string;
+      /**
+       * The extension's peerName, else the name the log wrote.
+       */
+      peerName: string;
+      /**
+       * null: the agent over all the requested queues.
+       */
+      queueId: number | null;
+      queueName: string | null;
+      /**
+       * The period, as in the stats report (reporting.md R7, R20).
+       */
+      date: string;
+      /**
+       * The instant the row's period begins, ISO 8601 with the tenant's offset (two 01:00 rows of the day DST ends differ by it): for daily, weekly and monthly the local start of date's period, for totals the range's start, null for hourOfDay and dayOfWeek (reporting.md R20).
+       */
+      start: string | null;
+      /**
+       * Periods of the rows: local days, weeks starting on Monday, calendar months, or (the default) one row for the whole range; additions (reporting.md R20): local clock hours, half hours and quarter hours (a range of at most 31 local days), the 24 hours of the day and the 7 days of the week summed over the range.
+       */
+      distribution: 'daily' | 'weekly' | 'monthly' | 'totals' | 'hourly' | 'halfHourly' | 'quarterHourly' | 'hourOfDay' | 'dayOfWeek';
+      /**
+       * Calls the agent answered (they count at the caller's ENTERQUEUE).
+       */
+      answered: number;
+      /**
+       * Of those, ended by the agent (COMPLETEAGENT).
+       */
+      agentHangups: number;
+      /**
+       * Ended by the caller (COMPLETECALLER).
+       */
+      callerHangups: number;
+      /**
+       * Transferred (blind, attended, Asterisk 1.4's TRANSFER).
+       */
+      transfers: number;
+      talkTime: number;
+      /**
+       * The callers' waits before the agent answered.
+       */
+      holdTime: number;
+      /**
+       * talkTime / answered, to the second; null without answered calls.
+       */
+      avgTalkTime: number | null;
+      avgHoldTime: number | null;
+      /**
+       * Calls that rang the agent and were not answered (RINGNOANSWER).
+       */
+      ringNoAnswer: number;
+      /**
+       * Their ringing in seconds (milliseconds / 1000, up to three decimals).
+       */
+      ringNoAnswerTime: number;
+      /**
+       * Ringing before the agent answered (CONNECT).
+       */
+      ringTime: number;
+      /**
+       * Time as a member of the queue; in the all-queues row the time a member of at least one of them (not a sum).
+       */
+      loginTime: number;
+      /**
+       * Login time not paused (all-queues row: unpaused in at least one queue).
+       */
+      availableTime: number;
+      /**
+       * loginTime − availableTime.
+       */
+      pausedTime: number;
+      /**
+       * Paused time by reason, as agent availability's offDutyTimes ("" shown as Paused); [] in the all-queues row.
+       */
+      pauseTimes: {
+        offDutyReason: string;
+        offDutyTime: number;
+      }[];
+      /**
+       * 100 × talkTime / availableTime, one decimal; null when availableTime is 0 (over 100 when calls outlast the period).
+       */
+      occupancy: number | null;
+      /**
+       * Answered outbound calls (R9; all-queues row: every one of the agent's).
+       */
+      outbound: number;
+      totalOutbound: number;
+      outboundTalkTime: number;
+      /**
+       * Talk on calls that did not pass through a queue; 0 in per-queue rows.
+       */
+      nonQueueTalkTime: number;
+    }[];
+  };
+  /**
    * PUT /v2/queues/{queueId}/alerts: the queue's thresholds, whole; a field left out is off (null, false, no e-mail; cooldown 300 s).
    */
   'queue-alerts-update': {

@@ -69,6 +69,8 @@ import phoneNumberPage from '../../schemas/phone-number-page.json';
 import phoneNumberQuery from '../../schemas/phone-number-query.json';
 import phoneNumberRecord from '../../schemas/phone-number-record.json';
 import phoneNumber from '../../schemas/phone-number.json';
+import queueAgentsRequest from '../../schemas/queue-agents-request.json';
+import queueAgents from '../../schemas/queue-agents.json';
 import queueAlertsUpdate from '../../schemas/queue-alerts-update.json';
 import queueAlerts from '../../schemas/queue-alerts.json';
 import queueCreate from '../../schemas/queue-create.json';
@@ -192,6 +194,8 @@ export const SCHEMAS: readonly object[] = [
   phoneNumberQuery,
   phoneNumberRecord,
   phoneNumber,
+  queueAgentsRequest,
+  queueAgents,
   queueAlertsUpdate,
   queueAlerts,
   queueCreate,

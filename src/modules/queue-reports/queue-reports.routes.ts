@@ -3,6 +3,7 @@ import { route, type RouteDef } from '../../http/route';
 import { agentAvailability } from './availability.service';
 import { queueStats } from './queue-stats.service';
 import { serviceLevelReport } from './service-level.service';
+import { agentsReport } from './agents.service';
 
 export function queueReportRoutes(deps: AppDeps): RouteDef[] {
   const { db } = deps.database;
@@ -37,6 +38,17 @@ export function queueReportRoutes(deps: AppDeps): RouteDef[] {
       body: 'queue-service-level-request',
       response: 'queue-service-level',
       handler: ({ caller, body }) => serviceLevelReport({ db }, caller, body),
+    }),
+    route({
+      method: 'post',
+      path: '/v2/reporting/queues/agents',
+      tag: 'Queue reporting',
+      summary: "Each agent's day per queue and period, and over all the queues: calls, missed rings, login, pauses, occupancy",
+      addition: true,
+      permission: 'reporting.queues.read',
+      body: 'queue-agents-request',
+      response: 'queue-agents',
+      handler: ({ caller, body }) => agentsReport({ db, clock: deps.clock }, caller, body),
     }),
   ];
 }

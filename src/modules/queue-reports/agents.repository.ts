@@ -1,0 +1,159 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { TenantScope } from '../../access/scope';
+import { tenantIn } from '../../access/tenant-filter';
+import type { Db } from '../../db/database';
+import { EV } from '../pbx-logs/queue-log-line';
+import { ANSWERED_EVENTS, outboundCallsOf, OUTBOUND_SUMS } from '../pbx-logs/stats-sql';
+import type { QueueSpan } from './report-frame';
+
+/**
+ * The pieces of each agent's day (reporting.md R21, R23) over spans of a report's rows. Every query reads only
+ * queues of the caller's scope, and CDR rows of a tenant of it.
+ */
+
+/** A span of a whole tenant (the all-queues rows): no queue. */
+export interface TenantSpan {
+  readonly span: number;
+  readonly from: number;
+  readonly to: number;
+}
+
+const spanField = (field: string) => sql.raw(`p.value ->> '${field}'`);
+const queueInScope = (column: RawBuilder<unknown>, scope: TenantScope) =>
+  sql`${column} IN (SELECT q.id FROM queues q WHERE ${tenantIn(scope, 'q.tenant_id')})`;
+
+/** An agent's call lines of one queue span: answered ones by how they ended, ring times (R4, R5). */
+export interface AgentCallSums {
+  readonly span: number;
+  readonly agent: number;
+  readonly answered: number;
+  readonly agentHangups: number;
+  readonly callerHangups: number;
+  readonly talk: number;
+  readonly hold: number;
+  readonly rna: number;
+  readonly rnaMs: number;
+  readonly ringMs: number;
+}
+
+export async function agentCallSums(db: Db, scope: TenantScope, spans: readonly QueueSpan[]): Promise<AgentCallSums[]> {
+  if (spans.length === 0) return [];
+  const { rows } = await sql<AgentCallSums>`
+    SELECT ${spanField('span')} AS span, agent, sum(${sql.raw(ANSWERED_EVENTS)}) AS answered,
+      sum(event = ${EV.COMPLETEAGENT}) AS agentHangups, sum(event = ${EV.COMPLETECALLER}) AS callerHangups,
+      sum(CASE WHEN ${sql.raw(ANSWERED_EVENTS)} THEN talk_time ELSE 0 END) AS talk,
+      sum(CASE WHEN ${sql.raw(ANSWERED_EVENTS)} THEN wait_time ELSE 0 END) AS hold,
+      sum(event = ${EV.RINGNOANSWER}) AS rna, sum(CASE WHEN event = ${EV.RINGNOANSWER} THEN ring_ms ELSE 0 END) AS rnaMs,
+      sum(CASE WHEN event = ${EV.CONNECT} THEN ring_ms ELSE 0 END) AS ringMs
+    FROM json_each(${JSON.stringify(spans)}) p CROSS JOIN queue_events
+    WHERE queue_id = ${spanField('queueId')} AND anchor >= ${spanField('from')} AND anchor < ${spanField('to')}
+      AND event IN (${sql.join([EV.CONNECT, EV.COMPLETEAGENT, EV.COMPLETECALLER, EV.BLINDTRANSFER, EV.ATTENDEDTRANSFER, EV.RINGNOANSWER])})
+      AND ${queueInScope(sql.raw('queue_id'), scope)}
+    GROUP BY p.key, agent`.execute(db);
+  return rows;
+}
+
+export interface OutboundByAgent {
+  readonly span: number;
+  readonly agent: number;
+  readonly total: number;
+  readonly answered: number;
+  readonly talk: number;
+}
+
+/** R9 per agent: outbound calls of each queue span's members while members, by the call's start. */
+export async function memberOutbound(db: Db, scope: TenantScope, spans: readonly QueueSpan[]): Promise<OutboundByAgent[]> {
+  if (spans.length === 0) return [];
+  const p = (f: string) => `p.value ->> '${f}'`;
+  const calls = outboundCallsOf({
+    queue: p('queueId'),
+    tenant: `(SELECT q.tenant_id FROM queues q WHERE q.id = ${p('queueId')})`,
+    from: p('from'),
+    to: p('to'),
+  });
+  const { rows } = await sql<OutboundByAgent>`
+    SELECT ${spanField('span')} AS span, s.agent AS agent, ${sql.raw(OUTBOUND_SUMS)}
+    FROM json_each(${JSON.stringify(spans)}) p CROSS JOIN ${sql.raw(calls)} AND ${queueInScope(spanField('queueId'), scope)}
+    GROUP BY p.key, s.agent`.execute(db);
+  return rows;
+}
+
+/** Every R9 outbound call of the tenant's agents by the span of its start, member of a queue or not (the all-queues rows). */
+export async function tenantOutbound(
+  db: Db,
+  scope: TenantScope,
+  tenantId: number,
+  spans: readonly TenantSpan[],
+): Promise<OutboundByAgent[]> {
+  if (spans.length === 0) return [];
+  const { rows } = await sql<OutboundByAgent>`
+    SELECT ${spanField('span')} AS span, c.src_agent AS agent, ${sql.raw(OUTBOUND_SUMS)}
+    FROM json_each(${JSON.stringify(spans)}) p CROSS JOIN cdr_calls c
+    WHERE c.tenant_id = ${tenantId} AND ${tenantIn(scope, 'c.tenant_id')} AND c.start_at >= ${spanField('from')} AND c.start_at < ${spanField('to')}
+      AND c.outbound_r9 = 1 AND c.via_queue = 0
+    GROUP BY p.key, c.src_agent`.execute(db);
+  return rows;
+}
+
+/** R11's nonQueueTalkTime per agent and tenant span: answered CDR rows not through a queue, the agent on either side, once. */
+export async function nonQueueTalk(
+  db: Db,
+  scope: TenantScope,
+  tenantId: number,
+  spans: readonly TenantSpan[],
+): Promise<{ span: number; agent: number; talk: number }[]> {
+  if (spans.length === 0) return [];
+  const { rows } = await sql<{ span: number; agent: number; talk: number }>`
+    SELECT span, CASE side WHEN 0 THEN agent ELSE other END AS agent, sum(billsec) AS talk FROM (
+      SELECT ${spanField('span')} AS span, c.src_agent AS agent, c.billsec, c.dst_agent AS other
+      FROM json_each(${JSON.stringify(spans)}) p CROSS JOIN cdr_calls c
+      WHERE c.tenant_id = ${tenantId} AND ${tenantIn(scope, 'c.tenant_id')} AND c.start_at >= ${spanField('from')} AND c.start_at < ${spanField('to')}
+        AND c.disposition = 'ANSWERED' AND c.via_queue = 0
+    ) CROSS JOIN (SELECT 0 AS side UNION ALL SELECT 1)
+    WHERE CASE side WHEN 0 THEN agent != 0 ELSE other != 0 AND other != agent END
+    GROUP BY span, CASE side WHEN 0 THEN agent ELSE other END`.execute(db);
+  return rows;
+}
+
+export interface StoredInterval {
+  readonly queueId: number;
+  readonly agent: number;
+  readonly start: number;
+  /** null: still open. */
+  readonly end: number | null;
+  readonly reason: string;
+}
+
+/** Membership (reason "") or pause intervals of these queues (of the scope) that overlap [from, to), by queue, agent, start. */
+export async function intervalsOf(
+  db: Db,
+  scope: TenantScope,
+  table: 'agent_sessions' | 'agent_pauses',
+  queueIds: readonly number[],
+  from: number,
+  to: number,
+): Promise<StoredInterval[]> {
+  if (queueIds.length === 0) return [];
+  const reason = table === 'agent_pauses' ? sql`reason` : sql`''`;
+  const { rows } = await sql<StoredInterval>`
+    SELECT queue_id AS queueId, agent, start_at AS start, end_at AS "end", ${reason} AS reason FROM ${sql.table(table)}
+    WHERE queue_id IN (${sql.join(queueIds)}) AND ${queueInScope(sql.raw('queue_id'), scope)}
+      AND start_at < ${to} AND (end_at IS NULL OR end_at > ${from})
+    ORDER BY queue_id, agent, start_at`.execute(db);
+  return rows;
+}
+
+/** The agents' peer names and the tenant's extension each names (R14: lines are stored under the extension's peerName). */
+export async function agentsOfTenant(
+  db: Db,
+  scope: TenantScope,
+  tenantId: number,
+  agents: readonly number[],
+): Promise<{ agent: number; peer: string; extId: number | null; extNum: number | null; name: string }[]> {
+  if (agents.length === 0) return [];
+  const { rows } = await sql<{ agent: number; peer: string; extId: number | null; extNum: number | null; name: string }>`
+    SELECT a.id AS agent, a.peer AS peer, e.id AS extId, e.ext_num AS extNum, coalesce(e.ext_name, '') AS name
+    FROM agents a LEFT JOIN extensions e ON e.peer_name = a.peer AND e.tenant_id = ${tenantId} AND ${tenantIn(scope, 'e.tenant_id')}
+    WHERE a.id IN (SELECT value FROM json_each(${JSON.stringify(agents)}))`.execute(db);
+  return rows;
+}

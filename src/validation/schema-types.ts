@@ -2232,6 +2232,61 @@ export interface SchemaTypes {
     }[];
   };
   /**
+   * The body of POST /v2/reporting/queues/agent-sessions (reporting.md R23): the stats request's fields; distribution is checked and ignored.
+   */
+  'queue-agent-sessions-request': {
+    /**
+     * The queues to report on; each queue's rows use its own tenant's timezone.
+     *
+     * @minItems 1
+     * @maxItems 1000
+     *
+     * Items: A record id: a positive integer.
+     */
+    queueId: number[];
+    /**
+     * YYYY-MM-DD (a local day), YYYY-MM-DD HH:MM[:SS] (wall-clock time in the tenant's timezone), or ISO 8601 with Z or an offset (that instant). Fractional seconds are dropped.
+     */
+    startDate: string;
+    endDate: string & {
+      [k: string]: unknown;
+    };
+    /**
+     * Periods of the rows: local days, weeks starting on Monday, calendar months, or (the default) one row for the whole range; additions (reporting.md R20): local clock hours, half hours and quarter hours (a range of at most 31 local days), the 24 hours of the day and the 7 days of the week summed over the range.
+     */
+    distribution?: 'daily' | 'weekly' | 'monthly' | 'totals' | 'hourly' | 'halfHourly' | 'quarterHourly' | 'hourOfDay' | 'dayOfWeek';
+  };
+  /**
+   * The response of POST /v2/reporting/queues/agent-sessions (reporting.md R23): per agent and queue, its logins and pauses over the range (the data of a timeline), sorted by peerName, then queueId. Times are ISO 8601 in the tenant's offset.
+   */
+  'queue-agent-sessions': {
+    extId: number | null;
+    peerName: string;
+    name: string;
+    queueId: number;
+    queueName: string;
+    /**
+     * Its memberships of the queue, clipped to the range, in order.
+     */
+    sessions: {
+      start: string;
+      /**
+       * null only for an interval still open now when the range reaches past now (its seconds run to now).
+       */
+      end: string | null;
+      seconds: number;
+    }[];
+    /**
+     * Its pauses in the queue, clipped to the range, in order, with the reason the log gave ("" when none).
+     */
+    pauses: {
+      start: string;
+      end: string | null;
+      seconds: number;
+      reason: string;
+    }[];
+  }[];
+  /**
    * The body of POST /v2/reporting/queues/agents (reporting.md R21): the stats request's fields.
    */
   'queue-agents-request': {

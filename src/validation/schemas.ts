@@ -69,6 +69,8 @@ import phoneNumberPage from '../../schemas/phone-number-page.json';
 import phoneNumberQuery from '../../schemas/phone-number-query.json';
 import phoneNumberRecord from '../../schemas/phone-number-record.json';
 import phoneNumber from '../../schemas/phone-number.json';
+import queueAgentSessionsRequest from '../../schemas/queue-agent-sessions-request.json';
+import queueAgentSessions from '../../schemas/queue-agent-sessions.json';
 import queueAgentsRequest from '../../schemas/queue-agents-request.json';
 import queueAgents from '../../schemas/queue-agents.json';
 import queueAlertsUpdate from '../../schemas/queue-alerts-update.json';
@@ -194,6 +196,8 @@ export const SCHEMAS: readonly object[] = [
   phoneNumberQuery,
   phoneNumberRecord,
   phoneNumber,
+  queueAgentSessionsRequest,
+  queueAgentSessions,
   queueAgentsRequest,
   queueAgents,
   queueAlertsUpdate,

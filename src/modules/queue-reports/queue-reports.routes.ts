@@ -4,6 +4,7 @@ import { agentAvailability } from './availability.service';
 import { queueStats } from './queue-stats.service';
 import { serviceLevelReport } from './service-level.service';
 import { agentsReport } from './agents.service';
+import { agentSessionsReport } from './agent-sessions.service';
 
 export function queueReportRoutes(deps: AppDeps): RouteDef[] {
   const { db } = deps.database;
@@ -49,6 +50,17 @@ export function queueReportRoutes(deps: AppDeps): RouteDef[] {
       body: 'queue-agents-request',
       response: 'queue-agents',
       handler: ({ caller, body }) => agentsReport({ db, clock: deps.clock }, caller, body),
+    }),
+    route({
+      method: 'post',
+      path: '/v2/reporting/queues/agent-sessions',
+      tag: 'Queue reporting',
+      summary: "Each agent's logins and pauses per queue over the range, for a timeline",
+      addition: true,
+      permission: 'reporting.queues.read',
+      body: 'queue-agent-sessions-request',
+      response: 'queue-agent-sessions',
+      handler: ({ caller, body }) => agentSessionsReport({ db, clock: deps.clock }, caller, body),
     }),
   ];
 }

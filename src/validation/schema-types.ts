@@ -2526,6 +2526,120 @@ export interface SchemaTypes {
     tenantId?: number;
   };
   /**
+   * The body of POST /v2/reporting/queues/lost-calls (reporting.md R22): the stats request's fields (distribution checked and ignored), what a short abandon is, how long a recovery may take, and the paging of every list.
+   */
+  'queue-lost-calls-request': {
+    /**
+     * The queues to report on; each queue's rows use its own tenant's timezone.
+     *
+     * @minItems 1
+     * @maxItems 1000
+     *
+     * Items: A record id: a positive integer.
+     */
+    queueId: number[];
+    /**
+     * YYYY-MM-DD (a local day), YYYY-MM-DD HH:MM[:SS] (wall-clock time in the tenant's timezone), or ISO 8601 with Z or an offset (that instant). Fractional seconds are dropped.
+     */
+    startDate: string;
+    endDate: string & {
+      [k: string]: unknown;
+    };
+    /**
+     * Periods of the rows: local days, weeks starting on Monday, calendar months, or (the default) one row for the whole range; additions (reporting.md R20): local clock hours, half hours and quarter hours (a range of at most 31 local days), the 24 hours of the day and the 7 days of the week summed over the range.
+     */
+    distribution?: 'daily' | 'weekly' | 'monthly' | 'totals' | 'hourly' | 'halfHourly' | 'quarterHourly' | 'hourOfDay' | 'dayOfWeek';
+    /**
+     * A caller who abandons (ABANDON) after waiting fewer seconds than this is a short abandon: not counted among the callers the queue could have served (reporting.md R19). Default 10, as abandonsUnder10.
+     */
+    shortAbandonSeconds?: number;
+    /**
+     * A lost caller counts as recovered when an agent called the number back, or the caller called in again and was answered, within this many hours of hanging up. Default 24.
+     */
+    recoveryWindowHours?: number;
+    /**
+     * 1-based page number, at most 10,000,000.
+     */
+    page?: number;
+    recordsPerPage?: number;
+    /**
+     * 0 returns every record on one page.
+     */
+    paginated?: 0 | 1;
+  };
+  /**
+   * The response of POST /v2/reporting/queues/lost-calls (reporting.md R22): a page of the callers who left a queue unanswered, oldest first, and per requested queue a summary of the whole range.
+   */
+  'queue-lost-calls': {
+    records: {
+      queueId: number;
+      queueName: string;
+      callId: string;
+      /**
+       * The caller's number as the PBX wrote it; "" when it wrote none.
+       */
+      callerIdNum: string;
+      /**
+       * When the caller entered the queue (the tenant's offset).
+       */
+      enteredAt: string;
+      /**
+       * enteredAt + waitTime.
+       */
+      leftAt: string;
+      /**
+       * Hung up, reached the queue's timeout, pressed a key to leave, or left a queue without agents.
+       */
+      outcome: 'abandon' | 'timeout' | 'keypress' | 'empty';
+      waitTime: number;
+      /**
+       * Place in the queue when leaving; null when the log does not say.
+       */
+      position: number | null;
+      /**
+       * Place in the queue on entering.
+       */
+      originalPosition: number | null;
+      /**
+       * Hung up after waiting less than shortAbandonSeconds.
+       */
+      short: boolean;
+      recovery:
+        | null
+        | {
+            how: 'calledBack';
+            at: string;
+            afterSeconds: number;
+            peerName: string;
+            extId: number | null;
+          }
+        | {
+            how: 'calledIn';
+            at: string;
+            afterSeconds: number;
+            queueId: number;
+            callId: string;
+          };
+    }[];
+    page: number;
+    maxPage: number;
+    total: number;
+    summary: {
+      queueId: number;
+      queueName: string;
+      lost: number;
+      short: number;
+      recovered: number;
+      recoveredCalledBack: number;
+      recoveredCalledIn: number;
+      unrecovered: number;
+      /**
+       * Average time from hanging up to the recovery; null when none was recovered.
+       */
+      avgRecoverySeconds: number | null;
+    }[];
+  };
+  /**
    * The body of POST /v2/reporting/queues/service-level (reporting.md R19): the stats request's fields, the thresholds to judge at besides each queue's own, and what a short abandon is.
    */
   'queue-service-level-request': {

@@ -79,6 +79,8 @@ import queueCreate from '../../schemas/queue-create.json';
 import queueDeleteQuery from '../../schemas/queue-delete-query.json';
 import queueIdParams from '../../schemas/queue-id-params.json';
 import queueListQuery from '../../schemas/queue-list-query.json';
+import queueLostCallsRequest from '../../schemas/queue-lost-calls-request.json';
+import queueLostCalls from '../../schemas/queue-lost-calls.json';
 import queueServiceLevelRequest from '../../schemas/queue-service-level-request.json';
 import queueServiceLevel from '../../schemas/queue-service-level.json';
 import queueStatsRequest from '../../schemas/queue-stats-request.json';
@@ -206,6 +208,8 @@ export const SCHEMAS: readonly object[] = [
   queueDeleteQuery,
   queueIdParams,
   queueListQuery,
+  queueLostCallsRequest,
+  queueLostCalls,
   queueServiceLevelRequest,
   queueServiceLevel,
   queueStatsRequest,

@@ -5,6 +5,7 @@ import { queueStats } from './queue-stats.service';
 import { serviceLevelReport } from './service-level.service';
 import { agentsReport } from './agents.service';
 import { agentSessionsReport } from './agent-sessions.service';
+import { lostCallsReport } from './lost-calls.service';
 
 export function queueReportRoutes(deps: AppDeps): RouteDef[] {
   const { db } = deps.database;
@@ -61,6 +62,17 @@ export function queueReportRoutes(deps: AppDeps): RouteDef[] {
       body: 'queue-agent-sessions-request',
       response: 'queue-agent-sessions',
       handler: ({ caller, body }) => agentSessionsReport({ db, clock: deps.clock }, caller, body),
+    }),
+    route({
+      method: 'post',
+      path: '/v2/reporting/queues/lost-calls',
+      tag: 'Queue reporting',
+      summary: 'The callers who hung up, timed out or left a queue, and whether anyone got back to them',
+      addition: true,
+      permission: 'reporting.queues.read',
+      body: 'queue-lost-calls-request',
+      response: 'queue-lost-calls',
+      handler: ({ caller, body }) => lostCallsReport({ db }, caller, body),
     }),
   ];
 }

@@ -1656,9 +1656,16 @@ export interface SchemaTypes {
     savedFilters?: ({
       url?: (string | null) & string;
       /**
-       * Reporting module.
+       * Reporting module: calls (the calls report), or a queue report (an addition, reporting.md R24).
        */
-      module?: 'calls';
+      module?:
+        | 'calls'
+        | 'queue-stats'
+        | 'queue-agent-availability'
+        | 'queue-service-level'
+        | 'queue-agents'
+        | 'queue-lost-calls'
+        | 'queue-agent-sessions';
       name?: (string | null) & string;
       description?: string | null;
       /**
@@ -1666,7 +1673,7 @@ export interface SchemaTypes {
        */
       queryParams?: {} | null;
       /**
-       * JSON body of the report (calls-report filters).
+       * JSON body of the report (calls-report filters; a queue report's request, its queueId required, its dates replaced by each run's period), and format: csv (the default) or xlsx, the e-mailed attachment.
        */
       postParams?: {} | null;
       scheduled?: (0 | 1) & {
@@ -1689,9 +1696,16 @@ export interface SchemaTypes {
       tenantId: number;
       url: (string | null) & string;
       /**
-       * Reporting module.
+       * Reporting module: calls (the calls report), or a queue report (an addition, reporting.md R24).
        */
-      module: 'calls';
+      module:
+        | 'calls'
+        | 'queue-stats'
+        | 'queue-agent-availability'
+        | 'queue-service-level'
+        | 'queue-agents'
+        | 'queue-lost-calls'
+        | 'queue-agent-sessions';
       name: (string | null) & string;
     })[];
   };
@@ -2949,9 +2963,16 @@ export interface SchemaTypes {
   'saved-filter-create': {
     url?: (string | null) & string;
     /**
-     * Reporting module.
+     * Reporting module: calls (the calls report), or a queue report (an addition, reporting.md R24).
      */
-    module?: 'calls';
+    module?:
+      | 'calls'
+      | 'queue-stats'
+      | 'queue-agent-availability'
+      | 'queue-service-level'
+      | 'queue-agents'
+      | 'queue-lost-calls'
+      | 'queue-agent-sessions';
     name?: (string | null) & string;
     description?: string | null;
     /**
@@ -2959,7 +2980,7 @@ export interface SchemaTypes {
      */
     queryParams?: {} | null;
     /**
-     * JSON body of the report (calls-report filters).
+     * JSON body of the report (calls-report filters; a queue report's request, its queueId required, its dates replaced by each run's period), and format: csv (the default) or xlsx, the e-mailed attachment.
      */
     postParams?: {} | null;
     scheduled?: (0 | 1) & {
@@ -2974,9 +2995,16 @@ export interface SchemaTypes {
     tenantId: number;
     url: (string | null) & string;
     /**
-     * Reporting module.
+     * Reporting module: calls (the calls report), or a queue report (an addition, reporting.md R24).
      */
-    module: 'calls';
+    module:
+      | 'calls'
+      | 'queue-stats'
+      | 'queue-agent-availability'
+      | 'queue-service-level'
+      | 'queue-agents'
+      | 'queue-lost-calls'
+      | 'queue-agent-sessions';
     name: (string | null) & string;
   };
   /**
@@ -3097,9 +3125,16 @@ export interface SchemaTypes {
   'saved-filter-update': {
     url?: (string | null) & string;
     /**
-     * Reporting module.
+     * Reporting module: calls (the calls report), or a queue report (an addition, reporting.md R24).
      */
-    module?: 'calls';
+    module?:
+      | 'calls'
+      | 'queue-stats'
+      | 'queue-agent-availability'
+      | 'queue-service-level'
+      | 'queue-agents'
+      | 'queue-lost-calls'
+      | 'queue-agent-sessions';
     name?: (string | null) & string;
     description?: string | null;
     /**
@@ -3107,7 +3142,7 @@ export interface SchemaTypes {
      */
     queryParams?: {} | null;
     /**
-     * JSON body of the report (calls-report filters).
+     * JSON body of the report (calls-report filters; a queue report's request, its queueId required, its dates replaced by each run's period), and format: csv (the default) or xlsx, the e-mailed attachment.
      */
     postParams?: {} | null;
     scheduled?: (0 | 1) & {

@@ -1,6 +1,7 @@
 import type { AppDeps } from '../../deps';
 import { route, type RouteDef } from '../../http/route';
-import { callsReport } from './calls.service';
+import { callsWorkbook } from './calls-sheet';
+import { callRecordBatches, callsReport } from './calls.service';
 
 /** The calls report: an addition to the hosted API (decisions.md §6b), the target of saved filters. */
 export function callRoutes(deps: AppDeps): RouteDef[] {
@@ -19,6 +20,7 @@ export function callRoutes(deps: AppDeps): RouteDef[] {
       summary: 'List call records (filters as query parameters)',
       query: 'calls-query',
       handler: ({ caller, query }) => callsReport(db, caller, query),
+      sheet: async ({ caller, query }) => callsWorkbook(await callRecordBatches(db, caller, query), query),
     }),
     route({
       ...common,
@@ -26,6 +28,7 @@ export function callRoutes(deps: AppDeps): RouteDef[] {
       summary: 'List call records (filters as a JSON body)',
       body: 'calls-query',
       handler: ({ caller, body }) => callsReport(db, caller, body),
+      sheet: async ({ caller, body }) => callsWorkbook(await callRecordBatches(db, caller, body), body),
     }),
   ];
 }

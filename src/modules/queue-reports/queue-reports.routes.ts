@@ -5,7 +5,15 @@ import { queueStats } from './queue-stats.service';
 import { serviceLevelReport } from './service-level.service';
 import { agentsReport } from './agents.service';
 import { agentSessionsReport } from './agent-sessions.service';
-import { lostCallsReport } from './lost-calls.service';
+import { lostCalls, lostCallsReport } from './lost-calls.service';
+import {
+  agentSessionsWorkbook,
+  agentsWorkbook,
+  availabilityWorkbook,
+  lostCallsWorkbook,
+  serviceLevelWorkbook,
+  statsWorkbook,
+} from './report-sheets';
 
 export function queueReportRoutes(deps: AppDeps): RouteDef[] {
   const { db } = deps.database;
@@ -19,6 +27,7 @@ export function queueReportRoutes(deps: AppDeps): RouteDef[] {
       body: 'queue-stats-request',
       response: 'queue-stats',
       handler: ({ caller, body }) => queueStats(db, caller, body),
+      sheet: async ({ caller, body }) => statsWorkbook(await queueStats(db, caller, body), body),
     }),
     route({
       method: 'post',
@@ -29,6 +38,7 @@ export function queueReportRoutes(deps: AppDeps): RouteDef[] {
       body: 'agent-availability-request',
       response: 'agent-availability',
       handler: ({ caller, body }) => agentAvailability(db, caller, body, deps.clock.now()),
+      sheet: async ({ caller, body }) => availabilityWorkbook(await agentAvailability(db, caller, body, deps.clock.now()), body),
     }),
     route({
       method: 'post',
@@ -40,6 +50,7 @@ export function queueReportRoutes(deps: AppDeps): RouteDef[] {
       body: 'queue-service-level-request',
       response: 'queue-service-level',
       handler: ({ caller, body }) => serviceLevelReport({ db }, caller, body),
+      sheet: async ({ caller, body }) => serviceLevelWorkbook(await serviceLevelReport({ db }, caller, body), body),
     }),
     route({
       method: 'post',
@@ -51,6 +62,7 @@ export function queueReportRoutes(deps: AppDeps): RouteDef[] {
       body: 'queue-agents-request',
       response: 'queue-agents',
       handler: ({ caller, body }) => agentsReport({ db, clock: deps.clock }, caller, body),
+      sheet: async ({ caller, body }) => agentsWorkbook(await agentsReport({ db, clock: deps.clock }, caller, body), body),
     }),
     route({
       method: 'post',
@@ -62,6 +74,7 @@ export function queueReportRoutes(deps: AppDeps): RouteDef[] {
       body: 'queue-agent-sessions-request',
       response: 'queue-agent-sessions',
       handler: ({ caller, body }) => agentSessionsReport({ db, clock: deps.clock }, caller, body),
+      sheet: async ({ caller, body }) => agentSessionsWorkbook(await agentSessionsReport({ db, clock: deps.clock }, caller, body), body),
     }),
     route({
       method: 'post',
@@ -73,6 +86,7 @@ export function queueReportRoutes(deps: AppDeps): RouteDef[] {
       body: 'queue-lost-calls-request',
       response: 'queue-lost-calls',
       handler: ({ caller, body }) => lostCallsReport({ db }, caller, body),
+      sheet: async ({ caller, body }) => lostCallsWorkbook(await lostCalls({ db }, caller, body), body),
     }),
   ];
 }

@@ -2,11 +2,12 @@ import type { Db } from '../../db/database';
 import { badRequest, notFound } from '../../errors';
 import type { Caller } from '../../access/caller';
 import { pageOf, pageWindow, type Page, type PageQuery } from '../../access/paging';
-import { listScope, requireTenant } from '../../access/scope';
+import { listScope, requireTenant, tenantsScope } from '../../access/scope';
+import { findQueues } from '../queues/queues.repository';
 import type { Validator } from '../../validation/validation';
 import { getTenantRef } from '../tenants/tenants.repository';
 import { fieldsOf, toApiSavedFilter, type ApiSavedFilter, type SavedFilterCreate, type SavedFilterUpdate } from './saved-filter';
-import { savedFilterProblems } from './saved-filter-rules';
+import { queueIdsOf, savedFilterProblems } from './saved-filter-rules';
 import {
   findSavedFilter,
   insertSavedFilter,
@@ -25,6 +26,18 @@ function checkRules(validator: Validator, f: Parameters<typeof savedFilterProble
   if (problems.length > 0) throw badRequest(problems);
 }
 
+/** A queue report's filter names queues of its own tenant only (reporting.md R24): another's is a 400, not a run that fails later. */
+async function checkQueues(db: Db, tenantId: number, f: Parameters<typeof queueIdsOf>[0]): Promise<void> {
+  const ids = queueIdsOf(f);
+  if (ids.length === 0) return;
+  const own = new Set((await findQueues(db, tenantsScope([tenantId]))).map((q) => q.id));
+  const foreign = ids.filter((id) => !own.has(id));
+  if (foreign.length > 0)
+    throw badRequest(
+      `postParams.queueId: ${foreign.join(', ')} ${foreign.length === 1 ? 'is not a queue' : 'are not queues'} of tenant ${tenantId}`,
+    );
+}
+
 /** api.md §4.2: the response is an array holding the created filter; its owner is the caller. */
 export async function createSavedFilter(
   { db, validator }: SavedFilterDeps,
@@ -36,6 +49,7 @@ export async function createSavedFilter(
   const tenantScope = requireTenant(caller.scope, input.tenantId);
   return db.transaction().execute(async (trx) => {
     await getTenantRef(trx, tenantScope);
+    await checkQueues(trx, input.tenantId, input);
     const id = await insertSavedFilter(trx, { ...input, userId: caller.user.id }, now);
     return [await getSavedFilter(trx, caller, id)];
   });
@@ -62,6 +76,7 @@ export async function updateSavedFilter(
     const current = await getSavedFilter(trx, caller, id);
     const next = { ...fieldsOf(current), ...patch };
     checkRules(validator, { ...next, tenantId: current.tenantId });
+    await checkQueues(trx, current.tenantId, next);
     await updateSavedFilterColumns(trx, caller.scope, id, next);
     return getSavedFilter(trx, caller, id);
   });

@@ -78,40 +78,46 @@ export async function memberOutbound(db: Db, scope: TenantScope, spans: readonly
   return rows;
 }
 
-/** Every R9 outbound call of the tenant's agents by the span of its start, member of a queue or not (the all-queues rows). */
+/**
+ * Every R9 outbound call of these agents of the tenant by the span of its start, member of a queue or not (the
+ * all-queues rows). Read through the agents' index of calls outside queues: a tenant's CDR is mostly queue legs.
+ */
 export async function tenantOutbound(
   db: Db,
   scope: TenantScope,
   tenantId: number,
+  agents: readonly number[],
   spans: readonly TenantSpan[],
 ): Promise<OutboundByAgent[]> {
-  if (spans.length === 0) return [];
+  if (spans.length === 0 || agents.length === 0) return [];
   const { rows } = await sql<OutboundByAgent>`
     SELECT ${spanField('span')} AS span, c.src_agent AS agent, ${sql.raw(OUTBOUND_SUMS)}
-    FROM json_each(${JSON.stringify(spans)}) p CROSS JOIN cdr_calls c
-    WHERE c.tenant_id = ${tenantId} AND ${tenantIn(scope, 'c.tenant_id')} AND c.start_at >= ${spanField('from')} AND c.start_at < ${spanField('to')}
-      AND c.outbound_r9 = 1 AND c.via_queue = 0
+    FROM json_each(${JSON.stringify(spans)}) p CROSS JOIN cdr_calls c INDEXED BY cdr_calls_src_agent
+    WHERE c.tenant_id = ${tenantId} AND ${tenantIn(scope, 'c.tenant_id')} AND c.src_agent IN (SELECT value FROM json_each(${JSON.stringify(agents)}))
+      AND c.start_at >= ${spanField('from')} AND c.start_at < ${spanField('to')} AND c.outbound_r9 = 1 AND c.via_queue = 0
     GROUP BY p.key, c.src_agent`.execute(db);
   return rows;
 }
 
-/** R11's nonQueueTalkTime per agent and tenant span: answered CDR rows not through a queue, the agent on either side, once. */
+/**
+ * R11's nonQueueTalkTime per agent (of these) and tenant span: answered CDR rows not through a queue, the agent on
+ * either side, a call between two of them once for each; through the agents' indexes, as tenantOutbound.
+ */
 export async function nonQueueTalk(
   db: Db,
   scope: TenantScope,
   tenantId: number,
+  agents: readonly number[],
   spans: readonly TenantSpan[],
 ): Promise<{ span: number; agent: number; talk: number }[]> {
-  if (spans.length === 0) return [];
+  if (spans.length === 0 || agents.length === 0) return [];
+  const side = (column: 'src_agent' | 'dst_agent') => sql`
+    SELECT ${spanField('span')} AS span, c.id AS id, c.${sql.raw(column)} AS agent, c.billsec AS billsec
+    FROM json_each(${JSON.stringify(spans)}) p CROSS JOIN cdr_calls c INDEXED BY ${sql.raw(`cdr_calls_${column}`)}
+    WHERE c.tenant_id = ${tenantId} AND ${tenantIn(scope, 'c.tenant_id')} AND c.${sql.raw(column)} IN (SELECT value FROM json_each(${JSON.stringify(agents)}))
+      AND c.start_at >= ${spanField('from')} AND c.start_at < ${spanField('to')} AND c.disposition = 'ANSWERED' AND c.via_queue = 0`;
   const { rows } = await sql<{ span: number; agent: number; talk: number }>`
-    SELECT span, CASE side WHEN 0 THEN agent ELSE other END AS agent, sum(billsec) AS talk FROM (
-      SELECT ${spanField('span')} AS span, c.src_agent AS agent, c.billsec, c.dst_agent AS other
-      FROM json_each(${JSON.stringify(spans)}) p CROSS JOIN cdr_calls c
-      WHERE c.tenant_id = ${tenantId} AND ${tenantIn(scope, 'c.tenant_id')} AND c.start_at >= ${spanField('from')} AND c.start_at < ${spanField('to')}
-        AND c.disposition = 'ANSWERED' AND c.via_queue = 0
-    ) CROSS JOIN (SELECT 0 AS side UNION ALL SELECT 1)
-    WHERE CASE side WHEN 0 THEN agent != 0 ELSE other != 0 AND other != agent END
-    GROUP BY span, CASE side WHEN 0 THEN agent ELSE other END`.execute(db);
+    SELECT span, agent, sum(billsec) AS talk FROM (${side('src_agent')} UNION ${side('dst_agent')}) GROUP BY span, agent`.execute(db);
   return rows;
 }
 

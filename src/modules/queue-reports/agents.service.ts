@@ -52,19 +52,22 @@ async function frameRows(db: Db, scope: TenantScope, frame: TenantFrame, now: nu
   const ids = frame.queues.map((q) => q.id);
   const { start: S, end: E } = frame.range;
   const tSpans = tenantSpans.map((s, span) => ({ span, from: s.from, to: s.to }));
-  const [calls, outbound, sessions, pauses, allOutbound, otherTalk] = await Promise.all([
+  const [calls, outbound, sessions, pauses] = await Promise.all([
     agentCallSums(db, scope, spans),
     memberOutbound(db, scope, spans),
     intervalsOf(db, scope, 'agent_sessions', ids, S, E),
     intervalsOf(db, scope, 'agent_pauses', ids, S, E),
-    tenantOutbound(db, scope, frame.tenantId, tSpans),
-    nonQueueTalk(db, scope, frame.tenantId, tSpans),
   ]);
   const pairs = pairDays(pieces, calls, outbound, sessions, pauses);
+  const ofReport = [...new Set([...pairs.values()].map((p) => p.agent))];
+  const callers = ofReport.filter((a) => a !== 0); // 0: a line without an agent, which no CDR row names
+  const [allOutbound, otherTalk, named] = await Promise.all([
+    tenantOutbound(db, scope, frame.tenantId, callers, tSpans),
+    nonQueueTalk(db, scope, frame.tenantId, callers, tSpans),
+    agentsOfTenant(db, scope, frame.tenantId, ofReport),
+  ]);
   const agents = agentDays(pieces, sessions, pauses, allOutbound, otherTalk);
-  const names = new Map(
-    (await agentsOfTenant(db, scope, frame.tenantId, [...new Set([...pairs.values()].map((p) => p.agent))])).map((n) => [n.agent, n]),
-  );
+  const names = new Map(named.map((n) => [n.agent, n]));
   const queueName = new Map(frame.queues.map((q) => [q.id, q.name]));
   const out: { row: number; out: AgentRow }[] = [];
   const present = new Map<string, { agent: number; calls: CallFigures }>(); // per agent and row: its queues' calls added up

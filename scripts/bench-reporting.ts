@@ -10,7 +10,9 @@
 // 4. reports, warm (median of 7 after 2 warm-up runs), over HTTP against the running app (until the whole
 //    response is received) and in-process (the service function, no HTTP or JSON): queues/stats for all 20
 //    queues, daily, the whole year; agent-availability for queue 1 over June. Each against a floor: one
-//    hand-written SQL statement giving the same sums from the same stored rows.
+//    hand-written SQL statement giving the same sums from the same stored rows. Then the supervisor reports
+//    (reporting.md R19–R23, scripts/bench-supervisor.ts) against their floors, and a year of lost calls exported
+//    as CSV and XLSX by `tars serve` under a small --max-old-space-size (the bounded heap of R24).
 // Prints a summary and writes DIR/results.json. `--reports DATA_DIR` measures only step 4, on a data
 // directory a previous run left behind (its path is printed at the end). `--queue-log` measures only the
 // queue_log import and its floor (steps 2 and 3 without the CDR), to iterate on the importer.
@@ -30,6 +32,7 @@ import { callerOf } from '../src/access/caller';
 import { queueStats } from '../src/modules/queue-reports/queue-stats.service';
 import { agentAvailability } from '../src/modules/queue-reports/availability.service';
 import { localDay, startOfDay } from '../src/time/zone';
+import { boundedExport, supervisorReports } from './bench-supervisor';
 
 const { values: opts, positionals } = parseArgs({
   allowPositionals: true,
@@ -165,6 +168,7 @@ async function reports(dataDir: string) {
     availabilityAgents: (parse(await post('/v2/reporting/queues/agent-availability', availBody)) as unknown[]).length,
     availabilityMs: await timeIt(() => post('/v2/reporting/queues/agent-availability', availBody)),
     availabilityFloorMs: await timeIt(() => availFloor.all(june)),
+    supervisor: await supervisorReports(deps, caller, raw, timeIt, post),
   };
   raw.close();
   server.close();
@@ -175,6 +179,7 @@ async function reports(dataDir: string) {
 
 if (opts.reports) {
   console.log(await reports(resolve(opts.reports)));
+  console.log(await boundedExport(root, resolve(opts.reports)));
   process.exit(0);
 }
 const floor = await importFloor(join(dir, 'queue_log'));
@@ -193,6 +198,7 @@ if (opts['queue-log']) {
 const cdr = cli(['import', 'cdr', join(dir, 'Master.csv'), '--data-dir', dataDir]);
 const cdrRows = Number(/(\d+) lines read/.exec(cdr.out)?.[1]);
 const r = await reports(dataDir);
+const exported = await boundedExport(root, dataDir);
 const results = {
   queueLog: {
     lines: floor.lines,
@@ -204,6 +210,7 @@ const results = {
   queueLogFloor: { seconds: floor.seconds, linesPerSecond: Math.round(floor.lines / floor.seconds) },
   cdr: { lines: cdrRows, seconds: cdr.seconds, linesPerSecond: Math.round(cdrRows / cdr.seconds), peakMb: cdr.peakMb, summary: cdr.out },
   reports: r,
+  boundedExport: exported,
 };
 writeFileSync(join(dir, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
 const ratio = (a: number, b: number) => (a / b).toFixed(2);
@@ -212,4 +219,11 @@ console.log(`queue_log import: ${floor.lines} lines in ${queueLog.seconds.toFixe
 CDR import: ${cdrRows} lines in ${cdr.seconds.toFixed(1)} s = ${results.cdr.linesPerSecond} lines/s, peak RSS ${cdr.peakMb} MB
 queues/stats, 20 queues, daily, 2025 (${r.statsRows} rows): HTTP ${r.statsMs} ms, in-process ${r.statsServiceMs} ms; floor ${r.statsFloorMs} ms; ratios ${ratio(r.statsMs, r.statsFloorMs)} and ${ratio(r.statsServiceMs, r.statsFloorMs)}
 agent-availability, queue 1, June 2025 (${r.availabilityAgents} agents): HTTP ${r.availabilityMs} ms, in-process ${r.availabilityServiceMs} ms; floor ${r.availabilityFloorMs} ms; ratios ${ratio(r.availabilityMs, r.availabilityFloorMs)} and ${ratio(r.availabilityServiceMs, r.availabilityFloorMs)}
+${Object.entries(r.supervisor)
+  .map(
+    ([name, f]) =>
+      `${name} (${f.rows} rows): HTTP ${f.httpMs} ms, in-process ${f.serviceMs} ms; floor ${f.floorMs} ms; ratios ${ratio(f.httpMs, f.floorMs)} and ${ratio(f.serviceMs, f.floorMs)}`,
+  )
+  .join('\n')}
+lost calls of 2025 exported under --max-old-space-size=${exported.heapMb}: ${JSON.stringify(exported)}
 (written to ${join(dir, 'results.json')}; data directory ${dataDir})`);

@@ -2262,9 +2262,10 @@ export interface SchemaTypes {
      * YYYY-MM-DD (a local day), YYYY-MM-DD HH:MM[:SS] (wall-clock time in the tenant's timezone), or ISO 8601 with Z or an offset (that instant). Fractional seconds are dropped.
      */
     startDate: string;
-    endDate: string & {
-      [k: string]: unknown;
-    };
+    /**
+     * YYYY-MM-DD (a local day), YYYY-MM-DD HH:MM[:SS] (wall-clock time in the tenant's timezone), or ISO 8601 with Z or an offset (that instant). Fractional seconds are dropped.
+     */
+    endDate: string;
     /**
      * Periods of the rows: local days, weeks starting on Monday, calendar months, or (the default) one row for the whole range; additions (reporting.md R20): local clock hours, half hours and quarter hours (a range of at most 31 local days), the 24 hours of the day and the 7 days of the week summed over the range.
      */
@@ -2317,9 +2318,10 @@ export interface SchemaTypes {
      * YYYY-MM-DD (a local day), YYYY-MM-DD HH:MM[:SS] (wall-clock time in the tenant's timezone), or ISO 8601 with Z or an offset (that instant). Fractional seconds are dropped.
      */
     startDate: string;
-    endDate: string & {
-      [k: string]: unknown;
-    };
+    /**
+     * YYYY-MM-DD (a local day), YYYY-MM-DD HH:MM[:SS] (wall-clock time in the tenant's timezone), or ISO 8601 with Z or an offset (that instant). Fractional seconds are dropped.
+     */
+    endDate: string;
     /**
      * Periods of the rows: local days, weeks starting on Monday, calendar months, or (the default) one row for the whole range; additions (reporting.md R20): local clock hours, half hours and quarter hours (a range of at most 31 local days), the 24 hours of the day and the 7 days of the week summed over the range.
      */
@@ -2556,9 +2558,10 @@ export interface SchemaTypes {
      * YYYY-MM-DD (a local day), YYYY-MM-DD HH:MM[:SS] (wall-clock time in the tenant's timezone), or ISO 8601 with Z or an offset (that instant). Fractional seconds are dropped.
      */
     startDate: string;
-    endDate: string & {
-      [k: string]: unknown;
-    };
+    /**
+     * YYYY-MM-DD (a local day), YYYY-MM-DD HH:MM[:SS] (wall-clock time in the tenant's timezone), or ISO 8601 with Z or an offset (that instant). Fractional seconds are dropped.
+     */
+    endDate: string;
     /**
      * Periods of the rows: local days, weeks starting on Monday, calendar months, or (the default) one row for the whole range; additions (reporting.md R20): local clock hours, half hours and quarter hours (a range of at most 31 local days), the 24 hours of the day and the 7 days of the week summed over the range.
      */
@@ -2670,9 +2673,10 @@ export interface SchemaTypes {
      * YYYY-MM-DD (a local day), YYYY-MM-DD HH:MM[:SS] (wall-clock time in the tenant's timezone), or ISO 8601 with Z or an offset (that instant). Fractional seconds are dropped.
      */
     startDate: string;
-    endDate: string & {
-      [k: string]: unknown;
-    };
+    /**
+     * YYYY-MM-DD (a local day), YYYY-MM-DD HH:MM[:SS] (wall-clock time in the tenant's timezone), or ISO 8601 with Z or an offset (that instant). Fractional seconds are dropped.
+     */
+    endDate: string;
     /**
      * Periods of the rows: local days, weeks starting on Monday, calendar months, or (the default) one row for the whole range; additions (reporting.md R20): local clock hours, half hours and quarter hours (a range of at most 31 local days), the 24 hours of the day and the 7 days of the week summed over the range.
      */

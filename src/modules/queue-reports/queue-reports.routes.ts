@@ -6,14 +6,8 @@ import { serviceLevelReport } from './service-level.service';
 import { agentsReport } from './agents.service';
 import { agentSessionsReport } from './agent-sessions.service';
 import { lostCalls, lostCallsReport } from './lost-calls.service';
-import {
-  agentSessionsWorkbook,
-  agentsWorkbook,
-  availabilityWorkbook,
-  lostCallsWorkbook,
-  serviceLevelWorkbook,
-  statsWorkbook,
-} from './report-sheets';
+import { agentSessionsWorkbook, lostCallsWorkbook } from './list-sheets';
+import { agentsWorkbook, availabilityWorkbook, serviceLevelWorkbook, statsWorkbook } from './report-sheets';
 
 export function queueReportRoutes(deps: AppDeps): RouteDef[] {
   const { db } = deps.database;

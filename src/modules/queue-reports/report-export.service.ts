@@ -8,14 +8,8 @@ import { agentsReport, type AgentsBody } from './agents.service';
 import { agentAvailability, type AvailabilityBody } from './availability.service';
 import { lostCalls, type LostCallsBody } from './lost-calls.service';
 import { queueStats, type QueueStatsBody } from './queue-stats.service';
-import {
-  agentSessionsWorkbook,
-  agentsWorkbook,
-  availabilityWorkbook,
-  lostCallsWorkbook,
-  serviceLevelWorkbook,
-  statsWorkbook,
-} from './report-sheets';
+import { agentSessionsWorkbook, lostCallsWorkbook } from './list-sheets';
+import { agentsWorkbook, availabilityWorkbook, serviceLevelWorkbook, statsWorkbook } from './report-sheets';
 import { serviceLevelReport, type ServiceLevelBody } from './service-level.service';
 
 /**

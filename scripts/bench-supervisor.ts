@@ -31,6 +31,7 @@ const monthOf = (column: string) =>
     .map((t, i) => `WHEN ${column} < ${t} THEN ${i}`)
     .join(' ')} ELSE 11 END`;
 const monthsJson = JSON.stringify(MONTHS.slice(0, 12).map((s, i) => ({ m: i, s, e: MONTHS[i + 1] })));
+const WITH_MONTHS = `WITH months AS MATERIALIZED (SELECT value ->> 'm' AS m, value ->> 's' AS s, value ->> 'e' AS e FROM json_each('${monthsJson}'))`;
 
 const ANSWERED = 'event BETWEEN 3 AND 6';
 const ABANDONED = 'event IN (7, 8, 10)';
@@ -41,6 +42,22 @@ const levelSql = (key: string, range: { s: number; e: number }) => `
   FROM queue_events WHERE queue_id IN (${QUEUES}) AND anchor >= ${range.s} AND anchor < ${range.e} AND event < 20
   GROUP BY queue_id, k ORDER BY queue_id, k`;
 
+/** The same figures grouped by spans given as a table (one per queue and local day), the way a report writer joins periods. */
+const DAY_SPANS = JSON.stringify(
+  QUEUE_IDS.flatMap((q) =>
+    Array.from({ length: 365 }, (_, d) => ({
+      q,
+      s: startOfDay(TZ, localDay(TZ, YEAR.s) + d),
+      e: startOfDay(TZ, localDay(TZ, YEAR.s) + d + 1),
+    })),
+  ).map((x, span) => ({ span, ...x })),
+);
+const levelBySpans = `
+  WITH sp AS MATERIALIZED (SELECT value ->> 'span' AS span, value ->> 'q' AS q, value ->> 's' AS lo, value ->> 'e' AS hi FROM json_each(?) ORDER BY 1)
+  SELECT sp.span, sum(event = 1), sum(${ANSWERED}), sum(${ABANDONED}), sum(event = 7 AND wait_time < 10),
+    ${[30, 20, 60].map((t) => `sum(${ANSWERED} AND wait_time <= ${t}), sum(${ABANDONED} AND wait_time <= ${t})`).join(', ')}
+  FROM sp CROSS JOIN queue_events e WHERE e.queue_id = sp.q AND e.anchor >= sp.lo AND e.anchor < sp.hi AND event < 20 GROUP BY sp.span`;
+
 const clipped = (range: { s: number; e: number }, s = 'start_at', e = `coalesce(end_at, ${range.e})`) =>
   `max(0, min(${e}, m.e) - max(${s}, m.s))`;
 /** R21 for a year by month: calls, memberships, pauses, outbound calls and talk outside queues, and the logins' union. */
@@ -49,11 +66,9 @@ const agentsSql = [
      sum(CASE WHEN ${ANSWERED} THEN wait_time END), sum(event = 11), sum(CASE WHEN event = 11 THEN ring_ms END), sum(CASE WHEN event = 2 THEN ring_ms END)
    FROM queue_events WHERE queue_id IN (${QUEUES}) AND anchor >= ${YEAR.s} AND anchor < ${YEAR.e} AND event IN (2, 3, 4, 5, 6, 11)
    GROUP BY queue_id, agent, m`,
-  `SELECT 'session', queue_id, agent, m.m, '', sum(${clipped(YEAR)}) FROM json_each('${monthsJson}') j
-     CROSS JOIN (SELECT j.value ->> 'm' AS m, j.value ->> 's' AS s, j.value ->> 'e' AS e) m
+  `${WITH_MONTHS} SELECT 'session', queue_id, agent, m.m, '', sum(${clipped(YEAR)}) FROM months m
      JOIN agent_sessions ON queue_id IN (${QUEUES}) AND start_at < m.e AND (end_at IS NULL OR end_at > m.s) GROUP BY queue_id, agent, m.m
-   UNION ALL SELECT 'pause', queue_id, agent, m.m, reason, sum(${clipped(YEAR)}) FROM json_each('${monthsJson}') j
-     CROSS JOIN (SELECT j.value ->> 'm' AS m, j.value ->> 's' AS s, j.value ->> 'e' AS e) m
+   UNION ALL SELECT 'pause', queue_id, agent, m.m, reason, sum(${clipped(YEAR)}) FROM months m
      JOIN agent_pauses ON queue_id IN (${QUEUES}) AND start_at < m.e AND (end_at IS NULL OR end_at > m.s) GROUP BY queue_id, agent, m.m, reason`,
   `SELECT s.queue_id, s.agent, ${monthOf('c.start_at')} AS m, count(*), sum(c.disposition = 'ANSWERED'), sum(CASE WHEN c.disposition = 'ANSWERED' THEN c.billsec END)
    FROM agent_sessions s JOIN cdr_calls c ON c.tenant_id = 1 AND c.src_agent = s.agent AND c.via_queue = 0 AND c.outbound_r9 = 1
@@ -74,8 +89,8 @@ const agentsSql = [
      p AS (SELECT agent, a, b, max(b) OVER (PARTITION BY agent ORDER BY a ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS before FROM s),
      g AS (SELECT agent, a, b, sum(before IS NULL OR a > before) OVER (PARTITION BY agent ORDER BY a) AS island FROM p),
      u AS (SELECT agent, min(a) AS a, max(b) AS b FROM g GROUP BY agent, island)
-   SELECT agent, m.m, sum(max(0, min(u.b, m.e) - max(u.a, m.s))) FROM json_each('${monthsJson}') j
-     CROSS JOIN (SELECT j.value ->> 'm' AS m, j.value ->> 's' AS s, j.value ->> 'e' AS e) m JOIN u ON u.a < m.e AND u.b > m.s GROUP BY agent, m.m`,
+   , months AS (SELECT value ->> 'm' AS m, value ->> 's' AS s, value ->> 'e' AS e FROM json_each('${monthsJson}'))
+   SELECT agent, m.m, sum(max(0, min(u.b, m.e) - max(u.a, m.s))) FROM months m JOIN u ON u.a < m.e AND u.b > m.s GROUP BY agent, m.m`,
 ];
 
 /** R22 over the year in one statement: the lost calls with their callers and first recoveries, oldest first. */
@@ -135,7 +150,8 @@ export async function supervisorReports(
     body: Record<string, unknown>;
     run: () => Promise<unknown>;
     rows: (r: never) => number;
-    floor: string[];
+    /** Alternative sets of statements (with their parameters) giving the figures: the fastest is the floor. */
+    floor: (string | [string, ...unknown[]])[][];
   }[] = [
     {
       name: 'stats, hourly, 20 queues, July (31 days)',
@@ -143,7 +159,7 @@ export async function supervisorReports(
       body: { ...july, distribution: 'hourly' },
       run: () => queueStats(d.db, caller, { ...july, distribution: 'hourly' }),
       rows: (r: { results: unknown[] }) => r.results.length,
-      floor: [STATS_HOURLY_FLOOR],
+      floor: [[STATS_HOURLY_FLOOR]],
     },
     {
       name: 'service-level, daily, 20 queues, 2025',
@@ -151,7 +167,7 @@ export async function supervisorReports(
       body: { ...year, distribution: 'daily', serviceLevelThresholds: [20, 60] },
       run: () => serviceLevelReport(d, caller, { ...year, distribution: 'daily', serviceLevelThresholds: [20, 60] }),
       rows: (r: { results: unknown[] }) => r.results.length,
-      floor: [levelSql(`${LOCAL} / 86400`, YEAR)],
+      floor: [[levelSql(`${LOCAL} / 86400`, YEAR)], [[levelBySpans, DAY_SPANS]]],
     },
     {
       name: 'service-level, hourly, 20 queues, July (31 days)',
@@ -159,7 +175,7 @@ export async function supervisorReports(
       body: { ...july, distribution: 'hourly', serviceLevelThresholds: [20, 60] },
       run: () => serviceLevelReport(d, caller, { ...july, distribution: 'hourly', serviceLevelThresholds: [20, 60] }),
       rows: (r: { results: unknown[] }) => r.results.length,
-      floor: [levelSql('anchor / 3600', JULY)],
+      floor: [[levelSql('anchor / 3600', JULY)]],
     },
     {
       name: 'agents, monthly, 20 queues, 2025',
@@ -167,7 +183,7 @@ export async function supervisorReports(
       body: { ...year, distribution: 'monthly' },
       run: () => agentsReport(d, caller, { ...year, distribution: 'monthly' }),
       rows: (r: { results: unknown[] }) => r.results.length,
-      floor: agentsSql,
+      floor: [agentsSql],
     },
     {
       name: 'agents, hourly, queue 1, July (31 days)',
@@ -176,9 +192,11 @@ export async function supervisorReports(
       run: () => agentsReport(d, caller, { ...july, queueId: [1], distribution: 'hourly' }),
       rows: (r: { results: unknown[] }) => r.results.length,
       floor: [
-        `SELECT agent, anchor / 3600, count(*) FROM queue_events WHERE queue_id = 1 AND anchor >= ${JULY.s} AND anchor < ${JULY.e} AND event IN (2, 3, 4, 5, 6, 11) GROUP BY agent, anchor / 3600`,
-        `SELECT agent, start_at, end_at FROM agent_sessions WHERE queue_id = 1 AND start_at < ${JULY.e} AND (end_at IS NULL OR end_at > ${JULY.s})`,
-        `SELECT agent, start_at, end_at, reason FROM agent_pauses WHERE queue_id = 1 AND start_at < ${JULY.e} AND (end_at IS NULL OR end_at > ${JULY.s})`,
+        [
+          `SELECT agent, anchor / 3600, count(*) FROM queue_events WHERE queue_id = 1 AND anchor >= ${JULY.s} AND anchor < ${JULY.e} AND event IN (2, 3, 4, 5, 6, 11) GROUP BY agent, anchor / 3600`,
+          `SELECT agent, start_at, end_at FROM agent_sessions WHERE queue_id = 1 AND start_at < ${JULY.e} AND (end_at IS NULL OR end_at > ${JULY.s})`,
+          `SELECT agent, start_at, end_at, reason FROM agent_pauses WHERE queue_id = 1 AND start_at < ${JULY.e} AND (end_at IS NULL OR end_at > ${JULY.s})`,
+        ],
       ],
     },
     {
@@ -187,7 +205,7 @@ export async function supervisorReports(
       body: year,
       run: () => lostCallsReport(d, caller, year),
       rows: (r: { total: number }) => r.total,
-      floor: [LOST_SQL],
+      floor: [[LOST_SQL]],
     },
     {
       name: 'agent-sessions, 20 queues, 2025',
@@ -195,19 +213,20 @@ export async function supervisorReports(
       body: year,
       run: () => agentSessionsReport(d, caller, year),
       rows: (r: unknown[]) => r.length,
-      floor: [SESSIONS_SQL],
+      floor: [[SESSIONS_SQL]],
     },
   ];
   const out: SupervisorFigures = {};
   for (const c of cases) {
-    const statements = c.floor.map((text) => raw.prepare(text));
+    const alternatives = c.floor.map((set) =>
+      set.map((st) =>
+        typeof st === 'string' ? { statement: raw.prepare(st), args: [] } : { statement: raw.prepare(st[0]), args: st.slice(1) },
+      ),
+    );
     const rows = c.rows((await c.run()) as never);
-    out[c.name] = {
-      rows,
-      serviceMs: await timeIt(c.run),
-      floorMs: await timeIt(() => statements.forEach((s) => s.all())),
-      httpMs: await timeIt(() => post(c.path, c.body)),
-    };
+    let floorMs = Infinity;
+    for (const set of alternatives) floorMs = Math.min(floorMs, await timeIt(() => set.forEach((x) => x.statement.all(...x.args))));
+    out[c.name] = { rows, serviceMs: await timeIt(c.run), floorMs, httpMs: await timeIt(() => post(c.path, c.body)) };
     console.log(`  ${c.name}: ${JSON.stringify(out[c.name])}`);
   }
   return out;

@@ -5,6 +5,7 @@ import type { Db } from '../../db/database';
 import { EV } from '../pbx-logs/queue-log-line';
 import { ANSWERED_EVENTS, outboundCallsOf, OUTBOUND_SUMS } from '../pbx-logs/stats-sql';
 import type { QueueSpan } from './report-frame';
+import { withSpans } from './span-table';
 
 /**
  * The pieces of each agent's day (reporting.md R21, R23) over spans of a report's rows. Every query reads only
@@ -18,7 +19,6 @@ export interface TenantSpan {
   readonly to: number;
 }
 
-const spanField = (field: string) => sql.raw(`p.value ->> '${field}'`);
 const queueInScope = (column: RawBuilder<unknown>, scope: TenantScope) =>
   sql`${column} IN (SELECT q.id FROM queues q WHERE ${tenantIn(scope, 'q.tenant_id')})`;
 
@@ -39,17 +39,18 @@ export interface AgentCallSums {
 export async function agentCallSums(db: Db, scope: TenantScope, spans: readonly QueueSpan[]): Promise<AgentCallSums[]> {
   if (spans.length === 0) return [];
   const { rows } = await sql<AgentCallSums>`
-    SELECT ${spanField('span')} AS span, agent, sum(${sql.raw(ANSWERED_EVENTS)}) AS answered,
+    ${withSpans(spans)}
+    SELECT sp.span AS span, agent, sum(${sql.raw(ANSWERED_EVENTS)}) AS answered,
       sum(event = ${EV.COMPLETEAGENT}) AS agentHangups, sum(event = ${EV.COMPLETECALLER}) AS callerHangups,
       sum(CASE WHEN ${sql.raw(ANSWERED_EVENTS)} THEN talk_time ELSE 0 END) AS talk,
       sum(CASE WHEN ${sql.raw(ANSWERED_EVENTS)} THEN wait_time ELSE 0 END) AS hold,
       sum(event = ${EV.RINGNOANSWER}) AS rna, sum(CASE WHEN event = ${EV.RINGNOANSWER} THEN ring_ms ELSE 0 END) AS rnaMs,
       sum(CASE WHEN event = ${EV.CONNECT} THEN ring_ms ELSE 0 END) AS ringMs
-    FROM json_each(${JSON.stringify(spans)}) p CROSS JOIN queue_events
-    WHERE queue_id = ${spanField('queueId')} AND anchor >= ${spanField('from')} AND anchor < ${spanField('to')}
+    FROM sp CROSS JOIN queue_events e
+    WHERE e.queue_id = sp.queue_id AND e.anchor >= sp.lo AND e.anchor < sp.hi
       AND event IN (${sql.join([EV.CONNECT, EV.COMPLETEAGENT, EV.COMPLETECALLER, EV.BLINDTRANSFER, EV.ATTENDEDTRANSFER, EV.RINGNOANSWER])})
-      AND ${queueInScope(sql.raw('queue_id'), scope)}
-    GROUP BY p.key, agent`.execute(db);
+      AND ${queueInScope(sql.raw('sp.queue_id'), scope)}
+    GROUP BY sp.span, agent`.execute(db);
   return rows;
 }
 
@@ -64,17 +65,17 @@ export interface OutboundByAgent {
 /** R9 per agent: outbound calls of each queue span's members while members, by the call's start. */
 export async function memberOutbound(db: Db, scope: TenantScope, spans: readonly QueueSpan[]): Promise<OutboundByAgent[]> {
   if (spans.length === 0) return [];
-  const p = (f: string) => `p.value ->> '${f}'`;
   const calls = outboundCallsOf({
-    queue: p('queueId'),
-    tenant: `(SELECT q.tenant_id FROM queues q WHERE q.id = ${p('queueId')})`,
-    from: p('from'),
-    to: p('to'),
+    queue: 'sp.queue_id',
+    tenant: '(SELECT q.tenant_id FROM queues q WHERE q.id = sp.queue_id)',
+    from: 'sp.lo',
+    to: 'sp.hi',
   });
   const { rows } = await sql<OutboundByAgent>`
-    SELECT ${spanField('span')} AS span, s.agent AS agent, ${sql.raw(OUTBOUND_SUMS)}
-    FROM json_each(${JSON.stringify(spans)}) p CROSS JOIN ${sql.raw(calls)} AND ${queueInScope(spanField('queueId'), scope)}
-    GROUP BY p.key, s.agent`.execute(db);
+    ${withSpans(spans)}
+    SELECT sp.span AS span, s.agent AS agent, ${sql.raw(OUTBOUND_SUMS)}
+    FROM sp CROSS JOIN ${sql.raw(calls)} AND ${queueInScope(sql.raw('sp.queue_id'), scope)}
+    GROUP BY sp.span, s.agent`.execute(db);
   return rows;
 }
 
@@ -91,11 +92,12 @@ export async function tenantOutbound(
 ): Promise<OutboundByAgent[]> {
   if (spans.length === 0 || agents.length === 0) return [];
   const { rows } = await sql<OutboundByAgent>`
-    SELECT ${spanField('span')} AS span, c.src_agent AS agent, ${sql.raw(OUTBOUND_SUMS)}
-    FROM json_each(${JSON.stringify(spans)}) p CROSS JOIN cdr_calls c INDEXED BY cdr_calls_src_agent
+    ${withSpans(spans)}
+    SELECT sp.span AS span, c.src_agent AS agent, ${sql.raw(OUTBOUND_SUMS)}
+    FROM sp CROSS JOIN cdr_calls c INDEXED BY cdr_calls_src_agent
     WHERE c.tenant_id = ${tenantId} AND ${tenantIn(scope, 'c.tenant_id')} AND c.src_agent IN (SELECT value FROM json_each(${JSON.stringify(agents)}))
-      AND c.start_at >= ${spanField('from')} AND c.start_at < ${spanField('to')} AND c.outbound_r9 = 1 AND c.via_queue = 0
-    GROUP BY p.key, c.src_agent`.execute(db);
+      AND c.start_at >= sp.lo AND c.start_at < sp.hi AND c.outbound_r9 = 1 AND c.via_queue = 0
+    GROUP BY sp.span, c.src_agent`.execute(db);
   return rows;
 }
 
@@ -112,11 +114,12 @@ export async function nonQueueTalk(
 ): Promise<{ span: number; agent: number; talk: number }[]> {
   if (spans.length === 0 || agents.length === 0) return [];
   const side = (column: 'src_agent' | 'dst_agent') => sql`
-    SELECT ${spanField('span')} AS span, c.id AS id, c.${sql.raw(column)} AS agent, c.billsec AS billsec
-    FROM json_each(${JSON.stringify(spans)}) p CROSS JOIN cdr_calls c INDEXED BY ${sql.raw(`cdr_calls_${column}`)}
+    SELECT sp.span AS span, c.id AS id, c.${sql.raw(column)} AS agent, c.billsec AS billsec
+    FROM sp CROSS JOIN cdr_calls c INDEXED BY ${sql.raw(`cdr_calls_${column}`)}
     WHERE c.tenant_id = ${tenantId} AND ${tenantIn(scope, 'c.tenant_id')} AND c.${sql.raw(column)} IN (SELECT value FROM json_each(${JSON.stringify(agents)}))
-      AND c.start_at >= ${spanField('from')} AND c.start_at < ${spanField('to')} AND c.disposition = 'ANSWERED' AND c.via_queue = 0`;
+      AND c.start_at >= sp.lo AND c.start_at < sp.hi AND c.disposition = 'ANSWERED' AND c.via_queue = 0`;
   const { rows } = await sql<{ span: number; agent: number; talk: number }>`
+    ${withSpans(spans)}
     SELECT span, agent, sum(billsec) AS talk FROM (${side('src_agent')} UNION ${side('dst_agent')}) GROUP BY span, agent`.execute(db);
   return rows;
 }

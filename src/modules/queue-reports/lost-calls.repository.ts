@@ -3,6 +3,7 @@ import type { TenantScope } from '../../access/scope';
 import { tenantIn } from '../../access/tenant-filter';
 import type { Db } from '../../db/database';
 import { EV } from '../pbx-logs/queue-log-line';
+import { withSpans } from './span-table';
 
 /** A stretch of one queue's calls, by their ENTERQUEUE time (R3): [from, to). */
 export interface LostSpan {
@@ -43,11 +44,14 @@ const MOVED_ON = 60;
  */
 export async function lostCallsOf(db: Db, scope: TenantScope, spans: readonly LostSpan[], window: number): Promise<LostCallRow[]> {
   if (spans.length === 0) return [];
-  const p = (f: string) => sql.raw(`p.value ->> '${f}'`);
   const enter = (column: string) =>
     sql.raw(`(SELECT e.${column} FROM queue_events e WHERE e.queue_id = x.queue_id AND e.anchor = x.anchor AND e.event = ${EV.ENTERQUEUE}
       AND e.callid = x.callid LIMIT 1)`);
   const { rows } = await sql<LostCallRow>`
+    ${withSpans(
+      spans.map((s, span) => ({ ...s, span })),
+      ['tenantId'],
+    )}
     SELECT m.queueId, m.callId, m.caller, m.enteredAt, m.event, m.waitTime, m.position, m.origPosition,
       cb.start_at AS backAt, a.peer AS backPeer, ex.id AS backExt, m.calledIn
     FROM (
@@ -65,13 +69,13 @@ export async function lostCallsOf(db: Db, scope: TenantScope, spans: readonly Lo
       FROM (
         SELECT x.queue_id AS queueId, x.callid AS callId, ${enter('caller')} AS caller, x.anchor AS enteredAt, x.event AS event,
           x.wait_time AS waitTime, x.position AS position, x.orig_position AS origPosition, x.anchor + x.wait_time AS leftAt,
-          ${p('tenantId')} AS tenantId, ${enter('caller_key')} AS callerKey
-        FROM json_each(${JSON.stringify(spans)}) p CROSS JOIN queue_events x
-        WHERE x.queue_id = ${p('queueId')} AND x.anchor >= ${p('from')} AND x.anchor < ${p('to')}
+          sp.tenantId AS tenantId, ${enter('caller_key')} AS callerKey
+        FROM sp CROSS JOIN queue_events x
+        WHERE x.queue_id = sp.queue_id AND x.anchor >= sp.lo AND x.anchor < sp.hi
           AND x.event BETWEEN ${EV.ABANDON} AND ${EV.EXITEMPTY}
           AND x.queue_id IN (SELECT q.id FROM queues q WHERE ${tenantIn(scope, 'q.tenant_id')})
           AND NOT (x.event = ${EV.EXITWITHKEY} AND EXISTS (SELECT 1 FROM queue_events n
-            WHERE n.queue_id IN (SELECT q.id FROM queues q WHERE q.tenant_id = ${p('tenantId')})
+            WHERE n.queue_id IN (SELECT q.id FROM queues q WHERE q.tenant_id = sp.tenantId)
               AND n.anchor >= x.time AND n.anchor <= x.time + ${MOVED_ON} AND n.event = ${EV.ENTERQUEUE} AND n.callid = x.callid))
       ) l
     ) m

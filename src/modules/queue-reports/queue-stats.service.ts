@@ -6,7 +6,7 @@ import { isCalendar, reportRows } from '../../time/report-rows';
 import { isoInZone } from '../../time/zone';
 import { getQueuesInScope, type QueueRow } from '../queues/queues.repository';
 import { timezoneOfTenant } from '../tenants/tenants.repository';
-import { periodSums } from './period-sums';
+import { periodSums, spanSums } from './period-sums';
 import { toStatsRow, type QueueStatsResponse, type QueueStatsRow } from './queue-reports';
 import { addSums, emptySums, type Sums } from './spans';
 
@@ -66,8 +66,12 @@ async function intervalRows(
   distribution: Distribution,
 ): Promise<Map<number, QueueStatsRow[]>> {
   const rows = reportRows(tz, range, distribution);
-  const spans = rows.flatMap((r) => r.spans.map((s) => ({ date: r.date, from: s.from, to: s.to })));
-  const sums = await periodSums(db, caller.scope, queues, tz, range, spans);
+  const sums = await spanSums(
+    db,
+    caller.scope,
+    queues,
+    rows.flatMap((r) => r.spans),
+  );
   const out = new Map<number, QueueStatsRow[]>();
   for (const q of queues) {
     const ofQueue = sums.get(q.id) ?? [];
@@ -75,8 +79,12 @@ async function intervalRows(
     out.set(
       q.id,
       rows.map((r) => {
-        const total = emptySums();
-        for (let i = 0; i < r.spans.length; i++) addSums(total, ofQueue[k++] as Sums);
+        let total = ofQueue[k] ?? emptySums(); // a row of one span (an interval): its sums as they are
+        if (r.spans.length !== 1) {
+          total = emptySums();
+          for (let i = 0; i < r.spans.length; i++) addSums(total, ofQueue[k + i] as Sums);
+        }
+        k += r.spans.length;
         return toStatsRow(q, r.date, distribution, total, r.start === null ? null : isoInZone(tz, r.start));
       }),
     );

@@ -1,10 +1,11 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { TenantScope } from '../../access/scope';
 import { tenantIn } from '../../access/tenant-filter';
 import type { Db } from '../../db/database';
 import { EV } from '../pbx-logs/queue-log-line';
 import { ANSWERED_EVENTS, COUNTED_EVENTS } from '../pbx-logs/stats-sql';
 import type { QueueSpan } from './report-frame';
+import { withSpans } from './span-table';
 
 /** A span of a queue with the queue's own threshold (R19), which the query counts for first. */
 export interface LevelSpan extends QueueSpan {
@@ -38,19 +39,20 @@ export async function levelSums(
   shortAbandonSeconds: number,
 ): Promise<LevelSums[]> {
   if (spans.length === 0) return [];
-  const within = (t: ReturnType<typeof sql.raw> | number, i: string) =>
+  const within = (t: RawBuilder<unknown> | number, i: string) =>
     sql`, sum(${sql.raw(ANSWERED_EVENTS)} AND wait_time <= ${t}) AS a${sql.raw(i)}, sum(${sql.raw(ABANDONED)} AND wait_time <= ${t}) AS b${sql.raw(i)}`;
   const { rows } = await sql<Record<string, number>>`
-    SELECT p.value ->> 'span' AS span, sum(event = ${EV.ENTERQUEUE}) AS offered, sum(${sql.raw(ANSWERED_EVENTS)}) AS answered,
+    ${withSpans(spans, ['own'])}
+    SELECT sp.span AS span, sum(event = ${EV.ENTERQUEUE}) AS offered, sum(${sql.raw(ANSWERED_EVENTS)}) AS answered,
       sum(${sql.raw(ABANDONED)}) AS abandoned, sum(event = ${EV.ABANDON} AND wait_time < ${shortAbandonSeconds}) AS short
-      ${within(sql.raw("p.value ->> 'own'"), 'own')}${sql.join(
+      ${within(sql.raw('sp.own'), 'own')}${sql.join(
         thresholds.map((t, i) => within(t, String(i))),
         sql``,
       )}
-    FROM json_each(${JSON.stringify(spans)}) p CROSS JOIN queue_events
-    WHERE queue_id = p.value ->> 'queueId' AND anchor >= p.value ->> 'from' AND anchor < p.value ->> 'to' AND ${sql.raw(COUNTED_EVENTS)}
-      AND queue_id IN (SELECT q.id FROM queues q WHERE ${tenantIn(scope, 'q.tenant_id')})
-    GROUP BY p.key`.execute(db);
+    FROM sp CROSS JOIN queue_events e
+    WHERE e.queue_id = sp.queue_id AND e.anchor >= sp.lo AND e.anchor < sp.hi AND ${sql.raw(COUNTED_EVENTS)}
+      AND sp.queue_id IN (SELECT q.id FROM queues q WHERE ${tenantIn(scope, 'q.tenant_id')})
+    GROUP BY sp.span`.execute(db);
   return rows.map((r) => ({
     span: r.span as number,
     offered: r.offered ?? 0,

@@ -171,7 +171,7 @@ async function reports(dataDir: string) {
     availabilityAgents: (parse(await post('/v2/reporting/queues/agent-availability', availBody)) as unknown[]).length,
     availabilityMs: await timeIt(() => post('/v2/reporting/queues/agent-availability', availBody)),
     availabilityFloorMs: await timeIt(() => availFloor.all(june)),
-    supervisor: await supervisorReports(deps, caller, raw, timeIt, post),
+    supervisor: await supervisorReports(deps, caller, raw, post),
   };
   raw.close();
   server.close();

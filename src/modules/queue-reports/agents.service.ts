@@ -7,7 +7,7 @@ import { addCalls, agentDays, emptyCalls, pairDays, type CallFigures, type Outbo
 import { RowSpans } from './agent-time';
 import { agentCallSums, agentsOfTenant, intervalsOf, memberOutbound, nonQueueTalk, tenantOutbound } from './agents.repository';
 import { codePointOrder } from './queue-reports';
-import { frameSpans, percent, reportFrames, startOf, type TenantFrame } from './report-frame';
+import { frameSpans, percent, reportFrames, type TenantFrame } from './report-frame';
 
 export type AgentsBody = SchemaTypes['queue-agents-request'];
 export type AgentsResponse = SchemaTypes['queue-agents'];
@@ -147,7 +147,7 @@ function rowOf(
     queueId: queue?.id ?? null,
     queueName: queue?.name ?? null,
     date: r.date,
-    start: startOf(frame, r),
+    start: frame.starts[row] ?? null,
     distribution: frame.distribution,
     answered: c.answered,
     agentHangups: c.agentHangups,

@@ -66,6 +66,7 @@ async function intervalRows(
   distribution: Distribution,
 ): Promise<Map<number, QueueStatsRow[]>> {
   const rows = reportRows(tz, range, distribution);
+  const starts = rows.map((r) => (r.start === null ? null : isoInZone(tz, r.start))); // once, for every queue
   const sums = await spanSums(
     db,
     caller.scope,
@@ -78,14 +79,14 @@ async function intervalRows(
     let k = 0;
     out.set(
       q.id,
-      rows.map((r) => {
+      rows.map((r, index) => {
         let total = ofQueue[k] ?? emptySums(); // a row of one span (an interval): its sums as they are
         if (r.spans.length !== 1) {
           total = emptySums();
           for (let i = 0; i < r.spans.length; i++) addSums(total, ofQueue[k + i] as Sums);
         }
         k += r.spans.length;
-        return toStatsRow(q, r.date, distribution, total, r.start === null ? null : isoInZone(tz, r.start));
+        return toStatsRow(q, r.date, distribution, total, starts[index]);
       }),
     );
   }

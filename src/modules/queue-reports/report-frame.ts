@@ -26,6 +26,8 @@ export interface TenantFrame {
   readonly tz: string;
   readonly range: ReportRange;
   readonly rows: readonly ReportRow[];
+  /** Each row's `start` (R20: ISO 8601 in the tenant's offset, null for hourOfDay and dayOfWeek), made once for all queues. */
+  readonly starts: readonly (string | null)[];
   /** The tenant's queues of the request, by id. */
   readonly queues: readonly QueueRow[];
 }
@@ -38,12 +40,14 @@ export async function reportFrames(db: Db, caller: Caller, body: ReportBody, dis
   for (const tenantId of new Set(queues.map((q) => q.tenantId))) {
     const tz = await timezoneOfTenant(db, requireTenant(caller.scope, tenantId));
     const range = resolveRange(tz, start, end);
+    const rows = reportRows(tz, range, distribution);
     frames.push({
       distribution,
       tenantId,
       tz,
       range,
-      rows: reportRows(tz, range, distribution),
+      rows,
+      starts: rows.map((r) => (r.start === null ? null : isoInZone(tz, r.start))),
       queues: queues.filter((q) => q.tenantId === tenantId),
     });
   }
@@ -75,24 +79,21 @@ export function addUpRows<S, R>(
   sums: readonly (S | undefined)[],
   empty: () => S,
   add: (into: S, part: S) => void,
-  make: (queue: QueueRow, row: ReportRow, total: S) => R,
+  make: (queue: QueueRow, row: ReportRow, total: S, index: number) => R,
 ): R[] {
   const out: R[] = [];
   let k = 0;
   for (const q of frame.queues)
-    for (const row of frame.rows) {
+    frame.rows.forEach((row, index) => {
       const total = empty();
       for (let i = 0; i < row.spans.length; i++, k++) {
         const part = sums[k];
         if (part !== undefined) add(total, part);
       }
-      out.push(make(q, row, total));
-    }
+      out.push(make(q, row, total, index));
+    });
   return out;
 }
-
-/** A row's `start` (R20): ISO 8601 in the tenant's offset, null for hourOfDay and dayOfWeek. */
-export const startOf = (frame: TenantFrame, row: ReportRow): string | null => (row.start === null ? null : isoInZone(frame.tz, row.start));
 
 /** 100 × part / whole with one decimal, rounded half away from zero, in integers (no binary fraction to misround); null when whole ≤ 0. */
 export function percent(part: number, whole: number): number | null {

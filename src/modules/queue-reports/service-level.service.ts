@@ -1,7 +1,7 @@
 import type { Caller } from '../../access/caller';
 import type { Db } from '../../db/database';
 import type { SchemaTypes } from '../../validation/schema-types';
-import { addUpRows, frameSpans, percent, reportFrames, startOf, type TenantFrame } from './report-frame';
+import { addUpRows, frameSpans, percent, reportFrames, type TenantFrame } from './report-frame';
 import { levelSums, type LevelSums } from './service-level.repository';
 
 export type ServiceLevelBody = SchemaTypes['queue-service-level-request'];
@@ -64,13 +64,13 @@ async function frameRows(
         w[1] += b;
       });
     },
-    (queue, row, t): LevelRow => {
+    (queue, row, t, index): LevelRow => {
       const levels = [queue.serviceLevelSeconds, ...requested].map((seconds, i) => ({ seconds, within: t.within[i] as [number, number] }));
       return {
         queueId: queue.id,
         queueName: queue.name,
         date: row.date,
-        start: startOf(frame, row),
+        start: frame.starts[index] ?? null,
         distribution: frame.distribution,
         offered: t.offered,
         answered: t.answered,

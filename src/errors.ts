@@ -8,6 +8,7 @@ const NAMES: Readonly<Record<number, string>> = {
   403: 'Forbidden',
   404: 'NotFound',
   405: 'MethodNotAllowed',
+  408: 'RequestTimeout',
   409: 'Conflict',
   413: 'PayloadTooLarge',
   415: 'UnsupportedMediaType',

@@ -75,13 +75,16 @@ function permissionsOf(user: CallerUser): ReadonlySet<Permission> {
   return set;
 }
 
+/** A partner admin's partner: its own partnerId, or its tenant's when it has none (a row from before issue 27); 0 for none. */
+export async function partnerIdOf(db: Db, user: Pick<CallerUser, 'partner_id' | 'tenant_id'>): Promise<number> {
+  if (user.partner_id) return user.partner_id;
+  const own = await db.selectFrom('tenants').select('partner_id').where('id', '=', user.tenant_id).executeTakeFirst();
+  return own?.partner_id ?? 0;
+}
+
 async function partnerScope(db: Db, user: CallerUser): Promise<TenantScope> {
-  // A partner admin reaches every tenant of its partner: its own partnerId, or its tenant's when it has none.
-  let partnerId = user.partner_id;
-  if (!partnerId) {
-    const own = await db.selectFrom('tenants').select('partner_id').where('id', '=', user.tenant_id).executeTakeFirst();
-    partnerId = own?.partner_id ?? 0;
-  }
+  // A partner admin reaches every tenant of its partner.
+  const partnerId = await partnerIdOf(db, user);
   if (!partnerId) return tenantsScope([user.tenant_id]); // no partner: nothing beyond its own tenant
   const rows = await db.selectFrom('tenants').select('id').where('partner_id', '=', partnerId).execute();
   return tenantsScope(rows.map((r) => r.id));

@@ -107,7 +107,8 @@ ${DATA_DIR_HELP}`,
       const user = await findUserByEmail(database.db, String(values.email));
       if (!user) throw new CliError(`no user with e-mail ${String(values.email)}`);
       // The operator of the installation acts in every tenant.
-      if (!(await setPassword(database.db, ALL_TENANTS, user.id, await hashPassword(password))))
+      const hash = await hashPassword(password);
+      if ((await database.db.transaction().execute((trx) => setPassword(trx, ALL_TENANTS, user.id, hash))) === undefined)
         throw new CliError(`no user with e-mail ${user.email}`);
       process.stdout.write(`password of ${user.email} changed; its earlier access tokens no longer work\n`);
       if (!given) process.stdout.write(`generated password (shown once): ${password}\n`);

@@ -35,10 +35,17 @@ export async function readJsonBody(req: Request): Promise<unknown> {
 
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > BODY_LIMIT_BYTES) throw tooLarge();
-    chunks.push(chunk);
+  try {
+    for await (const chunk of req as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > BODY_LIMIT_BYTES) throw tooLarge();
+      chunks.push(chunk);
+    }
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    // The client went away, or the server's request timeout (src/cli/bind.ts) cut a body that came too slowly: the
+    // client's doing, not a server error (Node has already answered 408 and closed the connection).
+    throw new AppError(408, 'The request body did not arrive in time, or the client closed the connection');
   }
   const text = Buffer.concat(chunks).toString('utf8');
   if (text.trim() === '') return undefined;

@@ -2,6 +2,7 @@ import type { Db } from '../db/database';
 import type { Validator } from '../validation/validation';
 import { savedFilterProblems } from '../modules/saved-filters/saved-filter-rules';
 import { FIXTURE_KEYS, type Fixture } from './fixture';
+import { pbxNameKey } from '../pbx-name';
 
 /**
  * The rules of a fixture that one schema cannot express: unique ids and keys (within the file and against
@@ -86,7 +87,7 @@ export async function fixtureProblems(db: Db, validator: Validator, fx: Fixture)
   unique('extensions', 'extNum', fx.extensions, (e) => `${e.tenantId}\u0000${e.extNum}`, existing.extNums, 'extension number');
   unique('extensions', 'peerName', fx.extensions, (e) => `${e.tenantId}\u0000${e.peerName}`, existing.peerNames, 'peer name');
   // Without case, as Asterisk looks queues up (reporting.md R2).
-  unique('queues', 'logName', fx.queues, (q) => q.logName.toLowerCase(), existing.logNames, 'queue log name');
+  unique('queues', 'logName', fx.queues, (q) => pbxNameKey(q.logName), existing.logNames, 'queue log name');
   // An alias names one agent: never another extension's peerName or alias in the tenant (R14).
   const names = new Map<string, number>();
   for (const [i, e] of (fx.extensions ?? []).entries()) names.set(`${e.tenantId}\u0000${e.peerName}`, i);
@@ -145,7 +146,7 @@ async function existingRecords(db: Db) {
     emails: new Set((await db.selectFrom('users').select('email').execute()).map((r) => r.email.toLowerCase())),
     extNums: new Set(extensionRows.map((e) => `${e.tenant_id}\u0000${e.ext_num}`)),
     peerNames: new Set(extensionRows.map((e) => `${e.tenant_id}\u0000${e.peer_name}`)),
-    logNames: new Set((await db.selectFrom('queues').select('log_name').execute()).map((r) => r.log_name.toLowerCase())),
+    logNames: new Set((await db.selectFrom('queues').select('log_name').execute()).map((r) => pbxNameKey(r.log_name))),
     numbers: new Set((await db.selectFrom('phone_numbers').select('number').execute()).map((r) => r.number)),
   };
 }

@@ -60,10 +60,7 @@ export interface SchemaTypes {
     dndTimes: number;
   }[];
   'agent-dnd-request': {
-    /**
-     * The agent's extension peerName, e.g. PJSIP/201.
-     */
-    peerName: string;
+    peerName: ((string | null) & string) & string;
     /**
      * A record id: a positive integer.
      */
@@ -71,22 +68,13 @@ export interface SchemaTypes {
     dnd: 0 | 1;
   };
   'agent-login-request': {
-    /**
-     * The agent's extension peerName, e.g. PJSIP/201.
-     */
-    peerName: string;
+    peerName: ((string | null) & string) & string;
     loggedIn: 0 | 1;
   };
   'agent-pause-request': {
-    /**
-     * The agent's extension peerName, e.g. PJSIP/201.
-     */
-    peerName: string;
+    peerName: ((string | null) & string) & string;
     paused: 0 | 1;
-    /**
-     * Asterisk's pause reason (queue_log PAUSE, QueueStatus PausedReason).
-     */
-    pauseReason?: string;
+    pauseReason?: ((string | null) & string) & string;
   };
   /**
    * The mobile app's AgentQueues: an agent's state in the queues of its tenant it belongs to, as the PBX shows it now.
@@ -126,16 +114,13 @@ export interface SchemaTypes {
    * The agent, by its extension's peerName (the mobile app's getAgentQueues).
    */
   'agent-status-query': {
-    /**
-     * The agent's extension peerName, e.g. PJSIP/201.
-     */
-    peerName: string;
+    peerName: ((string | null) & string) & string;
   };
   'auth-jwt': {
     accessToken: string;
   };
   'auth-login': {
-    email: string;
+    email: (string | null) & string;
     password: string;
   };
   'auth-or-challenge':
@@ -1161,18 +1146,13 @@ export interface SchemaTypes {
      */
     branchId?: number | null;
     extNum: number;
-    extName?: string;
-    /**
-     * A name as a PBX log writes it: no |, no line break, not blank.
-     */
-    peerName: string;
+    extName?: ((string | null) & string) & string;
+    peerName: ((string | null) & string) & string;
     /**
      * @maxItems 50
-     *
-     * Items: A name as a PBX log writes it: no |, no line break, not blank.
      */
-    agentAliases?: string[];
-    callerIdNumber?: string;
+    agentAliases?: (((string | null) & string) & string)[];
+    callerIdNumber?: (string | null) & string;
   };
   'extension-id-params': {
     /**
@@ -1219,18 +1199,13 @@ export interface SchemaTypes {
   'extension-update': {
     branchId?: number | null;
     extNum?: number;
-    extName?: string;
-    /**
-     * A name as a PBX log writes it: no |, no line break, not blank.
-     */
-    peerName?: string;
+    extName?: ((string | null) & string) & string;
+    peerName?: ((string | null) & string) & string;
     /**
      * @maxItems 50
-     *
-     * Items: A name as a PBX log writes it: no |, no line break, not blank.
      */
-    agentAliases?: string[];
-    callerIdNumber?: string;
+    agentAliases?: (((string | null) & string) & string)[];
+    callerIdNumber?: (string | null) & string;
   };
   /**
    * Addition to the hosted API: a PBX extension, which is also an agent of its queues. `peerName` is how the PBX's logs name it (PJSIP/101); `agentAliases` are the other names they use for the same agent (docs/reporting.md R14).
@@ -1260,7 +1235,7 @@ export interface SchemaTypes {
        * A record id: a positive integer.
        */
       id: number;
-      name: string;
+      name: (string | null) & string;
       partnerId?: number;
       /**
        * 1: every user of the tenant must have MFA; one without it enrols before it gets a token.
@@ -1276,7 +1251,7 @@ export interface SchemaTypes {
        * Id of the tenant the record belongs to.
        */
       tenantId: number;
-      name: string;
+      name: (string | null) & string;
       /**
        * IANA timezone identifier, e.g. America/Chicago.
        */
@@ -1306,19 +1281,19 @@ export interface SchemaTypes {
       permissions?: string[];
       extId?: number;
       extNum?: number;
-      avatarPath?: string;
-      avatarThumbnailPath?: string;
-      timezone?: string;
-      coverPhoto?: string;
-      otp?: string;
+      avatarPath?: (string | null) & string;
+      avatarThumbnailPath?: (string | null) & string;
+      timezone?: (string | null) & string;
+      coverPhoto?: (string | null) & string;
+      otp?: (string | null) & string;
       mfaMode?: '' | 'app' | 'email' | 'sms';
-      mfaPhoneNumber?: string;
+      mfaPhoneNumber?: (string | null) & string;
       mfaAppSecret?: string;
-      extName?: string;
-      callerIdNumber?: string;
-      peerName?: string;
+      extName?: ((string | null) & string) & string;
+      callerIdNumber?: (string | null) & string;
+      peerName?: ((string | null) & string) & string;
       peerSecret?: string;
-      branchName?: string;
+      branchName?: (string | null) & string;
       /**
        * 1 = yes, 0 = no.
        */
@@ -1418,15 +1393,15 @@ export interface SchemaTypes {
        */
       tenantId: number;
       extNum: number;
-      extName?: string;
-      peerName: string;
+      extName?: ((string | null) & string) & string;
+      peerName: ((string | null) & string) & string;
       /**
        * Other names the PBX writes for this agent in its logs (reporting.md R14): a member name, an interface.
        *
        * @maxItems 50
        */
-      agentAliases?: string[];
-      callerIdNumber?: string;
+      agentAliases?: (((string | null) & string) & string)[];
+      callerIdNumber?: (string | null) & string;
     }[];
     queues?: {
       /**
@@ -1437,8 +1412,8 @@ export interface SchemaTypes {
        * Id of the tenant the record belongs to.
        */
       tenantId: number;
-      name: string;
-      logName: string;
+      name: (string | null) & string;
+      logName: ((string | null) & string) & string;
       /**
        * The queue's service level threshold in seconds (Asterisk's servicelevel; default 30): a call answered after waiting at most this long is answered within the service level (docs/reporting.md R19).
        */
@@ -1457,7 +1432,7 @@ export interface SchemaTypes {
        * A record id: a positive integer.
        */
       branchId: number;
-      number: string;
+      number: (string | null) & string;
       registeredCNAM?: string | null;
       diCommentName?: string | null;
       recording?: string | null;
@@ -1905,17 +1880,31 @@ export interface SchemaTypes {
       };
     }[];
   };
+  /**
+   * Proof that the owner is present is needed: currentPassword or otp. Every other token of the user ends; the answer carries a new one.
+   */
   'manual-reset-password': {
+    /**
+     * The new password.
+     */
     password: string;
+    /**
+     * The current password: proof that the owner is present (or otp).
+     */
+    currentPassword?: string;
+    /**
+     * Or a current code of an MFA mode in use (the authenticator app's, or one sent by POST /v2/mfa/auth/confirmation-code): proof that the owner is present.
+     */
+    otp?: string;
   };
   'mfa-auth-resend': {
     mode: 'app' | 'email' | 'sms';
     token?: string;
-    /**
-     * The number the app shows (it may be masked); the code still goes only to the number on the account.
-     */
-    phoneNumber?: string;
+    phoneNumber?: (string | null) & string;
   };
+  /**
+   * Proof that the owner is present is needed: password, or otp while MFA is on (docs/authentication.md).
+   */
   'mfa-auth-setup': {
     mode: 'app' | 'email' | 'sms';
     /**
@@ -1926,6 +1915,14 @@ export interface SchemaTypes {
      * The phone number the app sends; digits, with an optional leading +.
      */
     phoneNumber?: string;
+    /**
+     * The current password: proof that the owner is present (or otp).
+     */
+    password?: string;
+    /**
+     * Or a current code of an MFA mode in use (the authenticator app's, or one sent by POST /v2/mfa/auth/confirmation-code): proof that the owner is present.
+     */
+    otp?: string;
   };
   'mfa-auth-verify': {
     mode: 'app' | 'email' | 'sms';
@@ -1949,11 +1946,23 @@ export interface SchemaTypes {
      */
     phoneNumber?: string;
   };
+  /**
+   * Addition to the hosted API: a code sent by a mode in use, to the phone number or address verified for it, to send as otp where proof that the owner is present is asked for.
+   */
+  'mfa-confirmation': {
+    mode: 'email' | 'sms';
+  };
+  /**
+   * Proof that the owner is present: password or otp (docs/authentication.md). The other tokens of the user end.
+   */
   'mfa-disable': {
     /**
-     * The current password (or otp, or a sign-in of the last 10 minutes).
+     * The current password: proof that the owner is present (or otp).
      */
     password?: string;
+    /**
+     * Or a current code of an MFA mode in use (the authenticator app's, or one sent by POST /v2/mfa/auth/confirmation-code): proof that the owner is present.
+     */
     otp?: string;
   };
   'mfa-resend-response': {
@@ -1968,10 +1977,7 @@ export interface SchemaTypes {
      */
     token: string;
     mode?: 'app' | 'email' | 'sms';
-    /**
-     * The number the app shows (it may be masked); the code still goes only to the number on the account.
-     */
-    phoneNumber?: string;
+    phoneNumber?: (string | null) & string;
   };
   'mfa-setup-required': {
     /**
@@ -2010,13 +2016,20 @@ export interface SchemaTypes {
   'mfa-toggle-response': {
     status: string;
     message: string;
+    /**
+     * After a change of a factor or of the password: a new access token for this client (every earlier token of the user has ended).
+     */
+    accessToken?: string;
   };
   'mfa-toggle': {
     mode: 'app' | 'email' | 'sms';
     /**
-     * Removing a mode: the current password (or otp, or a sign-in of the last 10 minutes).
+     * Removing a mode: the current password, proof that the owner is present (or otp). Not needed to switch a verified mode on.
      */
     password?: string;
+    /**
+     * Or a current code of an MFA mode in use (the authenticator app's, or one sent by POST /v2/mfa/auth/confirmation-code): proof that the owner is present.
+     */
     otp?: string;
   };
   'mfa-validate': {
@@ -2064,7 +2077,7 @@ export interface SchemaTypes {
     paginated?: 0 | 1;
   };
   'password-reset-request': {
-    email: string;
+    email: (string | null) & string;
   };
   'password-reset': {
     /**
@@ -2500,17 +2513,14 @@ export interface SchemaTypes {
      * A record id: a positive integer.
      */
     tenantId: number;
-    name: string;
-    /**
-     * The queue's name in queue_log (queues.conf section); unique without case; NONE is not a queue.
-     */
-    logName: string;
-    number?: string;
+    name: (string | null) & string;
+    logName: ((string | null) & string) & string;
+    number?: (string | null) & string;
     /**
      * Asterisk's queue strategies.
      */
     ringStrategy?: 'ringall' | 'leastrecent' | 'fewestcalls' | 'random' | 'rrmemory' | 'rrordered' | 'linear' | 'wrandom';
-    recording?: string;
+    recording?: (string | null) & string;
     branchId?: number | null;
     /**
      * @maxItems 1000
@@ -2833,14 +2843,14 @@ export interface SchemaTypes {
    * Addition to the hosted API: the fields to change; `members` replaces the list.
    */
   'queue-update': {
-    name?: string;
-    logName?: string;
-    number?: string;
+    name?: (string | null) & string;
+    logName?: ((string | null) & string) & string;
+    number?: (string | null) & string;
     /**
      * Asterisk's queue strategies.
      */
     ringStrategy?: 'ringall' | 'leastrecent' | 'fewestcalls' | 'random' | 'rrmemory' | 'rrordered' | 'linear' | 'wrandom';
-    recording?: string;
+    recording?: (string | null) & string;
     branchId?: number | null;
     /**
      * @maxItems 1000
@@ -3230,6 +3240,10 @@ export interface SchemaTypes {
   'status-response': {
     status: string;
     message: string;
+    /**
+     * After a change of a factor or of the password: a new access token for this client (every earlier token of the user has ended).
+     */
+    accessToken?: string;
   };
   /**
    * Addition to the hosted API. A partner admin creates tenants of its own partner only.

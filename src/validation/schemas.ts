@@ -50,6 +50,7 @@ import mfaAuthResend from '../../schemas/mfa-auth-resend.json';
 import mfaAuthSetup from '../../schemas/mfa-auth-setup.json';
 import mfaAuthVerify from '../../schemas/mfa-auth-verify.json';
 import mfaChallenge from '../../schemas/mfa-challenge.json';
+import mfaConfirmation from '../../schemas/mfa-confirmation.json';
 import mfaDisable from '../../schemas/mfa-disable.json';
 import mfaResendResponse from '../../schemas/mfa-resend-response.json';
 import mfaResend from '../../schemas/mfa-resend.json';
@@ -179,6 +180,7 @@ export const SCHEMAS: readonly object[] = [
   mfaAuthSetup,
   mfaAuthVerify,
   mfaChallenge,
+  mfaConfirmation,
   mfaDisable,
   mfaResendResponse,
   mfaResend,

@@ -35,7 +35,11 @@ describe('one agent, many names (reporting.md R14)', () => {
     expect(peerOf('PJSIP/1001'), 'a peerName wins over an alias').to.equal('PJSIP/1001');
     expect(peerOf('Sam Dee')).to.equal(undefined);
     expect(peerOf('Local/2000@agents/n')).to.equal(undefined);
-    expect(peerOf('bob smith')).to.equal(undefined);
+    // Names compared as Asterisk does (strcasecmp, ASCII case only: issue 27): another case is the same name, a Unicode twin is not.
+    expect(peerOf('bob smith')).to.equal('PJSIP/1001');
+    expect(peerOf('pjsip/1001')).to.equal('PJSIP/1001');
+    expect(peerOf('Bob \u017Fmith'), 'LONG S, which upper-cases to S').to.equal(undefined);
+    expect(peerOf('SAM DEE'), 'still a name two extensions share').to.equal(undefined);
     expect(peerOf('')).to.equal(undefined);
   });
 });

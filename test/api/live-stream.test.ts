@@ -65,7 +65,8 @@ describe('GET /v2/reporting/queues/live/stream (Server-Sent Events from a replay
   const json = async () => (await app.request('GET', '/v2/reporting/queues/live', { token, query: { tenantId: 1 } })).body;
 
   before(async () => {
-    site = await startLiveSite({ liveStreams: { heartbeatMs: 100, refreshMs: 200, maxBufferedBytes: 1 << 20 } });
+    // 200 streams of one user: past the cap of a real server (MAX_STREAMS_PER_USER), which test/api/security-resources.test.ts checks.
+    site = await startLiveSite({ liveStreams: { heartbeatMs: 100, refreshMs: 200, maxBufferedBytes: 1 << 20, maxStreamsPerUser: 250 } });
     ({ app, peer } = site);
     token = await tokenFor(app, { id: 1 });
   });

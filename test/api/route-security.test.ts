@@ -5,7 +5,7 @@ import type { RouteDef } from '../../src/http/route';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { insertExtension } from '../../src/modules/extensions/extensions.repository';
 import { insertQueue } from '../../src/modules/queues/queues.repository';
-import { buildBranch, buildUser, ROLE, tokenFor, twoTenants } from '../helpers/factories';
+import { buildBranch, buildUser, DEFAULT_PASSWORD, ROLE, tokenFor, twoTenants } from '../helpers/factories';
 import { ADDRESS, buildCampaign, buildLocation, buildPhoneNumber, buildSavedFilter, buildWebhook } from '../helpers/records';
 
 /**
@@ -128,12 +128,16 @@ const SAMPLES: Record<string, Sample> = {
     }),
   },
   'get /v2/users/me': {},
-  'post /v2/users/manual-reset-password': { body: () => ({ password: 'role matrix password' }), endsTokens: true },
-  'post /v2/mfa/auth/setup': { body: () => ({ mode: 'app' }) },
+  'post /v2/users/manual-reset-password': {
+    body: () => ({ password: 'role matrix password', currentPassword: DEFAULT_PASSWORD }),
+    endsTokens: true,
+  },
+  'post /v2/mfa/auth/setup': { body: () => ({ mode: 'app', password: DEFAULT_PASSWORD }) },
   'post /v2/mfa/auth/verify': { body: () => ({ mode: 'email', otp: '123456' }), status: 400 }, // no e-mail set-up waiting
   'post /v2/mfa/auth/enable': { body: () => ({ mode: 'sms' }), status: 400 }, // SMS not verified
-  'post /v2/mfa/auth/disable': { body: () => ({}) },
-  'post /v2/mfa/auth/disable-mode': { body: () => ({ mode: 'sms' }) },
+  'post /v2/mfa/auth/disable': { body: () => ({ password: DEFAULT_PASSWORD }), endsTokens: true },
+  'post /v2/mfa/auth/disable-mode': { body: () => ({ mode: 'sms', password: DEFAULT_PASSWORD }), endsTokens: true },
+  'post /v2/mfa/auth/confirmation-code': { body: () => ({ mode: 'sms' }), status: 400 }, // MFA by SMS not in use
   'post /v2/mfa/auth/resend-otp': { body: () => ({ mode: 'email' }), status: 400 }, // no e-mail set-up waiting
   'patch /v2/users/user-settings/title': { body: () => ({ title: 'Role matrix' }) },
   'patch /v2/users/user-settings/dark-mode': { body: () => ({ darkMode: 1 }) },

@@ -41,6 +41,15 @@ export interface ResetResponse {
   message: string;
 }
 
+/**
+ * What TARS asks for besides the app's bodies where a change needs proof that the owner is present (issue 27,
+ * docs/authentication.md): the current password, or a current MFA code. The app does not send it yet.
+ */
+export interface Proof {
+  password?: string;
+  otp?: string;
+}
+
 export function mobileApp(app: TestApp) {
   const post = <T>(path: string, body: unknown, token?: string) => app.request('POST', path, { body, token }) as Promise<TestResponse<T>>;
   const patch = <T>(path: string, body: unknown, token?: string) => app.request('PATCH', path, { body, token }) as Promise<TestResponse<T>>;
@@ -51,20 +60,21 @@ export function mobileApp(app: TestApp) {
     setupMFA: (data: { mode: MFAMode; token?: string; phoneNumber?: string }) => post<MFASetupResponse>('/v2/mfa/setup', data),
     verifyMFA: (data: { mode: MFAMode; otp: string; secret?: string; phoneNumber?: string; token?: string }) =>
       post<AuthResponse>('/v2/mfa/verify', data),
-    setupAuthMFA: (data: { mode: MFAMode; token?: string; phoneNumber?: string }, accessToken: string) =>
-      post<MFASetupResponse>('/v2/mfa/auth/setup', data, accessToken),
+    setupAuthMFA: (data: { mode: MFAMode; token?: string; phoneNumber?: string }, accessToken: string, proof: Proof = {}) =>
+      post<MFASetupResponse>('/v2/mfa/auth/setup', { ...data, ...proof }, accessToken),
     verifyMFAAuth: (data: { mode: MFAMode; otp: string; secret?: string; phoneNumber?: string }, accessToken: string) =>
-      post<MFAToggleResponse>('/v2/mfa/auth/verify', data, accessToken),
+      post<MFAToggleResponse & { accessToken?: string }>('/v2/mfa/auth/verify', data, accessToken),
     enableMFA: (data: { mode: MFAMode }, accessToken: string) => post<MFAToggleResponse>('/v2/mfa/auth/enable', data, accessToken),
-    disableMFA: (accessToken: string) => post<MFAToggleResponse>('/v2/mfa/auth/disable', {}, accessToken),
-    disableMFAMode: (data: { mode: MFAMode }, accessToken: string) =>
-      post<MFAToggleResponse>('/v2/mfa/auth/disable-mode', data, accessToken),
+    disableMFA: (accessToken: string, proof: Proof = {}) =>
+      post<MFAToggleResponse & { accessToken?: string }>('/v2/mfa/auth/disable', { ...proof }, accessToken),
+    disableMFAMode: (data: { mode: MFAMode }, accessToken: string, proof: Proof = {}) =>
+      post<MFAToggleResponse & { accessToken?: string }>('/v2/mfa/auth/disable-mode', { ...data, ...proof }, accessToken),
     resendOTPAuth: (data: { token?: string; mode: MFAMode; phoneNumber?: string }, accessToken: string) =>
       post<MFAResendOTPResponse>('/v2/mfa/auth/resend-otp', data, accessToken),
     getCurrentUserProfile: (accessToken: string) => app.request('GET', '/v2/users/me', { token: accessToken }),
     requestPasswordReset: (data: { email: string }) => post<ResetResponse>('/v2/users/request-password-reset', data),
-    resetPassword: (password: string, accessToken: string) =>
-      post<ResetResponse>('/v2/users/manual-reset-password', { password }, accessToken),
+    resetPassword: (password: string, accessToken: string, proof: { currentPassword?: string; otp?: string } = {}) =>
+      post<ResetResponse & { accessToken?: string }>('/v2/users/manual-reset-password', { password, ...proof }, accessToken),
     patchUserTitle: (title: string, t: string) => patch('/v2/users/user-settings/title', { title }, t),
     patchUserTheme: (darkMode: number, t: string) => patch('/v2/users/user-settings/dark-mode', { darkMode }, t),
     patchCallNotifications: (enableCallNotifications: number, t: string) =>

@@ -53,10 +53,6 @@ export async function takeReset(db: Db, tokenHash: string, now: number): Promise
   return row && row.expires_at > now ? row.user_id : undefined;
 }
 
-export async function dropResets(db: Db, userId: number): Promise<void> {
-  await db.deleteFrom('password_resets').where('user_id', '=', userId).execute();
-}
-
 export async function tenantRequiresMfa(db: Db, tenantId: number): Promise<boolean> {
   const row = await db.selectFrom('tenants').select('mfa_required').where('id', '=', tenantId).executeTakeFirst();
   return row?.mfa_required === 1;

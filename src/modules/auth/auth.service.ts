@@ -89,7 +89,7 @@ export class AuthService {
   /** POST /v2/mfa/validate. Every code takes its place in the user's count of wrong codes first: past the limit, 429 whatever the code. */
   async validate(token: string, otp: string): Promise<AuthResult> {
     const challenge = await findChallenge(this.db, token, this.deps.clock.now());
-    if (!challenge || challenge.mode === 'setup') throw notAuthenticated(BAD_CODE);
+    if (!challenge || challenge.mode === 'setup' || challenge.mode === 'confirm') throw notAuthenticated(BAD_CODE);
     const user = await findUserById(this.db, challenge.userId);
     if (!user) throw notAuthenticated(BAD_CODE);
     const place = await takePlace(this.db, [mfaCodeRule(user.id)], this.deps.clock.now);
@@ -120,7 +120,7 @@ export class AuthService {
    */
   async resend(token: string, mode: MfaMode | undefined): Promise<MfaChallengeBody> {
     const challenge = await findChallenge(this.db, token, this.deps.clock.now());
-    if (!challenge) throw notAuthenticated(BAD_CODE);
+    if (!challenge || challenge.mode === 'confirm') throw notAuthenticated(BAD_CODE);
     const user = await findUserById(this.db, challenge.userId);
     if (!user) throw notAuthenticated(BAD_CODE);
     if (challenge.mode === 'setup') {
@@ -137,12 +137,17 @@ export class AuthService {
     return this.challenge(user, next);
   }
 
-  /** POST /v2/authentication/jwt: a still-valid token buys a fresh one. */
+  /**
+   * POST /v2/authentication/jwt: a still-valid token buys a fresh one, on the terms of a sign-in: a user without MFA
+   * of a tenant that requires it gets none (setting mfaRequired ends such tokens; this holds too when the tenant's
+   * row changed some other way), whenever its token was issued.
+   */
   async refresh(accessToken: string): Promise<AuthResult> {
     const caller = await resolveCaller(this.db, this.deps.tokens, accessToken);
     // The whole row for the response, still of the credentials the token was checked against.
     const user = await findUserById(this.db, caller.user.id);
     if (!user || user.token_version !== caller.user.token_version) throw notAuthenticated('Missing, invalid or expired access token');
+    if (user.mfa_enabled !== 1 && (await tenantRequiresMfa(this.db, user.tenant_id))) throw notAuthenticated(SETUP_REQUIRED);
     return this.issue(user);
   }
 

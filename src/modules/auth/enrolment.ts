@@ -1,18 +1,18 @@
+import { sql } from 'kysely';
 import type { Caller } from '../../access/caller';
 import type { AppDeps } from '../../deps';
-import type { UserRow } from '../../db/schema';
+import type { Updateable } from 'kysely';
+import type { UserRow, UserTable } from '../../db/schema';
 import { AppError, badRequest, notAuthenticated, unavailable } from '../../errors';
 import { findUserById, recordTotpStep } from '../users/users.repository';
 import { dropEnrolment, findEnrolment, saveEnrolment, tenantRequiresMfa, type Enrolment } from './account.repository';
 import { settle, takePlace } from './attempt-limits';
-import { codeMatches, maskPhone, newCode, newTotpSecret, otpauthUri, totpStep, type MfaMode } from './mfa';
-import { verifyPassword } from './passwords';
+import { codeMatches, maskPhone, newCode, newTotpSecret, openConfirmation, otpauthUri, totpStep, type MfaMode } from './mfa';
+import { requirePresence, type PresenceProof } from './presence';
 import { mfaCodeRule, mfaResendRule } from './throttle';
 
 /** How long a mode set up waits for its first right code. */
 export const ENROLMENT_TTL_MS = 10 * 60 * 1000;
-/** A token issued this recently proves the user just signed in: enough to turn MFA off without a password. */
-export const RECENT_SIGN_IN_S = 10 * 60;
 
 /** POST /v2/mfa/setup and /v2/mfa/auth/setup (the app's MFASetupResponse). */
 export interface SetupAnswer {
@@ -23,19 +23,14 @@ export interface SetupAnswer {
   qrcode?: string;
 }
 
-/** The app's MFAToggleResponse. */
+/** The app's MFAToggleResponse; after a change of a factor, a token for the client that made it (its other tokens ended). */
 export interface ToggleAnswer {
   status: 'success';
   message: string;
+  accessToken?: string;
 }
 
-/** What proves the signed-in user is at the device when MFA is turned off: its password, a current app code, or a fresh sign-in. */
-export interface Proof {
-  password?: string;
-  otp?: string;
-}
-
-type Deps = Pick<AppDeps, 'database' | 'clock' | 'mailer' | 'sms'>;
+type Deps = Pick<AppDeps, 'database' | 'clock' | 'mailer' | 'sms' | 'tokens'>;
 
 const BAD_CODE = 'Invalid or expired one-time code';
 const MODE_NAMES: Record<MfaMode, string> = { app: 'an authenticator app', email: 'e-mail', sms: 'SMS' };
@@ -44,6 +39,8 @@ const MODE_NAMES: Record<MfaMode, string> = { app: 'an authenticator app', email
  * MFA enrolment and management (issue 19). A mode is set up (a TOTP secret shown once as text and QR code, or a
  * code sent to the phone number or e-mail address to be verified), waits in mfa_enrolments, and is switched on
  * only by its first right code; every code checked here counts against the same per-user limit as a sign-in code.
+ * Setting a mode up, turning MFA off and removing a mode need proof that the owner is present (./presence.ts); a
+ * change of a factor ends the user's other tokens and answers with a fresh one for the client that made it.
  */
 export class EnrolmentService {
   constructor(private readonly deps: Deps) {}
@@ -52,6 +49,18 @@ export class EnrolmentService {
     return this.deps.database.db;
   }
 
+  private get presence() {
+    return { db: this.deps.database.db, clock: this.deps.clock };
+  }
+
+  /** POST /v2/mfa/auth/setup: a signed-in user sets a mode up, with proof that it is the owner. */
+  async setupProven(user: UserRow, mode: MfaMode, phoneNumber: string | undefined, proof: PresenceProof): Promise<SetupAnswer> {
+    if (mode === 'sms' && !phoneNumber) throw badRequest('phoneNumber is required to set up MFA by SMS');
+    await requirePresence(this.presence, user, proof);
+    return this.setup(user, mode, phoneNumber);
+  }
+
+  /** Sets a mode up for a user whose presence was proved (the proof above, or the set-up token of a sign-in). */
   async setup(user: UserRow, mode: MfaMode, phoneNumber: string | undefined): Promise<SetupAnswer> {
     const now = this.deps.clock.now();
     const expires_at = now + ENROLMENT_TTL_MS;
@@ -80,7 +89,10 @@ export class EnrolmentService {
     return { status: 'success', mode, mfaVerifyToken: '', message: `A new 6-digit code was sent by ${MODE_NAMES[mode]}` };
   }
 
-  /** Checks the first code of a mode set up and switches MFA on with it; 401 for a wrong code. */
+  /**
+   * Checks the first code of a mode set up and switches MFA on with it; 401 for a wrong code. The set-up waiting was
+   * made with proof of presence, and the code proves the new factor is the owner's; the user's other tokens end.
+   */
   async verify(user: UserRow, mode: MfaMode, otp: string, given: { secret?: string; phoneNumber?: string }): Promise<ToggleAnswer> {
     const now = this.deps.clock.now();
     const waiting = await findEnrolment(this.db, user.id, mode, now);
@@ -96,21 +108,23 @@ export class EnrolmentService {
       await settle(this.db, place, ok);
     }
     if (!ok) throw notAuthenticated(BAD_CODE);
-    await this.db.transaction().execute(async (trx) => {
+    const version = await this.db.transaction().execute(async (trx) => {
       const verified =
         mode === 'app'
           ? { mfa_app_secret: waiting.secret, mfa_app_verified: 1 }
           : mode === 'sms'
             ? { mfa_phone_number: waiting.phone_number, mfa_sms_verified: 1 }
             : { mfa_email_verified: 1 };
-      await trx
+      const { token_version } = await trx
         .updateTable('users')
-        .set({ ...verified, mfa_enabled: 1, mfa_mode: mode })
+        .set({ ...verified, mfa_enabled: 1, mfa_mode: mode, token_version: sql<number>`token_version + 1` })
         .where('id', '=', user.id)
-        .execute();
+        .returning('token_version')
+        .executeTakeFirstOrThrow();
       await trx.deleteFrom('mfa_enrolments').where('user_id', '=', user.id).where('mode', '=', mode).execute();
+      return token_version;
     });
-    return { status: 'success', message: `MFA by ${MODE_NAMES[mode]} is verified and on` };
+    return { status: 'success', message: `MFA by ${MODE_NAMES[mode]} is verified and on`, accessToken: this.tokenOf(user, version) };
   }
 
   /** Switches MFA on with a mode already verified. */
@@ -121,17 +135,17 @@ export class EnrolmentService {
   }
 
   /** Turns MFA off (its verified modes stay, to be switched on again); refused while the tenant requires MFA. */
-  async disable(user: UserRow, caller: Caller, proof: Proof): Promise<ToggleAnswer> {
-    await this.requireProof(user, caller, proof);
+  async disable(user: UserRow, proof: PresenceProof): Promise<ToggleAnswer> {
+    await requirePresence(this.presence, user, proof);
     if (await tenantRequiresMfa(this.db, user.tenant_id))
       throw new AppError(409, 'Your organisation requires MFA: it cannot be turned off');
-    await this.db.updateTable('users').set({ mfa_enabled: 0 }).where('id', '=', user.id).execute();
-    return { status: 'success', message: 'MFA is off' };
+    const version = await this.change(user.id, { mfa_enabled: 0 });
+    return { status: 'success', message: 'MFA is off', accessToken: this.tokenOf(user, version) };
   }
 
   /** Forgets one mode; when it was the one in use, another verified mode takes over, or MFA goes off. */
-  async disableMode(user: UserRow, caller: Caller, mode: MfaMode, proof: Proof): Promise<ToggleAnswer> {
-    await this.requireProof(user, caller, proof);
+  async disableMode(user: UserRow, mode: MfaMode, proof: PresenceProof): Promise<ToggleAnswer> {
+    await requirePresence(this.presence, user, proof);
     const rest = (['app', 'sms', 'email'] as const).filter((m) => m !== mode && isVerified(user, m));
     const inUse = user.mfa_enabled === 1 && user.mfa_mode === mode;
     if (inUse && rest.length === 0 && (await tenantRequiresMfa(this.db, user.tenant_id)))
@@ -143,43 +157,47 @@ export class EnrolmentService {
           ? { mfa_phone_number: '', mfa_sms_verified: 0 }
           : { mfa_email_verified: 0 };
     const next = inUse ? (rest[0] !== undefined ? { mfa_mode: rest[0] } : { mfa_enabled: 0 }) : {};
-    await this.db
-      .updateTable('users')
-      .set({ ...forgotten, ...next })
-      .where('id', '=', user.id)
-      .execute();
+    const version = await this.change(user.id, { ...forgotten, ...next });
     await dropEnrolment(this.db, user.id, mode);
-    return { status: 'success', message: `MFA by ${MODE_NAMES[mode]} is removed${'mfa_enabled' in next ? '; MFA is off' : ''}` };
+    return {
+      status: 'success',
+      message: `MFA by ${MODE_NAMES[mode]} is removed${'mfa_enabled' in next ? '; MFA is off' : ''}`,
+      accessToken: this.tokenOf(user, version),
+    };
   }
 
-  private async requireProof(user: UserRow, caller: Caller, proof: Proof): Promise<void> {
-    if (proof.password !== undefined) {
-      const place = await takePlace(this.db, [mfaCodeRule(user.id)], this.deps.clock.now);
-      let ok = false;
-      try {
-        ok = await verifyPassword(proof.password, user.password_hash);
-      } finally {
-        await settle(this.db, place, ok);
-      }
-      if (!ok) throw notAuthenticated('The password is wrong');
-      return;
+  /**
+   * POST /v2/mfa/auth/confirmation-code: a code to prove presence with (./presence.ts), sent by a mode in use to
+   * the phone number or address verified for it, never to one the request names; in the count of new codes.
+   */
+  async sendConfirmation(user: UserRow, mode: 'email' | 'sms'): Promise<ToggleAnswer> {
+    if (user.mfa_enabled !== 1 || !isVerified(user, mode))
+      throw badRequest(`MFA by ${MODE_NAMES[mode]} is not in use on this account: confirm with your password instead`);
+    await settle(this.db, await takePlace(this.db, [mfaResendRule(user.id)], this.deps.clock.now), false);
+    const code = await openConfirmation(this.db, user.id, this.deps.clock.now());
+    const text = `Your TARS confirmation code is ${code}. It expires in 5 minutes. If you did not ask for it, change your password.`;
+    try {
+      if (mode === 'email') await this.deps.mailer.send({ to: user.email, subject: 'Your TARS confirmation code', text });
+      else await this.deps.sms.send(user.mfa_phone_number, text);
+    } catch (err) {
+      throw err instanceof AppError ? err : unavailable(`The confirmation code could not be sent by ${MODE_NAMES[mode]}`);
     }
-    if (proof.otp !== undefined) {
-      const place = await takePlace(this.db, [mfaCodeRule(user.id)], this.deps.clock.now);
-      let ok = false;
-      try {
-        const step = user.mfa_app_verified === 1 ? totpStep(user.mfa_app_secret, proof.otp, this.deps.clock.now()) : null;
-        ok = step !== null && (await recordTotpStep(this.db, user.id, step));
-      } finally {
-        await settle(this.db, place, ok);
-      }
-      if (!ok) throw notAuthenticated(BAD_CODE);
-      return;
-    }
-    if (Date.now() / 1000 - caller.issuedAt > RECENT_SIGN_IN_S)
-      throw notAuthenticated(
-        'Confirm it is you: send your password (password) or a code of your authenticator app (otp), or sign in again',
-      );
+    return { status: 'success', message: `A 6-digit confirmation code was sent by ${MODE_NAMES[mode]}` };
+  }
+
+  /** Changes MFA columns of the user and ends its tokens (one statement); the new credentials version. */
+  private async change(userId: number, set: Updateable<UserTable>): Promise<number> {
+    const { token_version } = await this.db
+      .updateTable('users')
+      .set({ ...set, token_version: sql<number>`token_version + 1` })
+      .where('id', '=', userId)
+      .returning('token_version')
+      .executeTakeFirstOrThrow();
+    return token_version;
+  }
+
+  private tokenOf(user: UserRow, version: number): string {
+    return this.deps.tokens.issue({ uid: user.id, ver: version });
   }
 
   private async codeIsRight(user: UserRow, waiting: Enrolment, otp: string, now: number): Promise<boolean> {

@@ -18,8 +18,11 @@ export const MFA_MODES: readonly MfaMode[] = ['app', 'email', 'sms'];
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
-/** A sign-in challenge is for a code of one mode; a set-up challenge (mfaSetupToken) lets a user enrol before it signs in. */
-export type ChallengeMode = MfaMode | 'setup';
+/**
+ * A sign-in challenge is for a code of one mode; a set-up challenge (mfaSetupToken) lets a user enrol before it signs
+ * in; a confirmation (`confirm`) holds a code sent to prove the owner is present (./presence.ts), found by its user.
+ */
+export type ChallengeMode = MfaMode | 'setup' | 'confirm';
 
 export interface Challenge {
   readonly token: string;
@@ -76,6 +79,39 @@ export async function countWrongCode(db: Db, token: string): Promise<void> {
 
 export async function closeChallenge(db: Db, token: string): Promise<void> {
   await db.deleteFrom('mfa_challenges').where('token_hash', '=', sha256(token)).execute();
+}
+
+/** A new confirmation code for the user (one at a time: it replaces any earlier one); its token is never given out. */
+export async function openConfirmation(db: Db, userId: number, now: number): Promise<string> {
+  await db.deleteFrom('mfa_challenges').where('user_id', '=', userId).where('mode', '=', 'confirm').execute();
+  const challenge = await openChallenge(db, userId, 'confirm', now);
+  return challenge.code as string;
+}
+
+/**
+ * Takes the user's live confirmation code if `otp` is it (it is then gone: good once); a wrong code counts against
+ * the confirmation's own 5 tries as well as the user's count of wrong codes.
+ */
+export async function takeConfirmation(db: Db, userId: number, otp: string, now: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('mfa_challenges')
+    .select(['token_hash', 'code_hash'])
+    .where('user_id', '=', userId)
+    .where('mode', '=', 'confirm')
+    .where('expires_at', '>', now)
+    .where('attempts', '<', MAX_WRONG_CODES)
+    .executeTakeFirst();
+  if (!row?.code_hash) return false;
+  if (!codeMatches(row.code_hash, otp)) {
+    await db
+      .updateTable('mfa_challenges')
+      .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+      .where('token_hash', '=', row.token_hash)
+      .execute();
+    return false;
+  }
+  const taken = await db.deleteFrom('mfa_challenges').where('token_hash', '=', row.token_hash).executeTakeFirst();
+  return Number(taken.numDeletedRows) === 1;
 }
 
 export function codeMatches(codeHash: string, otp: string): boolean {

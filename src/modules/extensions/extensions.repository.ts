@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { sql, type Selectable, type SqlBool } from 'kysely';
 import type { TenantScope } from '../../access/scope';
 import { tenantIn } from '../../access/tenant-filter';
 import { windowed, type PageWindow } from '../../access/paging';
@@ -65,7 +65,14 @@ export async function extensionsOfTenant(db: Db, scope: TenantScope, tenantId: n
 
 /** The extensions of the scope with this peerName (one per tenant at most: peerName is unique in a tenant). */
 export async function extensionsByPeer(db: Db, scope: TenantScope, peerName: string): Promise<ExtensionRow[]> {
-  return db.selectFrom('extensions').selectAll().where('peer_name', '=', peerName).where(tenantIn(scope)).orderBy('tenant_id').execute();
+  // COLLATE NOCASE folds ASCII letters only: the PBX's rule for names (src/pbx-name.ts).
+  return db
+    .selectFrom('extensions')
+    .selectAll()
+    .where(sql<SqlBool>`peer_name = ${peerName} COLLATE NOCASE`)
+    .where(tenantIn(scope))
+    .orderBy('tenant_id')
+    .execute();
 }
 
 export async function listExtensions(db: Db, scope: TenantScope, w: PageWindow): Promise<{ rows: ExtensionRow[]; total: number }> {

@@ -17,6 +17,7 @@ import {
   type ExtensionInput,
   type ExtensionRow,
 } from './extensions.repository';
+import { pbxNameKey, samePbxName } from '../../pbx-name';
 
 export type ApiExtension = SchemaTypes['extension'];
 export type ExtensionCreate = SchemaTypes['extension-create'];
@@ -41,14 +42,18 @@ async function checkNames(db: Db, scope: TenantScope, ext: Omit<ExtensionInput, 
   const others = (await extensionsOfTenant(db, scope, ext.tenantId)).filter((e) => e.id !== self);
   const taken = others.find((e) => e.ext_num === ext.extNum);
   if (taken) throw conflict(`Extension number ${ext.extNum} is already extension ${taken.id} of tenant ${ext.tenantId}`);
+  // Names compared as Asterisk compares them (ASCII case only): `PJSIP/101` and `pjsip/101` are one agent.
   const names = new Map<string, number>();
-  for (const e of others) for (const n of [e.peer_name, ...parseAliases(e.agent_aliases)]) names.set(n, e.id);
+  for (const e of others) for (const n of [e.peer_name, ...parseAliases(e.agent_aliases)]) names.set(pbxNameKey(n), e.id);
   for (const name of [ext.peerName, ...(ext.agentAliases ?? [])]) {
-    const owner = names.get(name);
+    const owner = names.get(pbxNameKey(name));
     if (owner !== undefined)
       throw conflict(`The agent name ${JSON.stringify(name)} already names extension ${owner} of tenant ${ext.tenantId}`);
   }
-  if ((ext.agentAliases ?? []).includes(ext.peerName)) throw badRequest('agentAliases: the peerName itself is not an alias');
+  const aliases = ext.agentAliases ?? [];
+  if (aliases.some((a) => samePbxName(a, ext.peerName))) throw badRequest('agentAliases: the peerName itself is not an alias');
+  if (new Set(aliases.map(pbxNameKey)).size !== aliases.length)
+    throw badRequest('agentAliases: two aliases differ only in case, which makes them one name for the PBX');
 }
 
 async function checkBranch(db: Db, tenantId: number, branchId: number | null | undefined): Promise<void> {

@@ -4,8 +4,11 @@ import { badRequest, conflict, forbidden, notFound, unavailable } from '../../er
 import { extensionsByPeer, type ExtensionRow } from '../extensions/extensions.repository';
 import { parseAliases } from '../pbx-logs/agent-names';
 import { AmiError } from './ami-client';
+import { AmiFormatError } from './ami-protocol';
 import type { LiveMember } from './live-state';
 import { TenantView, type AgentPlace, type LiveDeps } from './live.service';
+import { samePbxName } from '../../pbx-name';
+import { isPbxName, PBX_NAME_RULE } from '../../validation/text-rules';
 
 /** The pause reason that marks an agent's DND in one queue (POST /v2/queues/agent-dnd). */
 export const DND_REASON = 'DND';
@@ -31,7 +34,9 @@ async function agentFor(deps: LiveDeps, caller: Caller, peerName: string): Promi
     if (found.length > 1) throw badRequest(`peerName ${peerName} names extensions of several tenants`);
     throw notFound(`Agent ${peerName}`);
   }
-  const isSelf = own.tenant_id === caller.user.tenant_id && (self?.ext_id === own.id || self?.peer_name === own.peer_name);
+  const isSelf =
+    own.tenant_id === caller.user.tenant_id &&
+    (self?.ext_id === own.id || (!!self?.peer_name && samePbxName(self.peer_name, own.peer_name)));
   if (!isSelf && !caller.permissions.has('queues.agents.manage'))
     throw forbidden('You may act only for your own extension without queues.agents.manage');
   const view = await TenantView.load(deps, own.tenant_id, requireTenant(caller.scope, own.tenant_id), { counters: false });
@@ -64,7 +69,10 @@ export async function agentStatus(deps: LiveDeps, caller: Caller, peerName: stri
   };
 }
 
-/** What Asterisk answered one action: success, or its error message. */
+/**
+ * What Asterisk answered one action: success, or its error message. An action that cannot be formatted (a value
+ * stored before the single-line rule, a name too long for an AMI line) is sent to no queue: 409 naming the header.
+ */
 async function ask(place: AgentPlace, fields: Record<string, string>): Promise<string | undefined> {
   if (!place.pbx) return `no connected PBX has the queue ${place.queue.log_name}`;
   try {
@@ -72,8 +80,27 @@ async function ask(place: AgentPlace, fields: Record<string, string>): Promise<s
     return undefined;
   } catch (err) {
     if (err instanceof AmiError) return err.message;
+    if (err instanceof AmiFormatError)
+      throw conflict(
+        `The PBX cannot be sent ${fields.Action} for queue ${place.queue.name}: its ${err.message}. Correct the stored value first`,
+      );
     throw err;
   }
+}
+
+/**
+ * The agent's MemberName, which Asterisk writes into every queue_log line of the member as one field: its extName, or
+ * its peerName without one. A name stored before the rule (the CLI, a fixture, pbx sync) that would not stay one
+ * field is a 409 saying which, before anything is sent.
+ */
+function memberNameOf(ext: ExtensionRow): string {
+  const name = ext.ext_name || ext.peer_name;
+  if (!isPbxName(name))
+    throw conflict(
+      `Extension ${ext.ext_num}'s ${ext.ext_name ? 'extName' : 'peerName'} cannot be the MemberName sent to the PBX: it ${PBX_NAME_RULE}. ` +
+        'Change it (PATCH /v2/extensions/{id}) first',
+    );
+  return name;
 }
 
 /** Actions on a connected PBX, or 503: nothing can be done while no PBX is connected. */
@@ -110,13 +137,9 @@ export async function agentLogin(deps: LiveDeps, caller: Caller, body: { peerNam
     const targets = places.filter((p) => p.configured && !p.member);
     if (places.length === 0) throw conflict(`Extension ${ext.ext_num} is a member of no queue: make it one of a queue's members first`);
     const iface = interfaceOf(ext, places);
+    const memberName = memberNameOf(ext);
     for (const p of targets) {
-      const err = await ask(p, {
-        Action: 'QueueAdd',
-        Queue: p.queue.log_name,
-        Interface: iface,
-        MemberName: ext.ext_name || ext.peer_name,
-      });
+      const err = await ask(p, { Action: 'QueueAdd', Queue: p.queue.log_name, Interface: iface, MemberName: memberName });
       if (err) {
         failed.push(`${p.queue.name}: ${err}`);
       } else {

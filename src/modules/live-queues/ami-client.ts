@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { isIP, connect as netConnect, type Socket } from 'node:net';
 import { connect as tlsConnect, rootCertificates } from 'node:tls';
+import { isSingleLine, SINGLE_LINE_RULE } from '../../validation/text-rules';
 import { AmiParser, formatAction, type AmiMessage } from './ami-protocol';
 
 /** Where one PBX's manager interface is: from `ami://user:secret@host:5038` or `amis://…` (TLS). */
@@ -37,14 +38,18 @@ export function parseAmiUrl(text: string): AmiTarget {
   if (url.username === '' || url.password === '') throw new Error('an AMI URL carries the manager user and secret: ami://user:secret@host');
   const port = url.port === '' ? DEFAULT_PORT[scheme] : Number(url.port);
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-  return {
-    host,
-    port,
-    tls: scheme === 'amis',
-    username: decodeURIComponent(url.username),
-    secret: decodeURIComponent(url.password),
-    label: `${scheme}://${decodeURIComponent(url.username)}@${url.host}`,
-  };
+  let username: string;
+  let secret: string;
+  try {
+    username = decodeURIComponent(url.username);
+    secret = decodeURIComponent(url.password);
+  } catch {
+    throw new Error("an AMI URL's user and secret are percent-encoded UTF-8 (a % not followed by a UTF-8 byte's two hex digits)");
+  }
+  // They are sent as the Login action's headers: one line each, by the rule of every AMI header (ami-protocol.ts).
+  if (!isSingleLine(username) || !isSingleLine(secret))
+    throw new Error(`an AMI URL's user and secret are sent as AMI headers: each ${SINGLE_LINE_RULE}`);
+  return { host, port, tls: scheme === 'amis', username, secret, label: `${scheme}://${username}@${url.host}` };
 }
 
 /** What the connection is doing, as the live API reports it. */
@@ -161,13 +166,19 @@ export class AmiClient extends EventEmitter<{
     const socket = this.socket;
     if (!socket) return Promise.reject(new AmiError('the PBX is not connected'));
     const id = `tars-${this.nextId++}`;
+    let text: string;
+    try {
+      text = formatAction({ ...fields, ActionID: id });
+    } catch (err) {
+      return Promise.reject(err as Error); // an AmiFormatError: nothing was written
+    }
     return new Promise<AmiReply>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
         reject(new AmiError(`no answer to ${String(fields.Action)} within ${this.actionTimeoutMs} ms`));
       }, this.actionTimeoutMs);
       this.pending.set(id, { resolve, reject, timer, response: undefined, events: [] });
-      socket.write(formatAction({ ...fields, ActionID: id }));
+      socket.write(text);
     });
   }
 

@@ -1,4 +1,5 @@
 import { StringDecoder } from 'node:string_decoder';
+import { isSingleLine, SINGLE_LINE_RULE } from '../../validation/text-rules';
 
 /**
  * One message of the Asterisk Manager Interface: its `Key: value` lines as Asterisk wrote them (main/manager.c
@@ -67,13 +68,41 @@ export function parseMessage(text: string): AmiMessage {
   return message;
 }
 
-/** An action as Asterisk reads it; a value may not hold a line break (it would start a header of its own). */
+/** The longest line Asterisk reads (main/manager.c: a session's `inbuf[1025]`); a longer one is discarded whole. */
+export const AMI_MAX_LINE_BYTES = 1024;
+/** The most headers Asterisk keeps of one action (include/asterisk/manager.h AST_MAX_MANHEADERS). */
+export const AMI_MAX_HEADERS = 128;
+
+/** An action that cannot be written as Asterisk would read it: which header, and why. */
+export class AmiFormatError extends Error {
+  constructor(
+    readonly header: string,
+    reason: string,
+  ) {
+    super(`${header} ${reason}`);
+  }
+}
+
+const HEADER_KEY = /^[A-Za-z][A-Za-z0-9_-]*$/;
+
+/**
+ * An action as Asterisk reads it. Each value must be one line by the rule of every single-line text
+ * (common#/$defs/line: no line break, which would start a header of its own, nor any other control character) and
+ * its `Key: value` line at most AMI_MAX_LINE_BYTES bytes of UTF-8 (Asterisk drops a longer one and reads the rest as
+ * headers). Throws AmiFormatError rather than write anything else.
+ */
 export function formatAction(fields: Readonly<Record<string, string | number>>): string {
+  const entries = Object.entries(fields);
+  if (entries.length > AMI_MAX_HEADERS) throw new AmiFormatError('the action', `has more than ${AMI_MAX_HEADERS} headers`);
   let text = '';
-  for (const [key, value] of Object.entries(fields)) {
+  for (const [key, value] of entries) {
     const v = String(value);
-    if (/[\r\n]/.test(v) || /[\r\n:]/.test(key)) throw new Error(`AMI header ${key} may not hold a line break`);
-    text += `${key}: ${v}\r\n`;
+    if (!HEADER_KEY.test(key)) throw new AmiFormatError(`header name ${JSON.stringify(key)}`, 'is not a name Asterisk reads');
+    if (!isSingleLine(v)) throw new AmiFormatError(key, `${JSON.stringify(v.slice(0, 40))} is not one line: it ${SINGLE_LINE_RULE}`);
+    const line = `${key}: ${v}`;
+    if (Buffer.byteLength(line, 'utf8') > AMI_MAX_LINE_BYTES)
+      throw new AmiFormatError(key, `is longer than the ${AMI_MAX_LINE_BYTES} bytes of a line Asterisk reads`);
+    text += `${line}\r\n`;
   }
   return `${text}\r\n`;
 }

@@ -1,4 +1,5 @@
 import type { AmiMessage } from './ami-protocol';
+import { pbxNameKey } from '../../pbx-name';
 
 /** Asterisk's device states (include/asterisk/devicestate.h, enum ast_device_state), as QueueMember's Status. */
 export const DEVICE = {
@@ -148,7 +149,7 @@ export class LiveState {
         return name;
       }
       case 'QueueCallerLeave': {
-        const q = this.byName.get(name.toLowerCase());
+        const q = this.byName.get(pbxNameKey(name));
         const left = q?.callers.get(m.Uniqueid ?? '');
         if (!q || !left) return undefined;
         q.callers.delete(left.uniqueid);
@@ -165,7 +166,7 @@ export class LiveState {
         return name;
       }
       case 'QueueMemberRemoved':
-        return this.byName.get(name.toLowerCase())?.members.delete(m.Interface ?? '') ? name : undefined;
+        return this.byName.get(pbxNameKey(name))?.members.delete(m.Interface ?? '') ? name : undefined;
       case 'AgentConnect':
         return this.setInCall(name, m.Interface, true);
       case 'AgentComplete':
@@ -179,7 +180,7 @@ export class LiveState {
 
   /** A member's call in this queue began or ended (app_queue.c sets and clears its `starttime`: InCall). */
   private setInCall(name: string, iface: string | undefined, inCall: boolean): string | undefined {
-    const q = this.byName.get(name.toLowerCase());
+    const q = this.byName.get(pbxNameKey(name));
     const member = q?.members.get(iface ?? '');
     if (!q || !member || member.inCall === inCall) return undefined;
     q.members.set(member.interface, { ...member, inCall });
@@ -187,8 +188,8 @@ export class LiveState {
   }
 
   private queue(name: string, params?: AmiMessage): Queue {
-    let q = this.byName.get(name.toLowerCase());
-    if (!q) this.byName.set(name.toLowerCase(), (q = { name, strategy: '', serviceLevel: 0, members: new Map(), callers: new Map() }));
+    let q = this.byName.get(pbxNameKey(name));
+    if (!q) this.byName.set(pbxNameKey(name), (q = { name, strategy: '', serviceLevel: 0, members: new Map(), callers: new Map() }));
     if (params) {
       q.strategy = params.Strategy ?? '';
       q.serviceLevel = int(params.ServiceLevel);

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TenantScope } from '../../access/scope';
+import { tooManyRequests } from '../../errors';
 import type { EventStream } from '../../http/route';
 import type { LivePbx } from './live-queues';
 import { TenantView, type LiveDeps } from './live.service';
@@ -13,7 +14,17 @@ export interface LiveStreamOptions {
   readonly maxBufferedBytes?: number;
   /** Events kept per tenant for a client that reconnects with Last-Event-ID. */
   readonly replayEvents?: number;
+  /** Streams one user may hold open at once (MAX_STREAMS_PER_USER; tests set fewer). */
+  readonly maxStreamsPerUser?: number;
 }
+
+/**
+ * Streams one user may hold open at once: a wallboard, a phone and a few browser tabs. Each stream holds a socket
+ * and a share of every change's writes for as long as it lasts; without a cap one token held 200 (issue 27).
+ */
+export const MAX_STREAMS_PER_USER = 10;
+/** What a 429 tells a client to wait: a stream's place comes back when one of the user's streams ends. */
+const STREAM_RETRY_AFTER_S = 10;
 
 /** Whether the caller of a stream may still read it (its token, role and tenant), asked at every refresh. */
 export type StillAllowed = (req: IncomingMessage) => Promise<boolean>;
@@ -22,6 +33,8 @@ interface Client {
   readonly res: ServerResponse;
   readonly req: IncomingMessage;
   readonly stillAllowed: StillAllowed;
+  /** Gives the user's place back (once). */
+  readonly release: () => void;
 }
 
 /** One tenant's stream: its clients, its view of the database, its recent events. */
@@ -64,6 +77,9 @@ export class LiveStreams {
   private readonly refreshMs: number;
   private readonly maxBufferedBytes: number;
   private readonly replayEvents: number;
+  private readonly maxStreamsPerUser: number;
+  /** Streams each user holds, those being opened included (by user id). */
+  private readonly perUser = new Map<number, number>();
   private timers: NodeJS.Timeout[] = [];
   private listening = false;
   private flushing = false;
@@ -76,18 +92,47 @@ export class LiveStreams {
     this.refreshMs = options.refreshMs ?? 10_000;
     this.maxBufferedBytes = options.maxBufferedBytes ?? 1 << 20;
     this.replayEvents = options.replayEvents ?? 256;
+    this.maxStreamsPerUser = options.maxStreamsPerUser ?? MAX_STREAMS_PER_USER;
   }
 
-  /** A stream of a tenant the caller was checked for; the view is read before the first byte is sent. */
-  async open(tenantId: number, scope: TenantScope, stillAllowed: StillAllowed): Promise<EventStream> {
-    let channel = this.channels.get(tenantId);
-    if (!channel) {
-      const view = await TenantView.load(this.deps, tenantId, scope);
-      channel = this.channels.get(tenantId) ?? new Channel(tenantId, scope, view);
-      this.channels.set(tenantId, channel);
+  /**
+   * A stream of a tenant the caller was checked for; the view is read before the first byte is sent. The user's place
+   * is taken before anything is awaited, so that parallel requests cannot pass the cap (429 past it), and given back
+   * when the stream ends (or never starts).
+   */
+  async open(tenantId: number, scope: TenantScope, stillAllowed: StillAllowed, userId: number): Promise<EventStream> {
+    const release = this.takePlace(userId);
+    try {
+      let channel = this.channels.get(tenantId);
+      if (!channel) {
+        const view = await TenantView.load(this.deps, tenantId, scope);
+        channel = this.channels.get(tenantId) ?? new Channel(tenantId, scope, view);
+        this.channels.set(tenantId, channel);
+      }
+      const ch = channel;
+      return { attach: (req, res) => this.attach(ch, { req, res, stillAllowed, release }) };
+    } catch (err) {
+      release();
+      throw err;
     }
-    const ch = channel;
-    return { attach: (req, res) => this.attach(ch, { req, res, stillAllowed }) };
+  }
+
+  private takePlace(userId: number): () => void {
+    const held = this.perUser.get(userId) ?? 0;
+    if (held >= this.maxStreamsPerUser)
+      throw tooManyRequests(
+        `You have ${this.maxStreamsPerUser} event streams open, the most one user may: close one (or let it end) first`,
+        STREAM_RETRY_AFTER_S,
+      );
+    this.perUser.set(userId, held + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (this.perUser.get(userId) ?? 1) - 1;
+      if (left > 0) this.perUser.set(userId, left);
+      else this.perUser.delete(userId);
+    };
   }
 
   /** Ends every stream (the server is stopping: the live layer's `stop`). */
@@ -125,8 +170,10 @@ export class LiveStreams {
       'X-Accel-Buffering': 'no', // nginx: pass each event on at once
       Connection: 'keep-alive',
     });
-    // HEAD (answered by the GET route) gets the headers only: there is no stream to keep open.
-    if (req.method === 'HEAD') {
+    // HEAD (answered by the GET route) gets the headers only: there is no stream to keep open. Nor is there for a
+    // client that left while its view was read (its 'close' has passed).
+    if (req.method === 'HEAD' || req.socket.destroyed || res.destroyed) {
+      client.release();
       res.end();
       return;
     }
@@ -144,6 +191,7 @@ export class LiveStreams {
   }
 
   private leave(channel: Channel, client: Client): void {
+    client.release();
     channel.clients.delete(client);
     if (channel.clients.size === 0) this.channels.delete(channel.tenantId);
     if (this.channels.size === 0) this.unlisten();

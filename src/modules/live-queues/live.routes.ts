@@ -71,7 +71,7 @@ export function liveQueueRoutes(deps: AppDeps, options?: LiveStreamOptions): Rou
       response: 'live-queues',
       handler: async ({ caller, query }) => {
         const { tenantId, scope } = liveTenant(caller.scope, query.tenantId);
-        return streams.open(tenantId, scope, stillAllowed(tenantId));
+        return streams.open(tenantId, scope, stillAllowed(tenantId), caller.user.id);
       },
     }),
   ];

@@ -13,6 +13,7 @@ import { findQueues, membersOf, type QueueDetailRow } from '../queues/queues.rep
 import { timezoneOfTenant } from '../tenants/tenants.repository';
 import type { LivePbx, LiveQueues } from './live-queues';
 import { memberState, type LiveCaller, type LiveMember, type LiveQueue } from './live-state';
+import { pbxNameKey } from '../../pbx-name';
 
 const iso = (d: Date | undefined): string | null => (d ? d.toISOString() : null);
 const fromEpoch = (s: number): string | null => (s > 0 ? new Date(s * 1000).toISOString() : null);
@@ -28,7 +29,7 @@ export function liveTenant(scope: TenantScope, tenantId: number | undefined): { 
 
 /** The live queue of a PBX that a stored queue names (its queue_log name, without case: reporting.md R2), with its PBX. */
 function liveQueueOf(pbxs: readonly LivePbx[], logName: string): { pbx: LivePbx; queue: LiveQueue } | undefined {
-  const wanted = logName.toLowerCase();
+  const wanted = pbxNameKey(logName);
   for (const pbx of pbxs) {
     const queue = pbx.queues.get(wanted);
     if (queue) return { pbx, queue };
@@ -121,7 +122,7 @@ export class TenantView {
     private readonly configured: ReadonlyMap<number, number[]>,
     private readonly today: TodayCounters | undefined,
   ) {
-    this.byLogName = new Map(queues.map((q) => [q.log_name.toLowerCase(), q]));
+    this.byLogName = new Map(queues.map((q) => [pbxNameKey(q.log_name), q]));
   }
 
   static async load(deps: LiveDeps, tenantId: number, scope: TenantScope, { counters = true } = {}): Promise<TenantView> {
@@ -151,7 +152,7 @@ export class TenantView {
 
   /** The tenant's queue that a PBX queue name is (its queue_log name, without case), if any. */
   queueNamed(name: string): QueueDetailRow | undefined {
-    return this.byLogName.get(name.toLowerCase());
+    return this.byLogName.get(pbxNameKey(name));
   }
 
   /** The whole view: GET /v2/reporting/queues/live, and the stream's first event. */

@@ -1,3 +1,4 @@
+import { pbxNameKey } from '../../pbx-name';
 /**
  * One line of an Asterisk configuration file, read as main/config.c reads it (config_text_file_load and
  * process_text_line). Lines Asterisk skips with a warning are problems here: the sync refuses rather than guesses.
@@ -95,7 +96,7 @@ function parseDirective(text: string): DirectiveLine | { problem: string } {
   while (end < text.length && text.charCodeAt(end) > 32) end++;
   const directive = text.slice(1, end);
   let argument = strip(text.slice(end));
-  const lower = directive.toLowerCase();
+  const lower = pbxNameKey(directive);
   if (lower === 'exec')
     return { problem: '#exec runs a program to produce configuration; TARS does not run it, so it cannot know what it adds' };
   if (lower !== 'include' && lower !== 'tryinclude')

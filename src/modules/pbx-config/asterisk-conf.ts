@@ -13,6 +13,7 @@ import path from 'node:path';
 import { AppError } from '../../errors';
 import { expandPattern } from './conf-glob';
 import { type CommentState, type HeaderLine, type VariableLine, MAX_LINE, parseLine, strip, stripComments } from './asterisk-conf-lines';
+import { pbxNameKey } from '../../pbx-name';
 
 /** One `name = value` or `name => value` of a section, in file order. */
 export interface ConfVariable {
@@ -185,8 +186,8 @@ function detached(name: string, at: Where): ConfSection {
 
 /** category_get_sep: the first section of that name, without case; templates only when asked for. */
 function findSection(state: LoadState, name: string, templatesToo: boolean): ConfSection | undefined {
-  const lower = name.toLowerCase();
-  return state.sections.find((s) => s.name.toLowerCase() === lower && (templatesToo || !s.template));
+  const key = pbxNameKey(name);
+  return state.sections.find((s) => pbxNameKey(s.name) === key && (templatesToo || !s.template));
 }
 
 function addVariable(section: ConfSection, line: VariableLine, at: Where): void {

@@ -5,6 +5,7 @@
  */
 import { type DialplanHint, type QueueMemberLine, type QueueSection, type SipEndpoint } from './site-sources';
 import { type SiteExtension, type SiteNote, type SiteQueueMember } from './site-config';
+import { pbxNameKey, samePbxName } from '../../pbx-name';
 
 interface Built {
   extensions: SiteExtension[];
@@ -16,7 +17,8 @@ interface Built {
 const DIGITS = /^\d+$/;
 /** A channel device (`PJSIP/1001`), as opposed to a state provider (`Custom:DND1001`). */
 const CHANNEL = /^([A-Za-z0-9_]+)\/(.+)$/;
-const deviceKey = (device: string): string => device.replace(CHANNEL, (_m, tech: string, rest: string) => `${tech.toUpperCase()}/${rest}`);
+/** A device as a map key: its technology without ASCII case (as Asterisk finds channel drivers), the rest as written. */
+const deviceKey = (device: string): string => device.replace(CHANNEL, (_m, tech: string, rest: string) => `${pbxNameKey(tech)}/${rest}`);
 
 class Directory {
   readonly drafts = new Map<string, SiteExtension>();
@@ -33,7 +35,7 @@ class Directory {
   addDevice(d: SiteExtension, device: string): void {
     this.deviceToExt.set(deviceKey(device), d.extNum);
     if (d.peerName === null) d.peerName = device;
-    else if (d.peerName !== device) addAlias(d, device);
+    else if (!samePbxName(d.peerName, device)) addAlias(d, device);
   }
 
   /** extNum named by an interface or state interface, or null. */
@@ -47,7 +49,7 @@ class Directory {
 }
 
 function addAlias(d: SiteExtension, alias: string): void {
-  if (alias !== d.peerName && !d.agentAliases.includes(alias)) d.agentAliases.push(alias);
+  if (!samePbxName(alias, d.peerName ?? '') && !d.agentAliases.some((a) => samePbxName(a, alias))) d.agentAliases.push(alias);
 }
 
 export function buildExtensions(queues: QueueSection[], endpoints: SipEndpoint[], hints: DialplanHint[]): Built {
@@ -112,11 +114,17 @@ function readMember(dir: Directory, q: QueueSection, m: QueueMemberLine): SiteQu
 function dropSharedAliases(dir: Directory): void {
   const owners = new Map<string, SiteExtension[]>();
   for (const d of dir.drafts.values()) {
-    for (const name of [d.peerName, ...d.agentAliases]) if (name !== null) owners.set(name, [...(owners.get(name) ?? []), d]);
+    for (const name of [d.peerName, ...d.agentAliases]) {
+      if (name === null) continue;
+      const key = pbxNameKey(name);
+      const seen = owners.get(key) ?? [];
+      if (!seen.includes(d)) owners.set(key, [...seen, d]);
+    }
   }
-  for (const [name, ds] of owners) {
+  for (const [key, ds] of owners) {
     if (ds.length < 2) continue;
-    for (const d of ds) d.agentAliases = d.agentAliases.filter((a) => a !== name);
+    const name = [ds[0]?.peerName ?? '', ...(ds[0]?.agentAliases ?? [])].find((n) => pbxNameKey(n) === key) ?? key;
+    for (const d of ds) d.agentAliases = d.agentAliases.filter((a) => pbxNameKey(a) !== key);
     const nums = ds.map((d) => d.extNum).join(', ');
     dir.notes.push({ file: '', line: 0, message: `'${name}' names extensions ${nums}: not kept as an alias of any of them` });
   }

@@ -5,6 +5,7 @@
  */
 import { type ConfFile, type ConfProblem, type ConfSection, type ConfVariable } from './asterisk-conf';
 import { strip } from './asterisk-conf-lines';
+import { pbxNameKey, samePbxName } from '../../pbx-name';
 
 /** app_queue's strategies; `roundrobin` is its old name for `rrmemory` and is reported as that. */
 export const QUEUE_STRATEGIES = ['ringall', 'leastrecent', 'fewestcalls', 'random', 'rrmemory', 'linear', 'wrandom', 'rrordered'] as const;
@@ -63,8 +64,7 @@ export interface DialplanHint {
 type Problems = ConfProblem[];
 
 const live = (conf: ConfFile | null): ConfSection[] => (conf ? conf.sections.filter((s) => !s.template) : []);
-const named = (section: ConfSection, name: string): ConfVariable[] =>
-  section.variables.filter((v) => v.name.toLowerCase() === name.toLowerCase());
+const named = (section: ConfSection, name: string): ConfVariable[] => section.variables.filter((v) => samePbxName(v.name, name));
 /** ast_variable_retrieve: the last value wins, so a section overrides its template. */
 const lastValue = (section: ConfSection, name: string): ConfVariable | undefined => named(section, name).at(-1);
 
@@ -72,8 +72,8 @@ export function queueSections(conf: ConfFile | null, problems: Problems): QueueS
   const seen = new Map<string, ConfSection>();
   const queues: QueueSection[] = [];
   for (const section of live(conf)) {
-    if (section.name.toLowerCase() === 'general') continue;
-    const first = seen.get(section.name.toLowerCase());
+    if (pbxNameKey(section.name) === 'general') continue;
+    const first = seen.get(pbxNameKey(section.name));
     if (first) {
       problems.push({
         ...at(section),
@@ -81,7 +81,7 @@ export function queueSections(conf: ConfFile | null, problems: Problems): QueueS
       });
       continue;
     }
-    seen.set(section.name.toLowerCase(), section);
+    seen.set(pbxNameKey(section.name), section);
     const strategy = readStrategy(section, problems);
     const members = named(section, 'member').flatMap((v) => readMember(v, problems) ?? []);
     queues.push({ logName: section.name, strategy, serviceLevel: readServiceLevel(section), members, ...at(section) });
@@ -92,7 +92,7 @@ export function queueSections(conf: ConfFile | null, problems: Problems): QueueS
 function readStrategy(section: ConfSection, problems: Problems): QueueStrategy {
   const v = lastValue(section, 'strategy');
   if (!v) return 'ringall';
-  const name = v.value.toLowerCase() === 'roundrobin' ? 'rrmemory' : v.value.toLowerCase();
+  const name = pbxNameKey(v.value) === 'roundrobin' ? 'rrmemory' : pbxNameKey(v.value);
   const known = QUEUE_STRATEGIES.find((s) => s === name);
   if (!known)
     problems.push({
@@ -164,8 +164,8 @@ export function pjsipEndpoints(conf: ConfFile | null): SipEndpoint[] {
 
 export function sipPeers(conf: ConfFile | null): SipEndpoint[] {
   return live(conf)
-    .filter((s) => !['general', 'authentication'].includes(s.name.toLowerCase()))
-    .filter((s) => ['peer', 'friend'].includes(lastValue(s, 'type')?.value.toLowerCase() ?? ''))
+    .filter((s) => !['general', 'authentication'].includes(pbxNameKey(s.name)))
+    .filter((s) => ['peer', 'friend'].includes(pbxNameKey(lastValue(s, 'type')?.value ?? '')))
     .map((s) => endpoint('SIP', s));
 }
 
@@ -186,7 +186,7 @@ export function parseCallerId(value: string): { callerIdName: string | null; cal
 export function dialplanHints(conf: ConfFile | null): DialplanHint[] {
   const hints: DialplanHint[] = [];
   for (const section of live(conf)) {
-    if (['general', 'globals'].includes(section.name.toLowerCase())) continue;
+    if (['general', 'globals'].includes(pbxNameKey(section.name))) continue;
     for (const v of named(section, 'exten')) {
       const [ext = '', priority = '', ...rest] = v.value.split(',');
       if (strip(priority) !== 'hint') continue;

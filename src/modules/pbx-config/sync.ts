@@ -7,6 +7,8 @@ import { extensionsOfTenant, insertExtension, updateExtension, type ExtensionRow
 import { findQueues, insertQueue, membersOf, queueByLogName, replaceMembers, updateQueue } from '../queues/queues.repository';
 import { getTenantRef } from '../tenants/tenants.repository';
 import type { SiteConfig, SiteExtension, SiteQueue } from './site-config';
+import { pbxNameKey, samePbxName } from '../../pbx-name';
+import { isPbxName, PBX_NAME_RULE } from '../../validation/text-rules';
 
 /**
  * `tars pbx sync` (docs/pbx-config.md): what the PBX's configuration says against what a tenant's directory
@@ -50,23 +52,38 @@ export interface SyncPlan {
   readonly notes: string[];
 }
 
+/**
+ * A name of the configuration that the directory may keep: one line without `|` (common#/$defs/pbxName, the rule of
+ * the API for the same fields), since it goes back to the PBX in AMI headers and is written into queue_log as one
+ * field. Another is left out, with a note.
+ */
+function keepable(name: string, what: string, notes: string[]): boolean {
+  if (isPbxName(name)) return true;
+  notes.push(`${what} ${JSON.stringify(name)} is left out: a name kept for the PBX ${PBX_NAME_RULE}`);
+  return false;
+}
+
 /** A site extension as a directory record: without a device of its own, its first interface is its peerName. */
-function wanted(e: SiteExtension): { peerName: string; extName: string; aliases: string[] } {
-  const peerName = e.peerName ?? e.agentAliases.find((a) => a.includes('/')) ?? `Local/${e.extNum}`;
-  return { peerName, extName: e.extName ?? '', aliases: e.agentAliases.filter((a) => a !== peerName) };
+function wanted(e: SiteExtension, notes: string[]): { peerName: string; extName: string | null; aliases: string[] } {
+  const what = `extension ${e.extNum}'s`;
+  const devices = e.agentAliases.filter((a) => keepable(a, `${what} alias`, notes));
+  const own = e.peerName !== null && keepable(e.peerName, `${what} peerName`, notes) ? e.peerName : null;
+  const peerName = own ?? devices.find((a) => a.includes('/')) ?? `Local/${e.extNum}`;
+  const extName = e.extName !== null && keepable(e.extName, `${what} name`, notes) ? e.extName : null;
+  return { peerName, extName, aliases: devices.filter((a) => a !== peerName) };
 }
 
 function planExtensions(site: SiteConfig, current: ExtensionRow[], notes: string[]) {
   const byNum = new Map(current.map((e) => [e.ext_num, e]));
   const owner = new Map<string, number>(); // every agent name in the directory → its extension number
-  for (const e of current) for (const n of [e.peer_name, ...parseAliases(e.agent_aliases)]) owner.set(n, e.ext_num);
+  for (const e of current) for (const n of [e.peer_name, ...parseAliases(e.agent_aliases)]) owner.set(pbxNameKey(n), e.ext_num);
   const out: PlannedExtension[] = [];
   let unchanged = 0;
   for (const e of site.extensions) {
     const extNum = Number(e.extNum);
-    const want = wanted(e);
+    const want = wanted(e, notes);
     const free = (name: string) => {
-      const o = owner.get(name);
+      const o = owner.get(pbxNameKey(name));
       if (o === undefined || o === extNum) return true;
       notes.push(`${JSON.stringify(name)} is already extension ${o}'s name: not added to extension ${extNum}`);
       return false;
@@ -75,15 +92,15 @@ function planExtensions(site: SiteConfig, current: ExtensionRow[], notes: string
     if (!have) {
       if (!free(want.peerName)) continue;
       const aliases = want.aliases.filter(free);
-      for (const n of [want.peerName, ...aliases]) owner.set(n, extNum);
-      out.push({ action: 'create', extNum, peerName: want.peerName, extName: want.extName, agentAliases: aliases, changes: [] });
+      for (const n of [want.peerName, ...aliases]) owner.set(pbxNameKey(n), extNum);
+      out.push({ action: 'create', extNum, peerName: want.peerName, extName: want.extName ?? '', agentAliases: aliases, changes: [] });
       continue;
     }
     const aliases = parseAliases(have.agent_aliases);
-    const added = want.aliases.filter((a) => a !== have.peer_name && !aliases.includes(a) && free(a));
-    for (const n of added) owner.set(n, extNum);
+    const added = want.aliases.filter((a) => !samePbxName(a, have.peer_name) && !aliases.some((b) => samePbxName(a, b)) && free(a));
+    for (const n of added) owner.set(pbxNameKey(n), extNum);
     const changes = added.map((a) => `alias + ${JSON.stringify(a)}`);
-    const extName = e.extName !== null && e.extName !== have.ext_name ? e.extName : have.ext_name;
+    const extName = want.extName !== null && want.extName !== have.ext_name ? want.extName : have.ext_name;
     if (extName !== have.ext_name) changes.push(`name ${JSON.stringify(have.ext_name)} → ${JSON.stringify(extName)}`);
     if (changes.length === 0) unchanged++;
     else
@@ -103,9 +120,10 @@ async function planQueues(db: Db, tenantId: number, site: SiteConfig, notes: str
   const out: PlannedQueue[] = [];
   let unchanged = 0;
   for (const q of site.queues) {
+    if (!keepable(q.logName, `queue (${q.file}:${q.line})`, notes)) continue;
     const wantMembers = memberNumbers(q, notes);
     const serviceLevel = serviceLevelOf(q, notes);
-    const have = current.find((c) => c.log_name.toLowerCase() === q.logName.toLowerCase());
+    const have = current.find((c) => samePbxName(c.log_name, q.logName));
     if (!have) {
       const elsewhere = await queueByLogName(db, q.logName);
       if (elsewhere)

@@ -1,3 +1,5 @@
+import { pbxNameKey } from '../../pbx-name';
+
 /**
  * One agent, many names (reporting.md R14): which extension of a tenant an agent string of a PBX log names.
  * Asterisk writes a member's interface on ADDMEMBER/REMOVEMEMBER (`Local/1001@from-queue/n`, `PJSIP/1001`),
@@ -20,7 +22,7 @@ export interface DirectoryExtension extends ExtensionRef {
 }
 
 /** `Local/<extNum>@<context>…` and `Agent/<extNum>` name the extension with that number. */
-const NUMBERED = /^(?:Local\/([^@/;]+)@|Agent\/([^@/;]+)$)/;
+const NUMBERED = /^(?:Local\/([^@/;]+)@|Agent\/([^@/;]+)$)/i;
 
 export class AgentNames {
   private readonly exact = new Map<string, ExtensionRef>();
@@ -33,11 +35,13 @@ export class AgentNames {
       const ref = { extNum: e.extNum, peer: e.peer };
       this.numbers.set(String(e.extNum), ref);
       // A name two extensions share names neither of them.
-      if (e.extName !== '') this.displayNames.set(e.extName, this.displayNames.has(e.extName) ? null : ref);
+      const display = pbxNameKey(e.extName);
+      if (display !== '') this.displayNames.set(display, this.displayNames.has(display) ? null : ref);
     }
     // Aliases after peerNames, so that a peerName always wins over another extension's alias.
-    for (const e of extensions) for (const alias of parseAliases(e.aliases)) this.exact.set(alias, { extNum: e.extNum, peer: e.peer });
-    for (const e of extensions) this.exact.set(e.peer, { extNum: e.extNum, peer: e.peer });
+    for (const e of extensions)
+      for (const alias of parseAliases(e.aliases)) this.exact.set(pbxNameKey(alias), { extNum: e.extNum, peer: e.peer });
+    for (const e of extensions) this.exact.set(pbxNameKey(e.peer), { extNum: e.extNum, peer: e.peer });
   }
 
   /** The extension an agent string names: by peerName, alias, Local/Agent number, then a unique extName. */
@@ -55,11 +59,13 @@ export class AgentNames {
   }
 
   private lookUp(agent: string): ExtensionRef | undefined {
-    const exact = this.exact.get(agent);
+    // Names as Asterisk compares them: ASCII case folded, nothing else (src/pbx-name.ts).
+    const key = pbxNameKey(agent);
+    const exact = this.exact.get(key);
     if (exact) return exact;
     const m = NUMBERED.exec(agent);
     const numbered = m ? this.numbers.get((m[1] ?? m[2]) as string) : undefined;
-    return numbered ?? this.displayNames.get(agent) ?? undefined;
+    return numbered ?? this.displayNames.get(key) ?? undefined;
   }
 }
 

@@ -1,3 +1,5 @@
+import { pbxNameKey } from '../../pbx-name';
+
 /**
  * One record of an Asterisk Master.csv, read by the rules of reporting.md R8, R16 and R17: one record per
  * physical line, CSV with "" as the escaped quote, wall-clock times of the PBX's zone. Pure.
@@ -69,7 +71,7 @@ export const CDR_CSV_LAYOUT: CdrLayout = { ...(layoutOf(CDR_CSV_COLUMNS) as CdrL
 export function layoutOf(names: readonly string[]): CdrLayout | string {
   const index = Object.fromEntries(FIELDS.map((f) => [f, -1])) as Record<CdrField, number>;
   names.forEach((raw, i) => {
-    const name = raw.trim().toLowerCase();
+    const name = pbxNameKey(raw.trim());
     const field = (SYNONYMS[name] ?? name) as CdrField;
     if (FIELDS.includes(field) && index[field] < 0) index[field] = i;
   });
@@ -80,7 +82,7 @@ export function layoutOf(names: readonly string[]): CdrLayout | string {
 
 /** A first row that names columns (`calldate` or `start`, `src`, `dst` …) rather than holding a call. */
 export function isHeaderRow(fields: readonly string[]): boolean {
-  const names = new Set(fields.map((f) => f.trim().toLowerCase()));
+  const names = new Set(fields.map((f) => pbxNameKey(f.trim())));
   return (names.has('calldate') || names.has('start')) && names.has('src') && names.has('dst');
 }
 

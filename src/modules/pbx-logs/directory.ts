@@ -2,6 +2,7 @@ import type { Sqlite } from '../../db/database';
 import { inScope, type TenantScope } from '../../access/scope';
 import { AgentNames, type DirectoryExtension, type ExtensionRef } from './agent-names';
 import { pbxLogs, type PbxLogs } from './pbx-logs.repository';
+import { pbxNameKey } from '../../pbx-name';
 
 export type { ExtensionRef };
 
@@ -50,7 +51,7 @@ export class PbxDirectory {
     this.names.clear();
     this.resolved.clear();
     for (const q of this.repo.queues.all().filter((q) => inScope(this.scope, q.tenantId))) {
-      this.queues.set(q.logName.toLowerCase(), { id: q.id, tenantId: q.tenantId, name: q.name });
+      this.queues.set(pbxNameKey(q.logName), { id: q.id, tenantId: q.tenantId, name: q.name });
       this.queuesByTenant.set(q.tenantId, [...(this.queuesByTenant.get(q.tenantId) ?? []), q.id]);
     }
     const byTenant = new Map<number, DirectoryExtension[]>();
@@ -61,7 +62,7 @@ export class PbxDirectory {
   }
 
   queueByLogName(name: string): QueueRef | undefined {
-    return this.queues.get(name.toLowerCase());
+    return this.queues.get(pbxNameKey(name));
   }
 
   queuesOfTenant(tenantId: number): readonly number[] {

@@ -20,6 +20,7 @@ import {
   showsMembership,
   type QueueLogEvent,
 } from './queue-log-line';
+import { samePbxName } from '../../pbx-name';
 
 const HEADER_ROW = 'header row';
 
@@ -175,7 +176,7 @@ export class QueueLogImporter {
    */
   private loginEverywhere(event: QueueLogEvent, line: string): boolean {
     const { directory, summary } = this.run;
-    if ((event.code !== EV.AGENTLOGIN && event.code !== EV.AGENTLOGOFF) || event.queueName.toUpperCase() !== 'NONE' || event.agent === '')
+    if ((event.code !== EV.AGENTLOGIN && event.code !== EV.AGENTLOGOFF) || !samePbxName(event.queueName, 'NONE') || event.agent === '')
       return false;
     const withQueues = directory.tenantsWithQueues();
     const named = directory.tenantsOfAgent(event.agent).filter((t) => withQueues.includes(t));

@@ -1,3 +1,4 @@
+import { pbxNameKey } from '../../pbx-name';
 import { splitCsvLine } from './cdr-line';
 
 /**
@@ -29,7 +30,7 @@ function split(line: string, separator: QueueLogLayout['separator']): string[] |
 
 /** The layout a header row names, or null when the row is not a header. */
 function headerLayout(fields: readonly string[], separator: QueueLogLayout['separator']): QueueLogLayout | null {
-  const names = fields.map((f) => f.trim().toLowerCase());
+  const names = fields.map((f) => pbxNameKey(f.trim()));
   const at = (name: string) => names.indexOf(name);
   if (FIELDS.some((f) => at(f) < 0)) return null;
   const data = at('data') >= 0 ? [at('data')] : [1, 2, 3, 4, 5].map((i) => at(`data${i}`)).filter((i) => i >= 0);

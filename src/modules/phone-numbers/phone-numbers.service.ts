@@ -3,7 +3,7 @@ import { badRequest, conflict, notFound } from '../../errors';
 import type { SchemaTypes } from '../../validation/schema-types';
 import type { Caller } from '../../access/caller';
 import { pageOf, pageWindow, type Page, type PageQuery } from '../../access/paging';
-import { listScope, requireTenant } from '../../access/scope';
+import { inScope, listScope, requireTenant } from '../../access/scope';
 import { isBranchOfTenant } from '../branches/branches.repository';
 import {
   toPhoneNumber,
@@ -52,8 +52,12 @@ export async function createNumber(db: Db, caller: Caller, input: SchemaTypes['p
       .executeTakeFirst();
     if (!ext) problems.push(`smsExtId: extension ${input.smsExtId} is not an extension of tenant ${input.tenantId}`);
     if (problems.length > 0) throw badRequest(problems);
-    const taken = await trx.selectFrom('phone_numbers').select('id').where('number', '=', input.number).executeTakeFirst();
-    if (taken) throw conflict(`The number ${input.number} is already phone number ${taken.id}`);
+    const taken = await trx.selectFrom('phone_numbers').select(['id', 'tenant_id']).where('number', '=', input.number).executeTakeFirst();
+    // Numbers are unique on the server: the record is named only when the caller reaches it.
+    if (taken)
+      throw conflict(
+        `The number ${input.number} is ${inScope(caller.scope, taken.tenant_id) ? `already phone number ${taken.id}` : 'already taken on this server'}`,
+      );
     return getNumber(trx, caller, await insertPhoneNumber(trx, input));
   });
 }

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database';
-import { listScope, requireTenant, type TenantScope } from '../../access/scope';
+import { inScope, listScope, requireTenant, type TenantScope } from '../../access/scope';
 import { badRequest, conflict, notFound } from '../../errors';
 import type { SchemaTypes } from '../../validation/schema-types';
 import { isBranchOfTenant } from '../branches/branches.repository';
@@ -16,6 +16,7 @@ import {
   updateQueue,
   type QueueDetailRow,
 } from './queues.repository';
+import { samePbxName } from '../../pbx-name';
 
 export type ApiQueue = SchemaTypes['queue'];
 export type CallQueue = SchemaTypes['call-queue'];
@@ -49,12 +50,16 @@ export async function getQueue(db: Db, scope: TenantScope, id: number): Promise<
   return toApiQueue(row, (await membersOf(db, [id])).get(id) ?? []);
 }
 
-/** A queue_log name names one queue on the server, compared without case (reporting.md R2); NONE names none. */
-async function checkLogName(db: Db, logName: string, self?: number): Promise<void> {
-  if (logName.toUpperCase() === 'NONE') throw badRequest('logName: NONE is what Asterisk writes for "no queue"');
+/**
+ * A queue_log name names one queue on the server, compared as Asterisk compares queue names: without ASCII case
+ * (reporting.md R2, src/pbx-name.ts); NONE names none. The 409 names the queue only when the caller reaches it.
+ */
+async function checkLogName(db: Db, scope: TenantScope, logName: string, self?: number): Promise<void> {
+  if (samePbxName(logName, 'NONE')) throw badRequest('logName: NONE is what Asterisk writes for "no queue"');
   const other = await queueByLogName(db, logName);
-  if (other && other.id !== self)
-    throw conflict(`The queue_log name ${JSON.stringify(logName)} is already queue ${other.id}'s (names are compared without case)`);
+  if (!other || other.id === self) return;
+  const whose = inScope(scope, other.tenant_id) ? `already queue ${other.id}'s` : 'already taken on this server';
+  throw conflict(`The queue_log name ${JSON.stringify(logName)} is ${whose} (names are compared without ASCII case, as the PBX does)`);
 }
 
 async function checkRefs(
@@ -86,7 +91,7 @@ export async function createQueue(db: Db, scope: TenantScope, input: QueueCreate
   const tenantScope = requireTenant(scope, input.tenantId);
   return db.transaction().execute(async (trx) => {
     await getTenantRef(trx, tenantScope);
-    await checkLogName(trx, input.logName);
+    await checkLogName(trx, scope, input.logName);
     await checkRefs(trx, input.tenantId, input.branchId, input.members);
     const id = await insertQueue(trx, input);
     await replaceMembers(trx, id, input.members ?? []);
@@ -98,7 +103,7 @@ export async function changeQueue(db: Db, scope: TenantScope, id: number, patch:
   return db.transaction().execute(async (trx) => {
     const current = await getQueue(trx, scope, id);
     const next = { ...current, ...patch };
-    if (patch.logName !== undefined) await checkLogName(trx, patch.logName, id);
+    if (patch.logName !== undefined) await checkLogName(trx, scope, patch.logName, id);
     await checkRefs(trx, current.tenantId, patch.branchId, patch.members);
     await updateQueue(trx, scope, id, next);
     if (patch.members) await replaceMembers(trx, id, patch.members);

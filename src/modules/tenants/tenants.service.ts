@@ -1,12 +1,14 @@
 import { sql } from 'kysely';
-import type { Caller } from '../../access/caller';
+import { partnerIdOf, type Caller } from '../../access/caller';
 import { pageOf, pageWindow, windowed, type Page, type PageQuery } from '../../access/paging';
 import { roleOf } from '../../access/permissions';
+import { inScope, requireTenant } from '../../access/scope';
 import { tenantIn } from '../../access/tenant-filter';
 import type { Db } from '../../db/database';
 import { conflict, forbidden, notFound } from '../../errors';
 import type { SchemaTypes } from '../../validation/schema-types';
 import { deleteQueueData } from '../queues/queues.repository';
+import { endSessionsWithoutMfa, mayRemoveUsersOf } from '../users/users-admin.service';
 import { insertTenant } from './tenants.repository';
 
 export type ApiTenant = SchemaTypes['tenant'];
@@ -44,16 +46,20 @@ export async function tenantPage(db: Db, caller: Caller, q: PageQuery): Promise<
   return pageOf(rows.map(toApi), Number(n), q);
 }
 
-/** A partner admin creates and keeps tenants of its own partner; only a platform admin names another. */
-function partnerFor(caller: Caller, asked: number | undefined): number {
+/**
+ * A partner admin creates and keeps tenants of its own partner (the one its scope is of), never of another or of
+ * partner 0; only a platform admin names another partner.
+ */
+async function partnerFor(db: Db, caller: Caller, asked: number | undefined): Promise<number> {
   if (isPlatform(caller)) return asked ?? 0;
-  if (asked !== undefined && asked !== caller.user.partner_id)
-    throw forbidden('A partner admin manages the tenants of its own partner only');
-  return caller.user.partner_id;
+  const own = await partnerIdOf(db, caller.user);
+  if (own === 0) throw forbidden('You are a partner admin of no partner: ask a platform admin to give your tenant one');
+  if (asked !== undefined && asked !== own) throw forbidden('A partner admin manages the tenants of its own partner only');
+  return own;
 }
 
 export async function createTenant(db: Db, caller: Caller, input: SchemaTypes['tenant-create']): Promise<ApiTenant> {
-  const partnerId = partnerFor(caller, input.partnerId);
+  const partnerId = await partnerFor(db, caller, input.partnerId);
   const id = await insertTenant(db, { name: input.name, partnerId, mfaRequired: input.mfaRequired });
   const row = await db.selectFrom('tenants').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
   return toApi(row);
@@ -62,12 +68,14 @@ export async function createTenant(db: Db, caller: Caller, input: SchemaTypes['t
 export async function changeTenant(db: Db, caller: Caller, id: number, patch: SchemaTypes['tenant-update']): Promise<ApiTenant> {
   return db.transaction().execute(async (trx) => {
     await getTenant(trx, caller, id);
-    const partnerId = patch.partnerId === undefined ? undefined : partnerFor(caller, patch.partnerId);
+    const partnerId = patch.partnerId === undefined ? undefined : await partnerFor(trx, caller, patch.partnerId);
     await trx
       .updateTable('tenants')
       .set({ name: patch.name, partner_id: partnerId, mfa_required: patch.mfaRequired })
       .where('id', '=', id)
       .execute();
+    // MFA required means required: a session opened without MFA ends now, not when its token expires.
+    if (patch.mfaRequired === 1) await endSessionsWithoutMfa(trx, requireTenant(caller.scope, id));
     return getTenant(trx, caller, id);
   });
 }
@@ -130,6 +138,8 @@ export async function removeTenant(db: Db, caller: Caller, id: number, cascade =
     const owned = await ownedRecords(trx, id);
     if (owned.length > 0 && !cascade)
       throw conflict(`Tenant ${id} still owns ${owned.join(', ')}; delete with cascade=1 to delete them with it`);
+    // Its users go with it: none may be above the caller's role (as when deleting them one by one).
+    await mayRemoveUsersOf(trx, caller, requireTenant(caller.scope, id));
     const foreign = await trx
       .selectFrom('saved_filters as f')
       .innerJoin('users as u', 'u.id', 'f.user_id')
@@ -137,8 +147,12 @@ export async function removeTenant(db: Db, caller: Caller, id: number, cascade =
       .where('u.tenant_id', '=', id)
       .where('f.tenant_id', '!=', id)
       .executeTakeFirst();
-    if (foreign)
-      throw conflict(`A user of tenant ${id} owns saved filter ${foreign.id} of tenant ${foreign.tenant_id}: delete or hand it over first`);
+    if (foreign) {
+      const which = inScope(caller.scope, foreign.tenant_id)
+        ? `saved filter ${foreign.id} of tenant ${foreign.tenant_id}`
+        : 'a saved filter of another tenant';
+      throw conflict(`A user of tenant ${id} owns ${which}: delete or hand it over first`);
+    }
     for (const q of await trx.selectFrom('queues').select('id').where('tenant_id', '=', id).execute()) await deleteQueueData(trx, q.id);
     for (const statement of CASCADE) await sql.raw(statement.replaceAll('$1', String(id))).execute(trx);
     return tenant;

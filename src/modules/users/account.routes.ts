@@ -86,11 +86,12 @@ export function accountRoutes(deps: AppDeps, auth: AuthService): RouteDef[] {
       method: 'post',
       path: '/v2/users/manual-reset-password',
       tag,
-      summary: "Change the signed-in user's password; every earlier token ends",
+      summary: "Change the signed-in user's password (the current one, or a current MFA code); every earlier token ends",
       body: 'manual-reset-password',
       response: 'status-response',
       permission: 'authenticated',
-      handler: ({ caller, body }) => account.resetSignedIn(caller.user.id, body.password),
+      handler: ({ caller, body }) =>
+        account.resetSignedIn(caller.user.id, body.password, { password: body.currentPassword, otp: body.otp }),
     }),
     ...SETTINGS.map((s) =>
       route({

@@ -3,10 +3,11 @@ import { scopeOfStoredRow } from '../../access/scope';
 import type { AppDeps } from '../../deps';
 import type { UserRow } from '../../db/schema';
 import { badRequest, notAuthenticated } from '../../errors';
-import { dropResets, saveReset, takeReset } from '../auth/account.repository';
+import { saveReset, takeReset, tenantRequiresMfa } from '../auth/account.repository';
 import { settle, takePlace, type AttemptRule } from '../auth/attempt-limits';
 import { hashToken } from '../auth/mfa';
 import { hashPassword } from '../auth/passwords';
+import { requirePresence, type PresenceProof } from '../auth/presence';
 import { findUserByEmail, findUserById, setPassword } from './users.repository';
 
 /** A reset token lives this long, and is good once. */
@@ -36,6 +37,8 @@ const passwordChangeRule = (userId: number): AttemptRule => ({
 export interface StatusAnswer {
   status: 'success';
   message: string;
+  /** After a signed-in change: a token for the client that made it (every earlier one ended). */
+  accessToken?: string;
 }
 
 const REQUESTED: StatusAnswer = {
@@ -43,7 +46,7 @@ const REQUESTED: StatusAnswer = {
   message: 'If an account uses this address, an e-mail with a reset token is on its way; the token is good once, for 30 minutes',
 };
 
-type Deps = Pick<AppDeps, 'database' | 'clock' | 'mailer' | 'log'>;
+type Deps = Pick<AppDeps, 'database' | 'clock' | 'mailer' | 'log' | 'tokens'>;
 
 /** Password reset, by e-mail or signed in (issue 19). Every earlier access token and reset token dies with the old password. */
 export class AccountService {
@@ -87,21 +90,34 @@ export class AccountService {
     return { status: 'success', message: 'The password is changed; sign in with it' };
   }
 
-  /** POST /v2/users/manual-reset-password: the signed-in user's new password; its own token dies too. */
-  async resetSignedIn(userId: number, password: string): Promise<StatusAnswer> {
+  /**
+   * POST /v2/users/manual-reset-password: the signed-in user's new password, with proof that it is the owner (the
+   * current password or a current MFA code: a token alone is not enough). Every earlier token ends, the caller's
+   * too; the answer carries a new one for the client that made the change.
+   */
+  async resetSignedIn(userId: number, password: string, proof: PresenceProof): Promise<StatusAnswer> {
     const user = await findUserById(this.db, userId);
     if (!user) throw notAuthenticated('Missing, invalid or expired access token');
+    if (password.length < 8) throw badRequest('password must be at least 8 characters long');
+    await requirePresence({ db: this.db, clock: this.deps.clock }, user, proof, 'currentPassword');
     await settle(this.db, await takePlace(this.db, [passwordChangeRule(user.id)], this.deps.clock.now), false);
-    await this.change(user, password);
-    return { status: 'success', message: 'The password is changed; every earlier access token has ended: sign in again' };
+    const version = await this.change(user, password);
+    // A new token on the terms of a sign-in: none for a user whose tenant requires the MFA it does not have.
+    if (user.mfa_enabled !== 1 && (await tenantRequiresMfa(this.db, user.tenant_id)))
+      return { status: 'success', message: 'The password is changed; your organisation requires MFA: sign in to set it up' };
+    return {
+      status: 'success',
+      message: 'The password is changed; every earlier access token has ended (this answer carries a new one)',
+      accessToken: this.deps.tokens.issue({ uid: user.id, ver: version }),
+    };
   }
 
-  private async change(user: UserRow, password: string): Promise<void> {
+  /** Sets the password: what the old one opened ends (setPassword). The new credentials version. */
+  private async change(user: UserRow, password: string): Promise<number> {
     if (password.length < 8) throw badRequest('password must be at least 8 characters long');
     const hash = await hashPassword(password);
-    await this.db.transaction().execute(async (trx) => {
-      await setPassword(trx, scopeOfStoredRow(user), user.id, hash);
-      await dropResets(trx, user.id);
-    });
+    const version = await this.db.transaction().execute((trx) => setPassword(trx, scopeOfStoredRow(user), user.id, hash));
+    if (version === undefined) throw notAuthenticated('Missing, invalid or expired access token');
+    return version;
   }
 }

@@ -3,7 +3,7 @@ import type { Caller } from '../../access/caller';
 import { callerOf } from '../../access/caller';
 import { pageOf, pageWindow, windowed, type Page, type PageQuery } from '../../access/paging';
 import { roleOf } from '../../access/permissions';
-import { listScope, requireTenant, scopeOfStoredRow } from '../../access/scope';
+import { listScope, requireTenant, scopeOfStoredRow, type TenantScope } from '../../access/scope';
 import { tenantIn } from '../../access/tenant-filter';
 import type { Db } from '../../db/database';
 import type { UserRow } from '../../db/schema';
@@ -81,6 +81,20 @@ async function placement(db: Db, tenantId: number, branchId: number | null | und
   return out;
 }
 
+/** The partner_id of a user of this role in this tenant: its tenant's partner for a partner admin (409 when it has none), else 0. */
+function partnerOfRole(tenant: { id: number; partner_id: number }, role: number): number {
+  if (roleOf(role)?.reach !== 'partner') return 0;
+  if (tenant.partner_id === 0)
+    throw conflict(`Tenant ${tenant.id} belongs to no partner: a partner admin needs one (set its partnerId first)`);
+  return tenant.partner_id;
+}
+
+/** The users of the scope's tenants go with them (a tenant deleted with cascade): none may be above the caller's role. */
+export async function mayRemoveUsersOf(db: Db, caller: Caller, scope: TenantScope): Promise<void> {
+  const roles = await db.selectFrom('users').select('user_role').distinct().where(tenantIn(scope)).execute();
+  for (const r of roles) mayGive(caller, r.user_role);
+}
+
 export async function createUser(db: Db, caller: Caller, input: SchemaTypes['user-create']): Promise<ApiUser> {
   const scope = requireTenant(caller.scope, input.tenantId);
   mayGive(caller, input.userRole);
@@ -95,7 +109,7 @@ export async function createUser(db: Db, caller: Caller, input: SchemaTypes['use
       email: input.email,
       password_hash: passwordHash,
       user_role: input.userRole,
-      partner_id: input.userRole === 11 ? tenant.partner_id : 0,
+      partner_id: partnerOfRole(tenant, input.userRole),
       created_at: new Date().toISOString(),
       ...placed,
     });
@@ -106,12 +120,18 @@ export async function createUser(db: Db, caller: Caller, input: SchemaTypes['use
 export async function changeUser(db: Db, caller: Caller, id: number, patch: SchemaTypes['user-update']): Promise<ApiUser> {
   return db.transaction().execute(async (trx) => {
     const user = await findUser(trx, caller, id);
+    // Nothing about a user whose role is above the caller's is the caller's to change.
+    mayGive(caller, user.user_role);
     const set: Record<string, unknown> = await placement(trx, user.tenant_id, patch.branchId, patch.extId);
     if (patch.userRole !== undefined && patch.userRole !== user.user_role) {
       mayGive(caller, patch.userRole);
-      // A user whose role is above the caller's is not the caller's to change either.
-      mayGive(caller, user.user_role);
+      const tenant = await trx
+        .selectFrom('tenants')
+        .select(['id', 'partner_id'])
+        .where('id', '=', user.tenant_id)
+        .executeTakeFirstOrThrow();
       set.user_role = patch.userRole;
+      set.partner_id = partnerOfRole(tenant, patch.userRole);
       // A change of role changes what its tokens may do: they end, as on a password change.
       set.token_version = sql`token_version + 1`;
     }
@@ -136,4 +156,18 @@ export async function removeUser(db: Db, caller: Caller, id: number): Promise<Ap
     await trx.deleteFrom('users').where('id', '=', id).execute();
     return gone;
   });
+}
+
+/**
+ * Ends the tokens of the users of the scope's tenants who have no MFA (their tenant now requires it): they sign in
+ * again, and the sign-in sends them to set MFA up. The number of users whose tokens ended.
+ */
+export async function endSessionsWithoutMfa(db: Db, scope: TenantScope): Promise<number> {
+  const res = await db
+    .updateTable('users')
+    .set({ token_version: sql`token_version + 1` })
+    .where(tenantIn(scope))
+    .where('mfa_enabled', '!=', 1)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows);
 }

@@ -41,15 +41,24 @@ export async function countUsers(db: Db): Promise<number> {
   return Number(row.n);
 }
 
-/** Sets a user's password and ends every token issued before; false when no such user is in the scope. */
-export async function setPassword(db: Db, scope: TenantScope, userId: number, passwordHash: string): Promise<boolean> {
-  const res = await db
+/**
+ * Sets a user's password and ends everything the old one opened: every access token issued before (the new
+ * credentials version is returned, for a token of the client that made the change), every reset token, every open
+ * MFA challenge (a sign-in's, a set-up token, a confirmation code) and MFA set-up waiting. Undefined when no such
+ * user is in the scope. Run it in a transaction.
+ */
+export async function setPassword(db: Db, scope: TenantScope, userId: number, passwordHash: string): Promise<number | undefined> {
+  const row = await db
     .updateTable('users')
     .set((eb) => ({ password_hash: passwordHash, token_version: eb('token_version', '+', 1) }))
     .where(tenantIn(scope))
     .where('id', '=', userId)
+    .returning('token_version')
     .executeTakeFirst();
-  return Number(res.numUpdatedRows) === 1;
+  if (!row) return undefined;
+  for (const table of ['password_resets', 'mfa_challenges', 'mfa_enrolments'] as const)
+    await db.deleteFrom(table).where('user_id', '=', userId).execute();
+  return row.token_version;
 }
 
 export async function recordTotpStep(db: Db, userId: number, step: number): Promise<boolean> {

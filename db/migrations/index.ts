@@ -11,6 +11,7 @@ import * as selfService from './2026-11-25T1300_self_service';
 import * as liveQueues from './2026-11-25T1400_live_queues';
 import * as queueServiceLevel from './2026-11-26T1300_queue_service_level';
 import * as lostCallDetails from './2026-11-26T1310_lost_call_details';
+import * as idsNeverReused from './2026-11-27T1000_ids_never_reused';
 
 /**
  * Every migration, by name, imported statically so that the bundle and the standalone executable carry
@@ -29,4 +30,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-25T1400_live_queues': liveQueues,
   '2026-11-26T1300_queue_service_level': queueServiceLevel,
   '2026-11-26T1310_lost_call_details': lostCallDetails,
+  '2026-11-27T1000_ids_never_reused': idsNeverReused,
 };

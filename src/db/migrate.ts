@@ -32,8 +32,13 @@ export async function appliedMigrations(handle: Pick<OpenDatabase, 'sqlite'>): P
  * Runs every pending migration inside one IMMEDIATE transaction: two processes starting together (the
  * server and a CLI import) serialise on SQLite's write lock instead of racing, and a migration that fails
  * rolls back all of them, leaving the file exactly as it was. Returns the names applied now.
+ *
+ * Foreign keys are off while migrations run and checked whole before the commit (SQLite's procedure for
+ * rebuilding a table, https://sqlite.org/lang_altertable.html: dropping a parent table with them on would
+ * delete its children's rows), since the pragma cannot change inside a transaction.
  */
 export async function migrateToLatest(handle: OpenDatabase, list: Migrations = migrations): Promise<string[]> {
+  handle.sqlite.pragma('foreign_keys = OFF');
   handle.sqlite.exec('BEGIN IMMEDIATE');
   try {
     const result = await migrator(handle, list).migrateToLatest();
@@ -42,11 +47,15 @@ export async function migrateToLatest(handle: OpenDatabase, list: Migrations = m
       const err = result.error instanceof Error ? result.error : new Error(String(result.error));
       throw new Error(`migration ${failed} failed: ${err.message}`, { cause: err });
     }
+    const broken = handle.sqlite.pragma('foreign_key_check') as unknown[];
+    if (broken.length > 0) throw new Error(`the migrations left ${broken.length} rows whose foreign key names no row`);
     handle.sqlite.exec('COMMIT');
     return (result.results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
   } catch (err) {
     if (handle.sqlite.inTransaction) handle.sqlite.exec('ROLLBACK');
     throw err;
+  } finally {
+    handle.sqlite.pragma('foreign_keys = ON');
   }
 }
 

@@ -248,6 +248,30 @@ describe('security: a tenant that requires MFA cannot be skipped (issue 27)', ()
     expect((await refresh(await tokenFor(app, withMfa))).status).to.equal(201);
   });
 
+  it('when MFA went on with one set-up token, then every other set-up token of the user is dead: a password alone cannot replace the factor', async () => {
+    const tenant = await buildTenant(db());
+    await db().updateTable('tenants').set({ mfa_required: 1 }).where('id', '=', tenant.id).execute();
+    const u = await buildUser(db(), tenant.id, ROLE.basic);
+    const signIn = () => app.request('POST', '/v2/authentication/mfa', { body: { email: u.email, password: u.password } });
+    const owners = (await signIn()).body.mfaSetupToken as string;
+    const attackers = (await signIn()).body.mfaSetupToken as string; // someone who knows the password only
+    const setup = await app.request('POST', '/v2/mfa/setup', { body: { mode: 'app', token: owners } });
+    const secret = setup.body.secret as string;
+    const otp = new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate();
+    const on = await app.request('POST', '/v2/mfa/verify', { body: { mode: 'app', token: owners, otp } });
+    expect(on.status, on.text).to.equal(201);
+    for (const mode of ['app', 'email', 'sms'] as const) {
+      const res = await app.request('POST', '/v2/mfa/setup', { body: { mode, token: attackers, phoneNumber: '+13125550199' } });
+      expectError(res, 401);
+      expect(JSON.stringify(res.body)).not.to.match(/secret|qrcode/);
+    }
+    expectError(await app.request('POST', '/v2/mfa/verify', { body: { mode: 'app', token: attackers, otp: '123456' } }), 401);
+    expectError(await app.request('POST', '/v2/mfa/resend-otp', { body: { mode: 'sms', token: attackers } }), 401);
+    const stored = await db().selectFrom('users').selectAll().where('id', '=', u.id).executeTakeFirstOrThrow();
+    expect(stored).to.include({ mfa_enabled: 1, mfa_mode: 'app', mfa_app_secret: secret });
+    expect(await db().selectFrom('mfa_enrolments').selectAll().where('user_id', '=', u.id).execute()).to.deep.equal([]);
+  });
+
   it('when a user without MFA of a tenant that requires it changes its password, then the answer carries no new token', async () => {
     const tenant = await buildTenant(db());
     const u = await buildUser(db(), tenant.id, ROLE.basic);
@@ -260,5 +284,61 @@ describe('security: a tenant that requires MFA cannot be skipped (issue 27)', ()
     expect(res.status, res.text).to.equal(201);
     expect(res.body).not.to.have.property('accessToken');
     expect(res.body.message).to.match(/requires MFA/);
+  });
+});
+
+describe('security: an id a token or a record still holds never names a new record (issue 27)', () => {
+  let app: TestApp;
+  const db = () => app.deps.database.db;
+  const works = async (token: string) => (await app.request('GET', '/v2/users/me', { token })).status === 200;
+
+  before(async () => {
+    app = await startTestApp();
+  });
+  after(() => app.close());
+
+  it('when a user is deleted and another is created after it, then the deleted user’s token stays dead (its id is not given again)', async () => {
+    const tenant = await buildTenant(db());
+    const root = await buildUser(db(), tenant.id, ROLE.platform);
+    const rootToken = await tokenFor(app, root);
+    const create = (email: string, userRole: number) =>
+      app.request('POST', '/v2/admin/users', { token: rootToken, body: { tenantId: tenant.id, email, password: 'a password!', userRole } });
+    const gone = await create('leaver@example.test', ROLE.basic);
+    expect(gone.status, gone.text).to.equal(201);
+    const stolen = await tokenFor(app, { id: gone.body.id });
+    expect(await works(stolen)).to.equal(true);
+    expect((await app.request('DELETE', `/v2/admin/users/${gone.body.id}`, { token: rootToken })).status).to.equal(200);
+    const next = await create('newcomer@example.test', ROLE.platform);
+    expect(next.status, next.text).to.equal(201);
+    expect(next.body.id).to.not.equal(gone.body.id);
+    expect(await works(stolen)).to.equal(false);
+  });
+
+  it('when an extension, a queue or a tenant is deleted, then the next one created gets a new id (a user’s extId, a client’s queueId never name it)', async () => {
+    const tenant = await buildTenant(db());
+    const rootToken = await tokenFor(app, await buildUser(db(), tenant.id, ROLE.platform));
+    const cycle = async (path: string, body: (n: number) => unknown, id: (b: any) => number) => {
+      const first = await app.request('POST', path, { token: rootToken, body: body(1) });
+      expect(first.status, first.text).to.equal(201);
+      expect((await app.request('DELETE', `${path}/${id(first.body)}`, { token: rootToken })).status).to.equal(200);
+      const second = await app.request('POST', path, { token: rootToken, body: body(2) });
+      expect(second.status, second.text).to.equal(201);
+      expect(id(second.body), path).to.not.equal(id(first.body));
+    };
+    await cycle(
+      '/v2/extensions',
+      (n) => ({ tenantId: tenant.id, extNum: 900 + n, peerName: `PJSIP/reuse-${n}` }),
+      (b) => b.id,
+    );
+    await cycle(
+      '/v2/queues',
+      (n) => ({ tenantId: tenant.id, name: `Reuse ${n}`, logName: `reuse-${n}` }),
+      (b) => b.id,
+    );
+    await cycle(
+      '/v2/admin/tenants',
+      (n) => ({ name: `Reused ${n}` }),
+      (b) => b.id,
+    );
   });
 });

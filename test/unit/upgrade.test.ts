@@ -100,6 +100,59 @@ describe('schema upgrades', () => {
     expect(existsSync(`${file}.before-${PREVIOUS_RELEASE}.bak`)).to.equal(true);
   });
 
+  it('when the directory tables are rebuilt so that no id is given twice (issue 27), then every row, and every row that refers to one, stays', async () => {
+    handle = openDatabase(file);
+    const result = await migrator(handle).migrateTo('2026-11-25T1400_live_queues');
+    if (result.error) throw result.error;
+    handle.sqlite.exec(`
+      INSERT INTO tenants (id, name, partner_id, mfa_required) VALUES (1, 'One', 7, 1), (2, 'Two', 0, 0);
+      INSERT INTO users (id, tenant_id, email, password_hash, user_role, created_at, token_version)
+        VALUES (1, 1, 'a@example.test', 'h', 3, 'x', 4), (2, 2, 'b@example.test', 'h', 5, 'x', 0);
+      INSERT INTO mfa_enrolments (user_id, mode, expires_at) VALUES (1, 'app', 1);
+      INSERT INTO password_resets (token_hash, user_id, expires_at) VALUES ('t', 2, 1);
+      INSERT INTO extensions (id, tenant_id, ext_num, peer_name) VALUES (1, 1, 101, 'PJSIP/101'), (2, 1, 102, 'PJSIP/102');
+      INSERT INTO queues (id, tenant_id, name, log_name) VALUES (1, 1, 'Sales', 'sales');
+      INSERT INTO queue_members (queue_id, extension_id) VALUES (1, 2);
+    `);
+    // The newest user and extension are deleted before the upgrade: their ids are taken then, after it never again.
+    handle.sqlite.exec(
+      'DELETE FROM password_resets; DELETE FROM users WHERE id = 2; DELETE FROM queue_members; DELETE FROM extensions WHERE id = 2',
+    );
+    handle.sqlite.exec(
+      "INSERT INTO queue_members (queue_id, extension_id) VALUES (1, 1); INSERT INTO password_resets (token_hash, user_id, expires_at) VALUES ('t', 1, 1)",
+    );
+    await upgradeDatabase(handle);
+    const all = (q: string) => handle?.sqlite.prepare(q).all();
+    expect(all('SELECT id, name, partner_id, mfa_required FROM tenants ORDER BY id')).to.deep.equal([
+      { id: 1, name: 'One', partner_id: 7, mfa_required: 1 },
+      { id: 2, name: 'Two', partner_id: 0, mfa_required: 0 },
+    ]);
+    expect(all('SELECT id, email, token_version FROM users')).to.deep.equal([{ id: 1, email: 'a@example.test', token_version: 4 }]);
+    expect(all('SELECT user_id, mode FROM mfa_enrolments')).to.deep.equal([{ user_id: 1, mode: 'app' }]);
+    expect(all('SELECT user_id FROM password_resets')).to.deep.equal([{ user_id: 1 }]);
+    expect(all('SELECT queue_id, extension_id FROM queue_members')).to.deep.equal([{ queue_id: 1, extension_id: 1 }]);
+    expect(handle.sqlite.pragma('foreign_key_check')).to.deep.equal([]);
+    expect(handle.sqlite.pragma('foreign_keys', { simple: true })).to.equal(1);
+    // Unique rules came along: another user with the same e-mail in any case is still refused.
+    expect(() =>
+      handle?.sqlite.exec(
+        "INSERT INTO users (tenant_id, email, password_hash, user_role, created_at) VALUES (1, 'A@EXAMPLE.TEST', 'h', 5, 'x')",
+      ),
+    ).to.throw(/UNIQUE/);
+    // Deleting the newest user (its enrolment goes with it, as before) and adding one gives a new id.
+    handle.sqlite.exec(
+      "INSERT INTO users (tenant_id, email, password_hash, user_role, created_at) VALUES (1, 'c@example.test', 'h', 5, 'x')",
+    );
+    const newest = (handle.sqlite.prepare('SELECT max(id) AS id FROM users').get() as { id: number }).id;
+    handle.sqlite.prepare('DELETE FROM users WHERE id = ?').run(newest);
+    handle.sqlite.exec(
+      "INSERT INTO users (tenant_id, email, password_hash, user_role, created_at) VALUES (1, 'd@example.test', 'h', 5, 'x')",
+    );
+    expect((handle.sqlite.prepare('SELECT max(id) AS id FROM users').get() as { id: number }).id).to.equal(newest + 1);
+    handle.sqlite.exec('DELETE FROM users WHERE id = 1');
+    expect(all('SELECT user_id FROM mfa_enrolments')).to.deep.equal([]);
+  });
+
   it('when the database was made by a newer TARS, then the upgrade refuses it before writing anything', async () => {
     handle = openDatabase(file);
     await upgradeDatabase(handle);

@@ -124,6 +124,7 @@ export class AuthService {
     const user = await findUserById(this.db, challenge.userId);
     if (!user) throw notAuthenticated(BAD_CODE);
     if (challenge.mode === 'setup') {
+      if (user.mfa_enabled === 1) throw notAuthenticated('Invalid or expired MFA set-up token: sign in again');
       if (!mode) throw badRequest('mode is required to resend the code of a set-up');
       const sent = await this.enrolment.resend(user, mode);
       return { mode, mfaVerifyToken: token, message: sent.message };
@@ -208,10 +209,15 @@ export class AuthService {
     return this.issue(fresh);
   }
 
+  /**
+   * The user of a set-up token, while it has no MFA: the token was given for a password alone, so once a mode is on
+   * (set up with this token or another, or in any other way) it sets nothing up, or whoever else had the password
+   * could replace the factor.
+   */
   private async setupUser(token: string): Promise<UserRow> {
     const challenge = await findChallenge(this.db, token, this.deps.clock.now());
     const user = challenge?.mode === 'setup' ? await findUserById(this.db, challenge.userId) : undefined;
-    if (!user) throw notAuthenticated('Invalid or expired MFA set-up token: sign in again');
+    if (!user || user.mfa_enabled === 1) throw notAuthenticated('Invalid or expired MFA set-up token: sign in again');
     return user;
   }
 

@@ -122,6 +122,8 @@ export class EnrolmentService {
         .returning('token_version')
         .executeTakeFirstOrThrow();
       await trx.deleteFrom('mfa_enrolments').where('user_id', '=', user.id).where('mode', '=', mode).execute();
+      // Set-up tokens were given for the password alone: with a factor on, none may set another up.
+      await trx.deleteFrom('mfa_challenges').where('user_id', '=', user.id).where('mode', '=', 'setup').execute();
       return token_version;
     });
     return { status: 'success', message: `MFA by ${MODE_NAMES[mode]} is verified and on`, accessToken: this.tokenOf(user, version) };

@@ -1,6 +1,158 @@
 // ESLint (typescript-eslint) over the whole repository; Prettier owns the layout (.prettierrc.json).
+// The architecture's rules (docs/architecture.md) are here too: imports go down the layers, no import cycles (type
+// imports included), modules use each other only through their services (and repositories, for reads) in the
+// order of MODULES, and SQL is written only in repositories and the db layer.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import importX, { createNodeResolver } from 'eslint-plugin-import-x';
+import noTypeCycle from './eslint-rules/no-type-cycle.js';
+
+/**
+ * The layers of ../shared/style/STYLE.md, from the top. A file may import from its own layer and the layers
+ * below it, never from one above.
+ */
+const LAYERS = [
+  { name: 'the entry (main, CLI)', paths: ['src/main.ts', 'src/cli.ts', 'src/cli'] },
+  {
+    name: 'the app and jobs',
+    paths: ['src/app.ts', 'src/runtime.ts', 'src/deps.ts', 'src/jobs', 'src/ops', 'src/seed', 'src/metrics/gauges.ts'],
+  },
+  { name: 'the modules', paths: ['src/modules'] },
+  { name: 'http', paths: ['src/http'] },
+  { name: 'access and validation', paths: ['src/access', 'src/validation'] },
+  {
+    name: 'the db layer and the base',
+    paths: [
+      'src/db',
+      'src/config.ts',
+      'src/log.ts',
+      'src/clock.ts',
+      'src/errors.ts',
+      'src/pbx-name.ts',
+      'src/text-rules.ts',
+      'src/version.ts',
+      'src/time',
+      'src/mail',
+      'src/ami',
+      'src/net',
+      'src/metrics/metrics.ts',
+      'db/migrations',
+    ],
+  },
+];
+
+const layerZones = LAYERS.flatMap((layer, i) =>
+  i === 0
+    ? []
+    : [
+        {
+          target: layer.paths,
+          from: LAYERS.slice(0, i).flatMap((above) => above.paths),
+          message: `${layer.name}: no import from a layer above (docs/architecture.md, "The layers").`,
+        },
+      ],
+);
+
+/**
+ * How the modules use each other: each module names the modules it may import from, and only their services'
+ * and repositories' files (a module's other files are its own). The list must stay a DAG (checked below), so no
+ * two modules reach each other, even through others.
+ */
+const MODULES = {
+  'api-docs': [],
+  health: [],
+  tenants: [],
+  branches: ['tenants'],
+  calls: ['tenants'],
+  'call-campaigns': ['tenants'],
+  'emergency-locations': ['tenants'],
+  'saved-filters': ['tenants', 'queues', 'queue-reports'],
+  webhooks: ['tenants'],
+  'phone-numbers': ['tenants', 'branches', 'extensions'],
+  queues: ['tenants', 'branches', 'extensions'],
+  'pbx-logs': ['calls', 'webhooks'],
+  extensions: ['tenants', 'branches', 'pbx-logs'],
+  'queue-reports': ['tenants', 'queues', 'pbx-logs'],
+  auth: ['tenants'],
+  users: ['auth', 'tenants', 'branches'],
+  'live-queues': ['tenants', 'queues', 'extensions', 'users', 'pbx-logs', 'queue-reports', 'webhooks'],
+  'pbx-config': ['tenants', 'extensions', 'queues', 'pbx-logs'],
+  'scheduled-reports': ['tenants', 'saved-filters', 'calls', 'users', 'webhooks', 'queue-reports'],
+};
+
+/** Throws on a cycle in MODULES or a module it does not list. */
+function checkModuleOrder(graph) {
+  const state = new Map();
+  const visit = (m, path) => {
+    if (state.get(m) === 'done') return;
+    if (state.get(m) === 'visiting') throw new Error(`eslint.config.js MODULES: a cycle ${[...path, m].join(' → ')}`);
+    if (!(m in graph)) throw new Error(`eslint.config.js MODULES: ${path.at(-1)} uses ${m}, which is not a module`);
+    state.set(m, 'visiting');
+    for (const d of graph[m]) visit(d, [...path, m]);
+    state.set(m, 'done');
+  };
+  for (const m of Object.keys(graph)) visit(m, []);
+}
+checkModuleOrder(MODULES);
+
+const moduleZones = Object.entries(MODULES).flatMap(([m, uses]) => {
+  const others = Object.keys(MODULES).filter((o) => o !== m && !uses.includes(o));
+  const order = {
+    target: [`src/modules/${m}`],
+    from: others.map((o) => `src/modules/${o}`),
+    message: `module ${m} uses only ${uses.join(', ') || 'no other module'} (MODULES in eslint.config.js, docs/architecture.md).`,
+  };
+  const doors = {
+    target: [`src/modules/${m}/**`],
+    from: ['src/modules/*/**'],
+    except: [`**/src/modules/${m}/**`, '**/*.service.ts', '**/*.repository.ts'],
+    message: 'another module is used through its service (or its repository, for reads), not its other files.',
+  };
+  return others.length > 0 ? [order, doors] : [doors];
+});
+
+/** SQL is written only in repositories (*.repository.ts) and the db layer (src/db/); these are its forms. */
+const WHERE_SQL_LIVES = 'only in a *.repository.ts file or src/db/ (docs/architecture.md, "Where SQL lives").';
+const SQL_SYNTAX = [
+  {
+    selector:
+      'CallExpression[callee.property.name=/^(selectFrom|selectNoFrom|insertInto|replaceInto|updateTable|deleteFrom|mergeInto|executeQuery|pragma|prepare)$/]',
+    message: `A query is built ${WHERE_SQL_LIVES}`,
+  },
+  {
+    selector: 'CallExpression[callee.name=/^(runOnce|preparedStatements|statement|defineQuery|defineShapedQuery)$/]',
+    message: `A statement is declared ${WHERE_SQL_LIVES}`,
+  },
+  {
+    selector: "CallExpression[callee.property.name='exec'][arguments.0.type=/^(Literal|TemplateLiteral)$/]",
+    message: `SQL is run ${WHERE_SQL_LIVES}`,
+  },
+  {
+    selector: "TaggedTemplateExpression[tag.name='sql'], MemberExpression[object.name='sql']",
+    message: `SQL is written ${WHERE_SQL_LIVES}`,
+  },
+];
+
+/**
+ * Files that still break the architecture's rules, each removed from this list as it is moved (issue 28). The
+ * modules auth, users and tenants wait for issue 27, which is changing them now.
+ */
+const PENDING = [
+  'src/cli/user-commands.ts',
+  'src/modules/auth/attempt-limits.ts',
+  'src/modules/auth/auth.routes.ts',
+  'src/modules/auth/auth.service.ts',
+  'src/modules/auth/enrolment.ts',
+  'src/modules/auth/mfa.ts',
+  'src/modules/auth/presence.ts',
+  'src/modules/tenants/tenants.routes.ts',
+  'src/modules/tenants/tenants.service.ts',
+  'src/modules/users/account.routes.ts',
+  'src/modules/users/account.service.ts',
+  'src/modules/users/bootstrap.ts',
+  'src/modules/users/users-admin.routes.ts',
+  'src/modules/users/users-admin.service.ts',
+];
 
 export default tseslint.config(
   {
@@ -55,6 +207,30 @@ export default tseslint.config(
       // Prettier wraps code at 140; what it cannot wrap (a long string: a test's name, a sample log line) may stay.
       'max-len': ['error', { code: 140, ignoreStrings: true, ignoreTemplateLiterals: true, ignoreRegExpLiterals: true, ignoreUrls: true }],
     },
+  },
+  {
+    // The architecture (docs/architecture.md): the layers, no cycles, modules through their services.
+    files: ['src/**/*.ts', 'db/**/*.ts'],
+    plugins: { 'import-x': importX, tars: { rules: { 'no-type-cycle': noTypeCycle } } },
+    settings: {
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js', '.cjs', '.mjs', '.json', '.d.cts'] })],
+      // The imported files are TypeScript too: import-x reads them with the TypeScript parser (no-cycle follows them).
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+    },
+    rules: {
+      'import-x/no-cycle': 'error',
+      'tars/no-type-cycle': 'error',
+      'import-x/no-restricted-paths': ['error', { zones: [...layerZones, ...moduleZones] }],
+    },
+  },
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/**/*.repository.ts', 'src/db/**'],
+    rules: { 'no-restricted-syntax': ['error', ...SQL_SYNTAX] },
+  },
+  {
+    files: PENDING,
+    rules: { 'import-x/no-restricted-paths': 'off', 'tars/no-type-cycle': 'off', 'no-restricted-syntax': 'off' },
   },
   {
     // chai's property assertions (`expect(x).to.be.true`) are expressions by design; response bodies in tests

@@ -163,8 +163,8 @@ async function reports(dataDir: string) {
   const user = await deps.database.db.selectFrom('users').selectAll().where('id', '=', 1).executeTakeFirstOrThrow();
   const caller = await callerOf(deps.database.db, user);
   const result = {
-    statsServiceMs: await timeIt(() => queueStats(deps.database.db, caller, statsBody as Parameters<typeof queueStats>[2])),
-    availabilityServiceMs: await timeIt(() => agentAvailability(deps.database.db, caller, availBody, Date.now())),
+    statsServiceMs: await timeIt(() => queueStats(deps, caller, statsBody as Parameters<typeof queueStats>[2])),
+    availabilityServiceMs: await timeIt(() => agentAvailability(deps, caller, availBody)),
     statsRows: (parse(await post('/v2/reporting/queues/stats', statsBody)) as { results: unknown[] }).results.length,
     statsMs: await timeIt(() => post('/v2/reporting/queues/stats', statsBody)),
     statsFloorMs: await timeIt(() => statsFloor.all(year)),

@@ -161,7 +161,7 @@ export async function supervisorReports(
       name: 'stats, hourly, 20 queues, July (31 days)',
       path: '/v2/reporting/queues/stats',
       body: { ...july, distribution: 'hourly' },
-      run: () => queueStats(d.db, caller, { ...july, distribution: 'hourly' }),
+      run: () => queueStats(d, caller, { ...july, distribution: 'hourly' }),
       rows: (r: { results: unknown[] }) => r.results.length,
       floor: [[STATS_HOURLY_FLOOR]],
     },

@@ -40,9 +40,14 @@ function target(ref, owner) {
   return { node, id };
 }
 
+/** Keywords that describe a value without constraining it: beside a $ref they are merged into what it points to. */
+const ANNOTATIONS = new Set(['description', 'examples', 'default', 'deprecated', 'readOnly', 'writeOnly']);
+
 /**
- * The schema with every $ref replaced by what it points to (a $ref with keywords beside it becomes an allOf):
- * json-schema-to-typescript's own resolver loses its way in references between files and inside $defs.
+ * The schema with every $ref replaced by what it points to (a $ref with constraints beside it becomes an allOf;
+ * with annotations only, they are merged into it, since an allOf of a type and a bare description would type as
+ * `number & {[k: string]: unknown}`): json-schema-to-typescript's own resolver loses its way in references between
+ * files and inside $defs.
  */
 function inline(node, owner) {
   if (Array.isArray(node)) return node.map((n) => inline(n, owner));
@@ -52,7 +57,8 @@ function inline(node, owner) {
   if (typeof node.$ref !== 'string') return out;
   const t = target(node.$ref, owner);
   const resolved = inline(t.node, t.id);
-  return Object.keys(out).length === 0 ? resolved : { allOf: [resolved, out] };
+  if (Object.keys(out).every((k) => ANNOTATIONS.has(k) || k.startsWith('x-'))) return { ...resolved, ...out };
+  return { allOf: [resolved, out] };
 }
 
 async function schemaTypes() {

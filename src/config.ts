@@ -1,9 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
-import type { AmiTarget } from './modules/live-queues/ami-client';
-import { parseAmiUrls } from './modules/live-queues/live-queues';
-import { DEFAULT_DENY, parsePolicyList } from './modules/webhooks/url-policy';
-import { machineZone } from './time/zone';
-import { isTimezone } from './validation/formats';
+import { parseAmiUrls, type AmiTarget } from './ami/ami-client';
+import { DEFAULT_DENY, parsePolicyList } from './net/url-policy';
+import { isTimezone, machineZone } from './time/zone';
 
 /**
  * The server's configuration: command-line flags win over TARS_* environment variables, which win over

@@ -1,6 +1,6 @@
 import type { Clock } from './clock';
 import type { Config } from './config';
-import type { OpenDatabase } from './db/database';
+import type { Db, OpenDatabase } from './db/database';
 import type { Validator } from './validation/validation';
 import type { Logger } from './log';
 import type { Metrics } from './metrics/metrics';
@@ -13,6 +13,8 @@ import type { LiveQueues } from './modules/live-queues/live-queues';
 export interface AppDeps {
   readonly config: Config;
   readonly database: OpenDatabase;
+  /** Kysely over the database (database.db): what the services' deps name. */
+  readonly db: Db;
   readonly log: Logger;
   readonly tokens: TokenService;
   readonly validator: Validator;

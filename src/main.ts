@@ -47,9 +47,9 @@ async function versions(): Promise<string> {
   const { default: Sqlite } = await import('better-sqlite3');
   const { nativeBinding } = await import('./db/native');
   const binding = nativeBinding();
-  const { runOnce } = await import('./db/statements');
+  const { sqliteVersion } = await import('./db/database');
   const db = new Sqlite(':memory:', binding ? { nativeBinding: binding as unknown as string } : {});
-  const [{ v: sqlite }] = runOnce<{ v: string }>(db, 'SELECT sqlite_version() AS v') as [{ v: string }];
+  const sqlite = sqliteVersion(db);
   db.close();
   return `tars ${VERSION}\nnode ${process.versions.node}\nsqlite ${sqlite}\n`;
 }

@@ -13,6 +13,7 @@ import { registerGauges } from './metrics/gauges';
 import { Metrics } from './metrics/metrics';
 import { loadJwtSecret, TokenService } from './modules/auth/tokens';
 import { LiveQueues } from './modules/live-queues/live-queues';
+import { registerWebhookTypeFormat } from './modules/webhooks/webhooks.service';
 
 export const DATABASE_FILE = 'tars.db';
 
@@ -55,11 +56,14 @@ export async function buildDeps(config: Config, log: Logger, clock: Clock = syst
   const database = await openDataDir(config.dataDir, ({ applied, backup }) => {
     if (backup) log.info({ applied, backup }, 'upgraded the database schema; the database as it was before is in the backup file');
   });
-  // The validators were compiled at build time (scripts/gen-validators.ts): nothing to compile here.
+  // The validators were compiled at build time (scripts/gen-validators.ts): nothing to compile here; the formats
+  // whose values a module knows are registered by it.
+  registerWebhookTypeFormat();
   const validator = new Validator();
   const deps: AppDeps = {
     config,
     database,
+    db: database.db,
     log,
     validator,
     clock,

@@ -1,16 +1,10 @@
 import type { Db } from '../db/database';
-import { defineQuery, type Params } from '../db/query';
-import type { UserRow } from '../db/schema';
+import { CALLER_COLUMNS, callerUser, partnerOfTenant, tenantsOfPartner, type CallerUser } from './caller.repository';
 import { notAuthenticated } from '../errors';
-import { effectivePermissions, ownPermissions, roleOf, type Permission } from './permissions';
+import { ALL_PERMISSIONS, effectivePermissions, ownPermissions, roleOf, roleValue, type Permission } from './permissions';
 import { ALL_TENANTS, tenantsScope, type TenantScope } from './scope';
 
-/** What every authenticated request needs of its user: who, where, what it may do, its credentials' version. */
-export const CALLER_COLUMNS = ['id', 'tenant_id', 'partner_id', 'user_role', 'permissions', 'token_version'] as const;
-export type CallerUser = Pick<UserRow, (typeof CALLER_COLUMNS)[number]>;
-
-/** The six caller columns only: reading the whole user row (45 columns) took four times as long, on every request. */
-const callerById = defineQuery((db, p: Params<{ id: number }>) => db.selectFrom('users').select(CALLER_COLUMNS).where('id', '=', p.id));
+export { CALLER_COLUMNS, type CallerUser };
 
 /** What a bearer token says: whose it is and the version of that user's credentials it was issued for. */
 export interface TokenVerifier {
@@ -42,7 +36,7 @@ export function bearerToken(header: string | undefined): string | null {
 export async function resolveCaller(db: Db, tokens: TokenVerifier, token: string | null): Promise<Caller> {
   const claims = token ? tokens.verify(token) : null;
   if (!claims) throw notAuthenticated('Missing, invalid or expired access token');
-  const user = await callerById.first(db, { id: claims.uid });
+  const user = await callerUser(db, claims.uid);
   if (!user || user.token_version !== claims.ver) throw notAuthenticated('Missing, invalid or expired access token');
   return callerOf(db, user, claims.iat ?? 0);
 }
@@ -77,15 +71,23 @@ function permissionsOf(user: CallerUser): ReadonlySet<Permission> {
 
 /** A partner admin's partner: its own partnerId, or its tenant's when it has none (a row from before issue 27); 0 for none. */
 export async function partnerIdOf(db: Db, user: Pick<CallerUser, 'partner_id' | 'tenant_id'>): Promise<number> {
-  if (user.partner_id) return user.partner_id;
-  const own = await db.selectFrom('tenants').select('partner_id').where('id', '=', user.tenant_id).executeTakeFirst();
-  return own?.partner_id ?? 0;
+  return user.partner_id || partnerOfTenant(db, user.tenant_id);
 }
 
 async function partnerScope(db: Db, user: CallerUser): Promise<TenantScope> {
   // A partner admin reaches every tenant of its partner.
   const partnerId = await partnerIdOf(db, user);
   if (!partnerId) return tenantsScope([user.tenant_id]); // no partner: nothing beyond its own tenant
-  const rows = await db.selectFrom('tenants').select('id').where('partner_id', '=', partnerId).execute();
-  return tenantsScope(rows.map((r) => r.id));
+  return tenantsScope(await tenantsOfPartner(db, partnerId));
 }
+
+/**
+ * Whoever acts from the command line or a job (docs/architecture.md, "The service shape"): the machine's owner, a
+ * platform admin of no tenant, with every permission, in every tenant.
+ */
+export const OPERATOR: Caller = Object.freeze({
+  user: Object.freeze({ id: 0, tenant_id: 0, partner_id: 0, user_role: roleValue('PLATFORM_ADMIN'), permissions: '[]', token_version: 0 }),
+  permissions: new Set(ALL_PERMISSIONS),
+  scope: ALL_TENANTS,
+  issuedAt: 0,
+});

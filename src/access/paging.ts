@@ -1,4 +1,5 @@
-import { sql, type Expression } from 'kysely';
+import type { Expression } from 'kysely';
+import { limitOffset } from '../db/query';
 
 /**
  * Paging of every list (decisions.md §5b): `page` (1-based, default 1), `recordsPerPage` (default 50), and
@@ -32,17 +33,9 @@ export function pageWindow(q: PageQuery): PageWindow {
   return { limit: per, offset: ((q.page ?? 1) - 1) * per };
 }
 
-/**
- * Applies a window to a query builder (SQLite needs a LIMIT before an OFFSET; no window, no LIMIT). The two
- * numbers are written into the SQL, not bound: SQLite (built with STAT4, as better-sqlite3 is) prepares a
- * statement again whenever a parameter of its LIMIT is bound, on every run, which doubled the time of a
- * page query (21 us instead of 10). They are integers the query schema has checked.
- */
+/** Applies a page window to a query builder (its LIMIT and OFFSET: db/query.ts's limitOffset). */
 export function windowed<Q extends { limit(n: Expression<number>): Q; offset(n: Expression<number>): Q }>(query: Q, w: PageWindow): Q {
-  if (w.limit === null) return query;
-  if (!Number.isSafeInteger(w.limit) || !Number.isSafeInteger(w.offset))
-    throw new Error(`page window ${w.limit}, ${w.offset}: integers expected`);
-  return query.limit(sql.lit(w.limit)).offset(sql.lit(w.offset));
+  return limitOffset(query, w.limit, w.offset);
 }
 
 /** The response of a list: a page past the last one has no records but keeps its number. */

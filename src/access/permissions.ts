@@ -63,9 +63,12 @@ export const ALL_PERMISSIONS = Object.keys(PERMISSIONS) as Permission[];
 /** How far a role reaches across tenants. */
 export type Reach = 'all' | 'partner' | 'own';
 
+export type RoleName = 'PLATFORM_ADMIN' | 'PARTNER_ADMIN' | 'ACCOUNT_ADMIN' | 'REPORTS_ADMIN' | 'QUEUE_MANAGER' | 'BASIC_USER';
+
 export interface Role {
+  /** The number the hosted API and the users table carry (`userRole`); code names a role by its name (roleValue). */
   readonly value: number;
-  readonly name: string;
+  readonly name: RoleName;
   readonly reach: Reach;
   /** Default permission patterns. */
   readonly grants: readonly string[];
@@ -83,6 +86,11 @@ export const ROLES: readonly Role[] = [
 
 export function roleOf(value: number): Role | undefined {
   return ROLES.find((r) => r.value === value);
+}
+
+/** The number of a role, by its name: code compares roles by name, never by number. */
+export function roleValue(name: RoleName): number {
+  return (ROLES.find((r) => r.name === name) as Role).value;
 }
 
 /** Does `pattern` (without a leading "!") match the permission `name`? */

@@ -1,5 +1,5 @@
-import { sql, type Expression, type SqlBool } from 'kysely';
-import { boundOf, inJsonList, variantOf } from '../db/query';
+import type { Expression, SqlBool } from 'kysely';
+import { variantCondition } from '../db/query';
 import type { TenantScope } from './scope';
 
 /**
@@ -9,8 +9,5 @@ import type { TenantScope } from './scope';
  * (their ids as one JSON list parameter, so every scope of several tenants shares one statement).
  */
 export function tenantIn(scope: TenantScope, column = 'tenant_id'): Expression<SqlBool> {
-  const variant = variantOf(scope);
-  if (variant === 'all') return sql<SqlBool>`1 = 1`;
-  if (variant === 'one') return sql<SqlBool>`${sql.ref(column)} = ${boundOf(scope)}`;
-  return inJsonList(column, scope);
+  return variantCondition(scope, column);
 }

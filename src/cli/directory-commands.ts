@@ -1,14 +1,14 @@
 import { loadConfig } from '../config';
 import { ALL_TENANTS } from '../access/scope';
-import type { OpenDatabase } from '../db/database';
+import { systemClock, type Clock } from '../clock';
+import type { Db, OpenDatabase } from '../db/database';
 import { findExtensionByNumber } from '../modules/extensions/extensions.repository';
 import { changeExtension, createExtension, extensionPage, removeExtension, toApiExtension } from '../modules/extensions/extensions.service';
 import { queueByLogName } from '../modules/queues/queues.repository';
 import { callQueues, changeQueue, createQueue, getQueue, removeQueue } from '../modules/queues/queues.service';
 import { createNumber, listNumbers, removeNumber } from '../modules/phone-numbers/phone-numbers.service';
 import { changeTenant, createTenant, removeTenant, tenantPage } from '../modules/tenants/tenants.service';
-import type { Caller } from '../access/caller';
-import { ALL_PERMISSIONS } from '../access/permissions';
+import { OPERATOR } from '../access/caller';
 import { openDataDir } from '../runtime';
 import type { SchemaTypes } from '../validation/schema-types';
 import { Validator } from '../validation/validation';
@@ -22,13 +22,12 @@ import { CliError, DATA_DIR_HELP, EXIT, type Command, type Options, type Values 
 
 const validator = new Validator();
 
-/** The command line acts as the machine's owner: a platform admin of no tenant, with every permission. */
-const OPERATOR: Caller = {
-  user: { id: 0, tenant_id: 0, partner_id: 0, user_role: 1, permissions: '[]', token_version: 0 },
-  permissions: new Set(ALL_PERMISSIONS),
-  scope: ALL_TENANTS,
-  issuedAt: 0,
-};
+/** What the directory's services get from the command line: the database, opened for the one command, and the clock. */
+interface DirectoryDeps {
+  readonly database: OpenDatabase;
+  readonly db: Db;
+  readonly clock: Clock;
+}
 
 function int(values: Values, flag: string, required = true): number | undefined {
   const text = values[flag];
@@ -59,7 +58,7 @@ function directoryCommand(
   summary: string,
   usage: string,
   options: Options,
-  act: (database: OpenDatabase, values: Values) => Promise<unknown>,
+  act: (deps: DirectoryDeps, values: Values) => Promise<unknown>,
 ): Command {
   return {
     name,
@@ -70,7 +69,7 @@ function directoryCommand(
     async run(values) {
       const database = await openDataDir(loadConfig(process.env, { 'data-dir': text(values['data-dir']) }).dataDir);
       try {
-        const out = await act(database, values);
+        const out = await act({ database, db: database.db, clock: systemClock }, values);
         for (const record of Array.isArray(out) ? out : [out]) process.stdout.write(`${JSON.stringify(record)}\n`);
         return EXIT.ok;
       } finally {
@@ -80,10 +79,10 @@ function directoryCommand(
   };
 }
 
-async function extensionByNumber(database: OpenDatabase, values: Values) {
+async function extensionByNumber(deps: DirectoryDeps, values: Values) {
   const tenantId = int(values, 'tenant') as number;
   const extNum = int(values, 'ext') as number;
-  const row = await findExtensionByNumber(database.db, ALL_TENANTS, tenantId, extNum);
+  const row = await findExtensionByNumber(deps.db, ALL_TENANTS, tenantId, extNum);
   if (!row) throw new CliError(`tenant ${tenantId} has no extension ${extNum}`);
   return toApiExtension(row);
 }
@@ -111,10 +110,10 @@ ${EXTENSION_FIELDS}
     'caller-id': { type: 'string' },
     branch: { type: 'string' },
   },
-  (database, v) =>
+  (deps, v) =>
     createExtension(
-      database,
-      ALL_TENANTS,
+      deps,
+      OPERATOR,
       checked('extension-create', {
         tenantId: int(v, 'tenant'),
         extNum: int(v, 'ext'),
@@ -146,8 +145,8 @@ ${EXTENSION_FIELDS}
     'caller-id': { type: 'string' },
     branch: { type: 'string' },
   },
-  async (database, v) => {
-    const ext = await extensionByNumber(database, v);
+  async (deps, v) => {
+    const ext = await extensionByNumber(deps, v);
     const removed = new Set(list(v['remove-alias']));
     const aliases = [
       ...ext.agentAliases.filter((a) => !removed.has(a)),
@@ -163,7 +162,7 @@ ${EXTENSION_FIELDS}
       branchId: int(v, 'branch', false),
     });
     if (Object.keys(patch).length === 0) throw new CliError('nothing to change: give at least one option to change', EXIT.usage);
-    return changeExtension(database, ALL_TENANTS, ext.id, patch);
+    return changeExtension(deps, OPERATOR, ext.id, patch);
   },
 );
 
@@ -172,7 +171,7 @@ export const extensionListCommand = directoryCommand(
   "list a tenant's extensions",
   '[--tenant ID] [--data-dir DIR]\n\n  --tenant ID          only this tenant (default: every tenant)',
   { tenant: { type: 'string' } },
-  async (database, v) => (await extensionPage(database.db, ALL_TENANTS, { tenantId: int(v, 'tenant', false), paginated: 0 })).records,
+  async (deps, v) => (await extensionPage(deps, OPERATOR, { tenantId: int(v, 'tenant', false), paginated: 0 })).records,
 );
 
 export const extensionDeleteCommand = directoryCommand(
@@ -180,7 +179,7 @@ export const extensionDeleteCommand = directoryCommand(
   'delete an extension',
   '--tenant ID --ext NUM [--data-dir DIR]',
   { tenant: { type: 'string' }, ext: { type: 'string' } },
-  async (database, v) => removeExtension(database, ALL_TENANTS, (await extensionByNumber(database, v)).id),
+  async (deps, v) => removeExtension(deps, OPERATOR, (await extensionByNumber(deps, v)).id),
 );
 
 const QUEUE_FIELDS = `
@@ -212,14 +211,14 @@ const members = (v: Values) =>
       });
 
 /** The queue a --log-name names in a --tenant (names are unique without case: the repository's lookup). */
-async function queueNamed(database: OpenDatabase, v: Values) {
+async function queueNamed(deps: DirectoryDeps, v: Values) {
   const tenantId = int(v, 'tenant') as number;
   const logName = text(v['log-name']);
   if (!logName) throw new CliError('missing --log-name', EXIT.usage);
-  const found = await queueByLogName(database.db, logName);
+  const found = await queueByLogName(deps.db, logName);
   if (!found || found.tenant_id !== tenantId)
     throw new CliError(`tenant ${tenantId} has no queue with queue_log name ${JSON.stringify(logName)}`);
-  return getQueue(database.db, ALL_TENANTS, found.id);
+  return getQueue(deps, OPERATOR, found.id);
 }
 
 export const queueAddCommand = directoryCommand(
@@ -228,10 +227,10 @@ export const queueAddCommand = directoryCommand(
   `--tenant ID --log-name NAME --name NAME [--number NUM] [--strategy S] [--branch ID] [--service-level S] [--member ID]… [--data-dir DIR]
 ${QUEUE_FIELDS}`,
   QUEUE_OPTIONS,
-  (database, v) =>
+  (deps, v) =>
     createQueue(
-      database.db,
-      ALL_TENANTS,
+      deps,
+      OPERATOR,
       checked('queue-create', {
         tenantId: int(v, 'tenant'),
         logName: text(v['log-name']),
@@ -252,8 +251,8 @@ export const queueUpdateCommand = directoryCommand(
 ${QUEUE_FIELDS}
   --new-log-name NAME  a new queue_log name`,
   { ...QUEUE_OPTIONS, 'new-log-name': { type: 'string' } },
-  async (database, v) => {
-    const queue = await queueNamed(database, v);
+  async (deps, v) => {
+    const queue = await queueNamed(deps, v);
     const patch = checked('queue-update', {
       name: text(v.name),
       logName: text(v['new-log-name']),
@@ -264,7 +263,7 @@ ${QUEUE_FIELDS}
       members: members(v),
     });
     if (Object.keys(patch).length === 0) throw new CliError('nothing to change: give at least one option to change', EXIT.usage);
-    return changeQueue(database.db, ALL_TENANTS, queue.id, patch);
+    return changeQueue(deps, OPERATOR, queue.id, patch);
   },
 );
 
@@ -273,9 +272,9 @@ export const queueListCommand = directoryCommand(
   "list a tenant's queues with their static members",
   '[--tenant ID] [--data-dir DIR]\n\n  --tenant ID          only this tenant (default: every tenant)',
   { tenant: { type: 'string' } },
-  async (database, v) => {
-    const queues = await callQueues(database.db, ALL_TENANTS, { tenantId: int(v, 'tenant', false) });
-    return Promise.all(queues.map((q) => getQueue(database.db, ALL_TENANTS, q.id)));
+  async (deps, v) => {
+    const queues = await callQueues(deps, OPERATOR, { tenantId: int(v, 'tenant', false) });
+    return Promise.all(queues.map((q) => getQueue(deps, OPERATOR, q.id)));
   },
 );
 
@@ -284,7 +283,7 @@ export const queueDeleteCommand = directoryCommand(
   'delete a queue (--cascade: with its stored log lines and reports)',
   '--tenant ID --log-name NAME [--cascade] [--data-dir DIR]\n\n  --cascade            also delete its stored queue_log lines and the reports made from them',
   { tenant: { type: 'string' }, 'log-name': { type: 'string' }, cascade: { type: 'boolean' } },
-  async (database, v) => removeQueue(database.db, ALL_TENANTS, (await queueNamed(database, v)).id, v.cascade === true),
+  async (deps, v) => removeQueue(deps, OPERATOR, (await queueNamed(deps, v)).id, v.cascade === true),
 );
 
 const TENANT_OPTIONS = {
@@ -303,9 +302,9 @@ export const tenantAddCommand = directoryCommand(
   --partner ID         the partner whose partner admins reach it (default 0: none)
   --mfa-required 0|1   1: every user of the tenant must have MFA`,
   TENANT_OPTIONS,
-  (database, v) =>
+  (deps, v) =>
     createTenant(
-      database.db,
+      deps.db,
       OPERATOR,
       checked('tenant-create', { name: text(v.name), partnerId: int(v, 'partner', false), mfaRequired: mfaFlag(v) }),
     ),
@@ -316,9 +315,9 @@ export const tenantUpdateCommand = directoryCommand(
   'change a tenant',
   '--tenant ID [--name NAME] [--partner ID] [--mfa-required 0|1] [--data-dir DIR]',
   { ...TENANT_OPTIONS, tenant: { type: 'string' } },
-  (database, v) =>
+  (deps, v) =>
     changeTenant(
-      database.db,
+      deps.db,
       OPERATOR,
       int(v, 'tenant') as number,
       checked('tenant-update', { name: text(v.name), partnerId: int(v, 'partner', false), mfaRequired: mfaFlag(v) }),
@@ -330,7 +329,7 @@ export const tenantListCommand = directoryCommand(
   'list the tenants',
   '[--data-dir DIR]',
   {},
-  async (database) => (await tenantPage(database.db, OPERATOR, { paginated: 0 })).records,
+  async (deps) => (await tenantPage(deps.db, OPERATOR, { paginated: 0 })).records,
 );
 
 export const tenantDeleteCommand = directoryCommand(
@@ -338,7 +337,7 @@ export const tenantDeleteCommand = directoryCommand(
   'delete a tenant (--cascade: with everything it owns)',
   '--tenant ID [--cascade] [--data-dir DIR]\n\n  --cascade            also delete every record the tenant owns (without it, a tenant that owns records is refused)',
   { tenant: { type: 'string' }, cascade: { type: 'boolean' } },
-  (database, v) => removeTenant(database.db, OPERATOR, int(v, 'tenant') as number, v.cascade === true),
+  (deps, v) => removeTenant(deps.db, OPERATOR, int(v, 'tenant') as number, v.cascade === true),
 );
 
 export const numberAddCommand = directoryCommand(
@@ -350,9 +349,9 @@ export const numberAddCommand = directoryCommand(
   --branch ID          a branch of the tenant
   --sms-ext ID         the extension id that receives its SMS`,
   { tenant: { type: 'string' }, number: { type: 'string' }, branch: { type: 'string' }, 'sms-ext': { type: 'string' } },
-  (database, v) =>
+  (deps, v) =>
     createNumber(
-      database.db,
+      deps,
       OPERATOR,
       checked('phone-number-create', {
         tenantId: int(v, 'tenant'),
@@ -368,7 +367,7 @@ export const numberListCommand = directoryCommand(
   "list a tenant's phone numbers",
   '[--tenant ID] [--data-dir DIR]',
   { tenant: { type: 'string' } },
-  async (database, v) => (await listNumbers(database.db, OPERATOR, { tenantId: int(v, 'tenant', false), paginated: 0 })).records,
+  async (deps, v) => (await listNumbers(deps, OPERATOR, { tenantId: int(v, 'tenant', false), paginated: 0 })).records,
 );
 
 export const numberDeleteCommand = directoryCommand(
@@ -376,7 +375,7 @@ export const numberDeleteCommand = directoryCommand(
   'delete a phone number',
   '--id ID [--data-dir DIR]',
   { id: { type: 'string' } },
-  (database, v) => removeNumber(database.db, OPERATOR, int(v, 'id') as number),
+  (deps, v) => removeNumber(deps, OPERATOR, int(v, 'id') as number),
 );
 
 export const DIRECTORY_COMMANDS: readonly Command[] = [

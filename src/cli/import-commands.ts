@@ -1,9 +1,11 @@
+import { systemClock } from '../clock';
+import { tuneForBulkImport } from '../db/database';
 import { basename } from 'node:path';
 import { loadConfig } from '../config';
 import { CdrImporter } from '../modules/pbx-logs/cdr-importer';
 import { ImportRefused } from '../modules/pbx-logs/import-run';
 import { layoutOf } from '../modules/pbx-logs/cdr-line';
-import { isTimezone } from '../validation/formats';
+import { isTimezone } from '../time/zone';
 import { followFile, importFile, type LineImporter } from '../modules/pbx-logs/file-import';
 import type { ImportOptions } from '../modules/pbx-logs/import-run';
 import { pbxEventHook } from '../modules/pbx-logs/pbx-events';
@@ -68,11 +70,8 @@ function importCommand(kind: 'queue-log' | 'cdr', what: string, make: (sqlite: S
       const columnsProblem = cdrColumns ? layoutOf(cdrColumns) : undefined;
       if (typeof columnsProblem === 'string') throw new CliError(`--columns: ${columnsProblem}`);
       const database = await openDataDir(config.dataDir);
-      // A bulk import may use a bigger page cache (32 MiB), and NORMAL sync (durable against a crash of the process
-      // in WAL mode; a power cut may lose the last chunks, which a rerun stores again).
-      database.sqlite.pragma('cache_size = -32768');
-      database.sqlite.pragma('synchronous = NORMAL');
-      const events = pbxEventHook(() => Date.now(), values['emit-events'] === true);
+      tuneForBulkImport(database.sqlite);
+      const events = pbxEventHook(() => systemClock.now(), values['emit-events'] === true);
       // Lines are collected for the hook only when it may fire: a plain bulk import stays at full speed.
       const hook = values['emit-events'] || values.follow ? { onChunk: events.onChunk } : {};
       const importer = make(database.sqlite, { ...hook, timezone, cdrColumns });

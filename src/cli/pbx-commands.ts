@@ -1,6 +1,7 @@
 import { loadConfig } from '../config';
 import { readSiteConfig } from '../modules/pbx-config/site-config';
-import { applySync, planSync, planText } from '../modules/pbx-config/sync';
+import { OPERATOR } from '../access/caller';
+import { applySync, planSync, planText } from '../modules/pbx-config/sync.service';
 import { openDataDir } from '../runtime';
 import { CliError, DATA_DIR_HELP, EXIT, type Command } from './command';
 
@@ -37,7 +38,8 @@ ${DATA_DIR_HELP}`,
     const database = await openDataDir(loadConfig(process.env, { 'data-dir': values['data-dir'] as string | undefined }).dataDir);
     try {
       const apply = values.apply === true;
-      const plan = apply ? await applySync(database, tenantId, site) : await planSync(database.db, tenantId, site);
+      const deps = { database, db: database.db };
+      const plan = apply ? await applySync(deps, OPERATOR, tenantId, site) : await planSync(deps, OPERATOR, tenantId, site);
       process.stdout.write(`${values.json ? JSON.stringify({ applied: apply, ...plan }) : planText(plan, apply)}\n`);
       return EXIT.ok;
     } finally {

@@ -9,6 +9,7 @@ import { lockDataDir } from '../ops/server-lock';
 import { jobsOf } from '../jobs/index';
 import { startJobs } from '../jobs/jobs';
 import { AlertWatcher } from '../modules/live-queues/alerts';
+import { hasTenants } from '../seed/seed.repository';
 import { LiveCallEvents } from '../modules/live-queues/live-call-events';
 import { PbxZone } from '../modules/pbx-logs/pbx-zone';
 import { buildDeps, ensureDataDir } from '../runtime';
@@ -111,7 +112,7 @@ function startBackgroundWork(deps: AppDeps): StopHook[] {
   const alerts = new AlertWatcher(deps);
   alerts.start();
   const zone = new PbxZone(deps.config.pbxTimezone);
-  const calls = new LiveCallEvents(deps.live, deps.database.sqlite, zone, deps.log, () => deps.clock.now());
+  const calls = new LiveCallEvents(deps.live, deps.database.sqlite, zone, deps.log, deps.clock);
   calls.start();
   return [
     { name: 'jobs', stop: () => jobs.stop() },
@@ -124,8 +125,7 @@ async function prepareData(deps: AppDeps): Promise<void> {
   const { config, log } = deps;
   const { db } = deps.database;
   if (config.seed) {
-    const empty = (await db.selectFrom('tenants').select('id').limit(1).execute()).length === 0;
-    if (empty) {
+    if (!(await hasTenants(db))) {
       const summary = await seedFixture(deps.database, deps.validator, await readFixtureFile(config.seed), new Date(deps.clock.now()));
       log.info({ file: config.seed, ...summary }, 'fixture loaded');
     } else {

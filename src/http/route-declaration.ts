@@ -40,6 +40,11 @@ type Loose<T> = T extends string
           : T;
 /** The named fields of an object schema (its index signature, from additionalProperties, is left out). */
 type Fields<T> = { [K in keyof T as string extends K ? never : K]: Loose<T[K]> };
+/**
+ * The answer a service gives for a response schema, as a route may return it (Loose: enums widened to their base
+ * types, free-form objects `unknown`): `ResponseBody<'report-run'>`, so that the service's type is the schema's.
+ */
+export type ResponseBody<Id extends SchemaId> = Loose<SchemaTypes[Id]>;
 /** What a route without a query or path schema gets for it. */
 type NoFields = Readonly<Record<string, never>>;
 type Ctx<C, B extends SchemaId, Q extends SchemaId, P extends SchemaId> = C extends 'public'

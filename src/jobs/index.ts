@@ -1,7 +1,8 @@
 import type { AppDeps } from '../deps';
 import { ReportScheduler } from '../modules/scheduled-reports/scheduler';
 import { Dispatcher } from '../modules/webhooks/dispatcher';
-import { forgetCallEvents } from '../modules/webhooks/outbox';
+import { OPERATOR } from '../access/caller';
+import { forgetCalls } from '../modules/webhooks/events.service';
 import type { Job } from './jobs';
 
 /**
@@ -23,7 +24,7 @@ export function jobsOf(deps: AppDeps): Job[] {
       // Call events sent by AMI or a log line are remembered two days, so that the other source stays silent.
       name: 'call-events-forget',
       schedule: '17 * * * *',
-      run: async () => void forgetCallEvents(deps.database.sqlite, deps.clock.now()),
+      run: async () => void forgetCalls({ sqlite: deps.database.sqlite, clock: deps.clock }, OPERATOR),
     },
     {
       // Events may be written by any process (a CLI import included): poll the outbox every second.

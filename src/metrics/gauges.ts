@@ -1,6 +1,9 @@
 import { statSync } from 'node:fs';
 import { Gauge } from 'prom-client';
 import type { AppDeps } from '../deps';
+import { importLineCounts } from '../modules/pbx-logs/pbx-logs.repository';
+import { reportRunCounts } from '../modules/scheduled-reports/report-runs.repository';
+import { attemptCounts, deliveryCounts } from '../modules/webhooks/deliveries.repository';
 
 /** One sample of a gauge: its labels and its value. */
 export interface Sample {
@@ -34,11 +37,7 @@ const reportRuns: ScrapedGauge = {
   help: 'Runs of saved-filter reports recorded in the database, by kind (scheduled, manual) and status (sent, failed, retry …)',
   labelNames: ['kind', 'status'],
   async read({ database }) {
-    const rows = await database.db
-      .selectFrom('report_runs')
-      .select((eb) => ['kind', 'status', eb.fn.countAll<number>().as('n')])
-      .groupBy(['kind', 'status'])
-      .execute();
+    const rows = await reportRunCounts(database.db);
     return rows.map((r) => ({ labels: { kind: r.kind, status: r.status }, value: Number(r.n) }));
   },
 };
@@ -48,11 +47,7 @@ const webhookDeliveries: ScrapedGauge = {
   help: 'Webhook deliveries in the outbox, by status (pending, delivering, retry, delivered, failed, gone)',
   labelNames: ['status'],
   async read({ database }) {
-    const rows = await database.db
-      .selectFrom('webhook_deliveries')
-      .select((eb) => ['status', eb.fn.countAll<number>().as('n')])
-      .groupBy('status')
-      .execute();
+    const rows = await deliveryCounts(database.db);
     return rows.map((r) => ({ labels: { status: r.status }, value: Number(r.n) }));
   },
 };
@@ -62,13 +57,7 @@ const webhookAttempts: ScrapedGauge = {
   help: 'HTTP attempts of webhook deliveries kept in the database: first attempts and retries',
   labelNames: ['attempt'],
   async read({ database }) {
-    const row = await database.db
-      .selectFrom('webhook_attempts')
-      .select((eb) => [
-        eb.fn.countAll<number>().as('all'),
-        eb.fn.sum<number>(eb.case().when('attempt', '>', 1).then(1).else(0).end()).as('retries'),
-      ])
-      .executeTakeFirstOrThrow();
+    const row = await attemptCounts(database.db);
     const retries = Number(row.retries ?? 0);
     return [
       { labels: { attempt: 'first' }, value: Number(row.all) - retries },
@@ -82,7 +71,7 @@ const importLines: ScrapedGauge = {
   help: 'PBX log lines of all imports (CLI, --follow, HTTP ingest), by log kind (queue-log, cdr), outcome (imported, duplicate, skipped) and skip reason',
   labelNames: ['kind', 'outcome', 'reason'],
   async read({ database }) {
-    const rows = await database.db.selectFrom('import_line_counts').select(['kind', 'outcome', 'reason', 'lines']).execute();
+    const rows = await importLineCounts(database.db);
     return rows.map((r) => ({ labels: { kind: r.kind, outcome: r.outcome, reason: r.reason }, value: r.lines }));
   },
 };

@@ -6,16 +6,14 @@ import { appliedMigrations, newerSchemaMessage, schemaStatus } from '../db/migra
 import { SECRET_FILE } from '../modules/auth/tokens';
 import { databasePath } from '../runtime';
 import { VERSION } from '../version';
-import { runOnce } from '../db/statements';
+import { readFacts, writeFacts } from './backup.repository';
 
 /**
- * A backup is one SQLite file: the database as SQLite's online backup API copied it, plus this small table
- * of facts about the copy, among them the JWT secret of the data directory, so that a restored server
- * accepts the tokens issued before. `tars restore` reads it and drops it. The file holds password hashes
+ * A backup is one SQLite file: the database as SQLite's online backup API copied it, plus a small table of facts
+ * about the copy (./backup.repository.ts), among them the JWT secret of the data directory, so that a restored
+ * server accepts the tokens issued before. `tars restore` reads it and drops it. The file holds password hashes
  * and that secret: it is written with mode 0600 (the process umask) and must be kept like the data directory.
  */
-export const BACKUP_TABLE = 'tars_backup';
-
 export interface BackupFacts {
   readonly createdAt?: string;
   readonly tarsVersion?: string;
@@ -40,18 +38,11 @@ export async function createBackup(dataDir: string, file: string): Promise<Backu
   try {
     const applied = await appliedMigrations({ sqlite });
     await backupDatabase(sqlite, file, (copy) =>
-      writeFacts(copy, { createdAt: new Date().toISOString(), tarsVersion: VERSION, jwtSecret }),
+      writeFacts(copy, { createdAt: new Date().toISOString(), tarsVersion: VERSION, jwtSecret } satisfies BackupFacts),
     );
     return { bytes: statSync(file).size, schema: applied[applied.length - 1] ?? 'none', withSecret: jwtSecret !== undefined };
   } finally {
     sqlite.close();
-  }
-}
-
-function writeFacts(copy: Sqlite, facts: BackupFacts): void {
-  copy.exec(`CREATE TABLE ${BACKUP_TABLE} (key TEXT PRIMARY KEY, value TEXT NOT NULL)`);
-  for (const [key, value] of Object.entries(facts)) {
-    if (value !== undefined) runOnce(copy, `INSERT INTO ${BACKUP_TABLE} (key, value) VALUES (@key, @value)`, { key, value });
   }
 }
 
@@ -77,12 +68,5 @@ export async function inspectBackup(sqlite: Sqlite, file: string): Promise<Inspe
   if (applied.length === 0) throw new Error(`${file} is not a TARS database (it has no schema_migrations)`);
   const { pending, unknown } = schemaStatus(applied);
   if (unknown.length > 0) throw new Error(`${file}: ${newerSchemaMessage(unknown)}`);
-  return { applied, pending, facts: readFacts(sqlite) };
-}
-
-function readFacts(sqlite: Sqlite): BackupFacts {
-  const exists = runOnce(sqlite, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = @name", { name: BACKUP_TABLE });
-  if (exists.length === 0) return {};
-  const rows = runOnce<{ key: string; value: string }>(sqlite, `SELECT key, value FROM ${BACKUP_TABLE}`);
-  return Object.fromEntries(rows.map((r) => [r.key, r.value])) as BackupFacts;
+  return { applied, pending, facts: readFacts(sqlite) as BackupFacts };
 }

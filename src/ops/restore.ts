@@ -4,7 +4,8 @@ import { backupDatabase, syncFile } from '../db/backup';
 import { openSqlite } from '../db/database';
 import { SECRET_FILE } from '../modules/auth/tokens';
 import { databasePath, ensureDataDir } from '../runtime';
-import { BACKUP_TABLE, inspectBackup } from './backup';
+import { inspectBackup } from './backup';
+import { dropFacts } from './backup.repository';
 import { DataDirBusyError, runningServer } from './server-lock';
 
 export interface RestoreSummary {
@@ -33,7 +34,7 @@ export async function restoreBackup(file: string, dataDir: string, now = new Dat
     ensureDataDir(dataDir);
     const target = databasePath(dataDir);
     const restoring = `${target}.restoring`;
-    await backupDatabase(source, restoring, (copy) => copy.exec(`DROP TABLE IF EXISTS ${BACKUP_TABLE}`));
+    await backupDatabase(source, restoring, dropFacts);
     const secret = join(dataDir, SECRET_FILE);
     if (backup.facts.jwtSecret) writeFileSync(`${secret}.restoring`, `${backup.facts.jwtSecret}\n`, { mode: 0o600 });
 

@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import type { OpenDatabase } from '../db/database';
+import { checkpointWal, type OpenDatabase } from '../db/database';
 import { sqliteCode } from '../errors';
 import type { Logger } from '../log';
 
@@ -61,7 +61,7 @@ export function closeDatabase(database: OpenDatabase, log: Logger): StopHook {
     name: 'database',
     async stop() {
       try {
-        const [result] = database.sqlite.pragma('wal_checkpoint(TRUNCATE)') as { busy: number; log: number; checkpointed: number }[];
+        const result = checkpointWal(database.sqlite);
         if (result?.busy) log.warn(result, 'the WAL could not be emptied: another process is using the database');
       } catch (err) {
         if (sqliteCode(err) !== 'SQLITE_FULL') throw err;

@@ -1,4 +1,5 @@
 import type { Db } from '../db/database';
+import { existingRecords } from './seed.repository';
 import type { Validator } from '../validation/validation';
 import { savedFilterProblems } from '../modules/saved-filters/saved-filter-rules';
 import { FIXTURE_KEYS, type Fixture } from './fixture';
@@ -121,32 +122,4 @@ export async function fixtureProblems(db: Db, validator: Validator, fx: Fixture)
 /** "users[3].email must be …" → "users[3].email: must be …" (key, index and field first). */
 export function colonAfterField(problem: string): string {
   return problem.replace(/^(\S+) /, '$1: ');
-}
-
-async function existingRecords(db: Db) {
-  const pairs = async (table: 'branches' | 'users' | 'extensions') =>
-    new Map((await db.selectFrom(table).select(['id', 'tenant_id']).execute()).map((r) => [r.id, r.tenant_id] as [number, number]));
-  const ids = async (
-    table: 'queues' | 'phone_numbers' | 'emergency_locations' | 'call_campaigns' | 'webhooks' | 'saved_filters' | 'notification_groups',
-  ) => new Set((await db.selectFrom(table).select('id').execute()).map((r) => r.id));
-  const tenants = new Map((await db.selectFrom('tenants').select('id').execute()).map((r) => [r.id, r.id] as [number, number]));
-  const extensionRows = await db.selectFrom('extensions').select(['tenant_id', 'ext_num', 'peer_name']).execute();
-  return {
-    tenants,
-    branches: await pairs('branches'),
-    users: await pairs('users'),
-    extensions: await pairs('extensions'),
-    queues: await ids('queues'),
-    phoneNumbers: await ids('phone_numbers'),
-    emergencyLocations: await ids('emergency_locations'),
-    callCampaigns: await ids('call_campaigns'),
-    webhooks: await ids('webhooks'),
-    savedFilters: await ids('saved_filters'),
-    groupIds: await ids('notification_groups'),
-    emails: new Set((await db.selectFrom('users').select('email').execute()).map((r) => r.email.toLowerCase())),
-    extNums: new Set(extensionRows.map((e) => `${e.tenant_id}\u0000${e.ext_num}`)),
-    peerNames: new Set(extensionRows.map((e) => `${e.tenant_id}\u0000${e.peer_name}`)),
-    logNames: new Set((await db.selectFrom('queues').select('log_name').execute()).map((r) => pbxNameKey(r.log_name))),
-    numbers: new Set((await db.selectFrom('phone_numbers').select('number').execute()).map((r) => r.number)),
-  };
 }

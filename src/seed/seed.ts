@@ -14,6 +14,7 @@ import { hashPassword } from '../modules/auth/passwords';
 import { insertUser } from '../modules/users/users.repository';
 import { PROFILE_COLUMNS } from '../modules/users/user';
 import { insertWebhook } from '../modules/webhooks/webhooks.repository';
+import { registerWebhookTypeFormat } from '../modules/webhooks/webhooks.service';
 import { insertBranch } from '../modules/branches/branches.repository';
 import { colonAfterField, fixtureProblems } from './checks';
 import { FIXTURE_KEYS, type Fixture, type FixtureUser } from './fixture';
@@ -48,6 +49,7 @@ export async function readFixtureFile(path: string): Promise<unknown> {
 export async function seedFixture(database: OpenDatabase, validator: Validator, data: unknown, now: Date): Promise<SeedSummary> {
   let fx: Fixture;
   try {
+    registerWebhookTypeFormat(); // the fixture's webhooks name their types (a format the webhooks module knows)
     fx = validator.body('fixture', structuredClone(data));
   } catch (err) {
     if (err instanceof AppError && err.validationErrors) throw new SeedError(err.validationErrors.map(colonAfterField));

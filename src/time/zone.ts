@@ -162,3 +162,21 @@ export function offsetsOver(tz: string, from: number, to: number): (t: number) =
     return (changes[i] as { offset: number }).offset;
   };
 }
+
+// Made on first use: listing the zones takes milliseconds the start does not need.
+let ianaTimezones: ReadonlySet<string> | undefined;
+
+/** An IANA timezone name (or UTC) this runtime knows. */
+export function isTimezone(name: string): boolean {
+  ianaTimezones ??= new Set(['UTC', ...Intl.supportedValuesOf('timeZone')]);
+  return ianaTimezones.has(name) || isKnownZone(name);
+}
+
+function isKnownZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: name });
+    return /^[A-Za-z]+(?:[/_+-][A-Za-z0-9_+-]+)*$/.test(name);
+  } catch {
+    return false;
+  }
+}

@@ -19,26 +19,44 @@ export interface SchemaTypes {
   /**
    * What the mobile app sends to log an agent in or out of its queues, pause it, or set its DND in one queue (src/shared/api/queues/methods.ts); a request carries exactly one action's fields.
    */
-  'agent-action': {
-    [k: string]: unknown;
-  };
+  'agent-action':
+    | {
+        peerName: ((string | null) & string) & string;
+        loggedIn: 0 | 1;
+      }
+    | {
+        peerName: ((string | null) & string) & string;
+        paused: 0 | 1;
+        pauseReason?: ((string | null) & string) & string;
+      }
+    | {
+        peerName: ((string | null) & string) & string;
+        /**
+         * A record id: a positive integer.
+         */
+        queueId: number;
+        dnd: 0 | 1;
+      };
   /**
    * The body of POST /v2/reporting/queues/agent-availability (api.md §4.3).
    */
   'agent-availability-request': {
-    queueId: number & {
-      [k: string]: unknown;
-    };
+    /**
+     * A single queue.
+     */
+    queueId: number;
     /**
      * YYYY-MM-DD (a local day), YYYY-MM-DD HH:MM[:SS] (wall-clock time in the tenant's timezone), or ISO 8601 with Z or an offset (that instant). Fractional seconds are dropped.
      */
     startDate: string;
-    endDate: string & {
-      [k: string]: unknown;
-    };
-    distribution?: ('daily' | 'weekly' | 'monthly' | 'totals' | 'hourly' | 'halfHourly' | 'quarterHourly' | 'hourOfDay' | 'dayOfWeek') & {
-      [k: string]: unknown;
-    };
+    /**
+     * A date-only endDate includes that whole day.
+     */
+    endDate: string;
+    /**
+     * Accepted and validated; the report is always the totals over the range.
+     */
+    distribution?: 'daily' | 'weekly' | 'monthly' | 'totals' | 'hourly' | 'halfHourly' | 'quarterHourly' | 'hourOfDay' | 'dayOfWeek';
   };
   /**
    * The response of POST /v2/reporting/queues/agent-availability: one element per agent who was a member of the queue in the range, sorted by peerName (api.md §2.10, reporting.md R11). Times in seconds.
@@ -421,12 +439,14 @@ export interface SchemaTypes {
      */
     tenantId: number;
     name: (string | null) & string;
-    timezone?: string & {
-      [k: string]: unknown;
-    };
-    default?: (0 | 1) & {
-      [k: string]: unknown;
-    };
+    /**
+     * Default: the timezone of the tenant's default branch, else UTC.
+     */
+    timezone?: string;
+    /**
+     * 1 makes this the tenant's default branch (the old default loses it). Default 0.
+     */
+    default?: 0 | 1;
   };
   'branch-page': {
     /**
@@ -463,12 +483,14 @@ export interface SchemaTypes {
    */
   'branch-update': {
     name?: (string | null) & string;
-    timezone?: string & {
-      [k: string]: unknown;
-    };
-    default?: (0 | 1) & {
-      [k: string]: unknown;
-    };
+    /**
+     * On the default branch: the zone of the tenant's reports (reporting.md R2).
+     */
+    timezone?: string;
+    /**
+     * 1 makes this the tenant's default branch (the old default loses it); 0 is refused on the default branch.
+     */
+    default?: 0 | 1;
   };
   /**
    * The Branch of api.md §2.7.
@@ -537,9 +559,10 @@ export interface SchemaTypes {
       id: number;
       order: number;
     }[];
-    enableVMDetect?: (0 | 1) & {
-      [k: string]: unknown;
-    };
+    /**
+     * Voicemail detection; default 0.
+     */
+    enableVMDetect?: 0 | 1;
     /**
      * @maxItems 100
      *
@@ -703,9 +726,10 @@ export interface SchemaTypes {
       id: number;
       order: number;
     }[];
-    enableVMDetect?: (0 | 1) & {
-      [k: string]: unknown;
-    };
+    /**
+     * Voicemail detection; default 0.
+     */
+    enableVMDetect?: 0 | 1;
     /**
      * @maxItems 100
      *
@@ -951,15 +975,18 @@ export interface SchemaTypes {
    * The filters of the calls report (decisions.md §6b): query parameters of GET /v2/reporting/calls, the JSON body of POST /v2/reporting/calls, and the queryParams/postParams of a saved filter.
    */
   'calls-query': {
-    tenantId?: number & {
-      [k: string]: unknown;
-    };
-    startDate?: string & {
-      [k: string]: unknown;
-    };
-    endDate?: string & {
-      [k: string]: unknown;
-    };
+    /**
+     * Default: every tenant the caller may see.
+     */
+    tenantId?: number;
+    /**
+     * Calls that started at or after this (YYYY-MM-DD, YYYY-MM-DD HH:MM:SS in the tenant's timezone, or ISO 8601 with an offset).
+     */
+    startDate?: string;
+    /**
+     * Calls that started before this; a date-only value includes that whole day.
+     */
+    endDate?: string;
     direction?: 'inbound' | 'outbound' | 'internal';
     disposition?: 'ANSWERED' | 'NO ANSWER' | 'BUSY' | 'FAILED';
     /**
@@ -1086,9 +1113,10 @@ export interface SchemaTypes {
       email: (string | null) & string;
       peerName: (string | null) & string;
     } & {
-      id?: number & {
-        [k: string]: unknown;
-      };
+      /**
+       * Keeps an existing group of this location; without it the group is new.
+       */
+      id?: number;
     })[];
   };
   /**
@@ -1503,9 +1531,10 @@ export interface SchemaTypes {
         email: (string | null) & string;
         peerName: (string | null) & string;
       } & {
-        id?: number & {
-          [k: string]: unknown;
-        };
+        /**
+         * Keeps an existing group of this location; without it the group is new.
+         */
+        id?: number;
       })[];
     }[];
     callCampaigns?: ({
@@ -1559,9 +1588,10 @@ export interface SchemaTypes {
         id: number;
         order: number;
       }[];
-      enableVMDetect?: (0 | 1) & {
-        [k: string]: unknown;
-      };
+      /**
+       * Voicemail detection; default 0.
+       */
+      enableVMDetect?: 0 | 1;
       /**
        * @maxItems 100
        *
@@ -1651,9 +1681,10 @@ export interface SchemaTypes {
        * JSON body of the report (calls-report filters; a queue report's request, its queueId required, its dates replaced by each run's period), and format: csv (the default) or xlsx, the e-mailed attachment.
        */
       postParams?: {} | null;
-      scheduled?: (0 | 1) & {
-        [k: string]: unknown;
-      };
+      /**
+       * 1: the report is e-mailed to the recipients at the frequency. Default 0.
+       */
+      scheduled?: 0 | 1;
       recipients?: string | null;
       frequency?: 'daily' | 'weekly' | 'monthly' | null;
     } & {
@@ -1751,17 +1782,19 @@ export interface SchemaTypes {
      * @maxItems 10000
      */
     lines: string[];
-    timezone?: string & {
-      [k: string]: unknown;
-    };
+    /**
+     * The PBX's zone, in which wall-clock times are read (Master.csv, datetime queue_log times). Default: the server's TARS_PBX_TIMEZONE, else the server machine's zone.
+     */
+    timezone?: string;
   };
   /**
    * Query of the lists the project adds: an optional tenant and the paging of decisions.md §5b.
    */
   'list-query': {
-    tenantId?: number & {
-      [k: string]: unknown;
-    };
+    /**
+     * Default: every tenant the caller may see.
+     */
+    tenantId?: number;
     /**
      * 1-based page number, at most 10,000,000.
      */
@@ -2094,16 +2127,18 @@ export interface SchemaTypes {
      * Id of the tenant the record belongs to.
      */
     tenantId: number;
-    branchId: number & {
-      [k: string]: unknown;
-    };
+    /**
+     * A branch of the same tenant.
+     */
+    branchId: number;
     /**
      * Digits, optionally after +; unique on the server.
      */
     number: string;
-    smsExtId: number & {
-      [k: string]: unknown;
-    };
+    /**
+     * The extension of the same tenant that receives SMS to this number.
+     */
+    smsExtId: number;
     registeredCNAM?: string | null;
     diCommentName?: string | null;
     recording?: string | null;
@@ -2153,9 +2188,10 @@ export interface SchemaTypes {
    * Filters and paging of GET /v2/admin/phone-numbers/ (decisions.md §5b).
    */
   'phone-number-query': {
-    tenantId?: number & {
-      [k: string]: unknown;
-    };
+    /**
+     * Default: every tenant the caller may see.
+     */
+    tenantId?: number;
     /**
      * Numbers whose digits contain these digits (other characters are ignored).
      */
@@ -2164,9 +2200,10 @@ export interface SchemaTypes {
      * A record id: a positive integer.
      */
     branchId?: number;
-    fax?: (0 | 1) & {
-      [k: string]: unknown;
-    };
+    /**
+     * 1: only numbers whose fax mode is set and not no/off; 0: no filter.
+     */
+    fax?: 0 | 1;
     /**
      * 1-based page number, at most 10,000,000.
      */
@@ -2224,11 +2261,12 @@ export interface SchemaTypes {
     unconditionalStatus: 0 | 1 | null;
     emailRecording: string | null;
     storeAndForwardNumber: string | null;
+    /**
+     * The extension SMS to this number go to.
+     */
     smsExt: {
       id: number;
       name: string;
-    } & {
-      [k: string]: unknown;
     };
     /**
      * Items: Where a call or message goes (api.md §2.4).
@@ -2788,9 +2826,10 @@ export interface SchemaTypes {
      * YYYY-MM-DD (a local day), YYYY-MM-DD HH:MM[:SS] (wall-clock time in the tenant's timezone), or ISO 8601 with Z or an offset (that instant). Fractional seconds are dropped.
      */
     startDate: string;
-    endDate: string & {
-      [k: string]: unknown;
-    };
+    /**
+     * A date-only endDate includes that whole day.
+     */
+    endDate: string;
     /**
      * Periods of the rows: local days, weeks starting on Monday, calendar months, or (the default) one row for the whole range; additions (reporting.md R20): local clock hours, half hours and quarter hours (a range of at most 31 local days), the 24 hours of the day and the 7 days of the week summed over the range.
      */
@@ -2997,9 +3036,10 @@ export interface SchemaTypes {
      * JSON body of the report (calls-report filters; a queue report's request, its queueId required, its dates replaced by each run's period), and format: csv (the default) or xlsx, the e-mailed attachment.
      */
     postParams?: {} | null;
-    scheduled?: (0 | 1) & {
-      [k: string]: unknown;
-    };
+    /**
+     * 1: the report is e-mailed to the recipients at the frequency. Default 0.
+     */
+    scheduled?: 0 | 1;
     recipients?: string | null;
     frequency?: 'daily' | 'weekly' | 'monthly' | null;
   } & {
@@ -3057,9 +3097,10 @@ export interface SchemaTypes {
     scheduled: 0 | 1;
     recipients: string | null;
     frequency: string | null;
-    error: (0 | 1) & {
-      [k: string]: unknown;
-    };
+    /**
+     * 1 when the last scheduled send failed.
+     */
+    error: 0 | 1;
     errorDescription: string | null;
     /**
      * Any JSON value, or null.
@@ -3106,9 +3147,10 @@ export interface SchemaTypes {
       scheduled: 0 | 1;
       recipients: string | null;
       frequency: string | null;
-      error: (0 | 1) & {
-        [k: string]: unknown;
-      };
+      /**
+       * 1 when the last scheduled send failed.
+       */
+      error: 0 | 1;
       errorDescription: string | null;
       /**
        * Any JSON value, or null.
@@ -3159,9 +3201,10 @@ export interface SchemaTypes {
      * JSON body of the report (calls-report filters; a queue report's request, its queueId required, its dates replaced by each run's period), and format: csv (the default) or xlsx, the e-mailed attachment.
      */
     postParams?: {} | null;
-    scheduled?: (0 | 1) & {
-      [k: string]: unknown;
-    };
+    /**
+     * 1: the report is e-mailed to the recipients at the frequency. Default 0.
+     */
+    scheduled?: 0 | 1;
     recipients?: string | null;
     frequency?: 'daily' | 'weekly' | 'monthly' | null;
   } & {};
@@ -3196,9 +3239,10 @@ export interface SchemaTypes {
     scheduled: 0 | 1;
     recipients: string | null;
     frequency: string | null;
-    error: (0 | 1) & {
-      [k: string]: unknown;
-    };
+    /**
+     * 1 when the last scheduled send failed.
+     */
+    error: 0 | 1;
     errorDescription: string | null;
     /**
      * Any JSON value, or null.
@@ -3705,9 +3749,10 @@ export interface SchemaTypes {
     webhookId: number;
   };
   'webhook-list-query': {
-    tenantId: number & {
-      [k: string]: unknown;
-    };
+    /**
+     * Required (api.md §4.8).
+     */
+    tenantId: number;
   };
   /**
    * The list form of api.md §2.8: four fields each, ordered by id.

@@ -1,7 +1,7 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { badRequest } from '../errors';
 import compiled from './compiled-validators.cjs';
-import { FORMAT_MESSAGES } from './formats';
+import { formatMessage } from './formats';
 import { numbersNotPlain } from './plain-numbers';
 import type { SchemaId, SchemaTypes } from './schema-types';
 
@@ -121,7 +121,7 @@ export function describeErrors(errors: readonly ErrorObject[]): string[] {
         out.push(`${field} must be ${JSON.stringify(p.allowedValue)}`);
         break;
       case 'format':
-        out.push(`${field} ${FORMAT_MESSAGES[String(p.format)] ?? `must be a valid ${String(p.format)}`}`);
+        out.push(`${field} ${formatMessage(String(p.format))}`);
         break;
       case 'pattern':
         out.push(`${field} ${compiled.patternMessages[String(p.pattern)] ?? `must match ${String(p.pattern)}`}`);

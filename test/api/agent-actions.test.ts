@@ -36,14 +36,15 @@ describe('the agent routes of the hosted API (/v2/queues/agent-*), carried out o
   const post = (path: string, body: object, token = admin) => app.request('POST', `/v2/queues/${path}`, { token, body });
   const actions = (name: string) => peer.received.filter((a) => a.Action === name);
 
-  before(async () => {
+  // Each test starts its own site (app and replayed PBX at the recording's first point): it passes alone (mocha --grep).
+  beforeEach(async () => {
     site = await startLiveSite();
     ({ app, peer } = site);
     admin = await tokenFor(app, { id: 1 });
   });
-  after(() => site.close());
+  afterEach(() => site.close());
 
-  it("agent-status: the agent's queues and its state in them, as the PBX has it", async () => {
+  it("when agent-status is asked, then it says the agent's queues and its state in them, as the PBX has it", async () => {
     const carol = await status('PJSIP/203');
     expect(carol).to.deep.include({ name: 'Carol White', peerName: 'PJSIP/203', loggedIn: 1, paused: 0, pausedReason: '', extDND: '0' });
     expect(carol.queues.map((q) => [q.queueName, q.loggedIn, q.dnd])).to.deep.equal([
@@ -53,7 +54,7 @@ describe('the agent routes of the hosted API (/v2/queues/agent-*), carried out o
     expect(await status('PJSIP/209')).to.deep.include({ name: 'Ivan Petrov', loggedIn: 0, queues: [] });
   });
 
-  it('agent-pause: pauses the agent in every queue with its reason; the answer and the live view say what Asterisk confirmed', async () => {
+  it('when agent-pause is asked, then the agent is paused in every queue with its reason, and the answer and the live view say so', async () => {
     const res = await post('agent-pause', { peerName: 'PJSIP/203', paused: 1, pauseReason: 'Lunch' });
     expect(res.status, res.text).to.equal(201);
     expect(res.body).to.deep.equal({
@@ -82,7 +83,7 @@ describe('the agent routes of the hosted API (/v2/queues/agent-*), carried out o
     expect(await status('PJSIP/203')).to.include({ paused: 0 });
   });
 
-  it('agent-dnd: DND in one queue is a pause there with reason DND; a later pause leaves that queue alone', async () => {
+  it('when agent-dnd is asked, then DND in one queue is a pause there with reason DND, and a later pause leaves that queue alone', async () => {
     const res = await post('agent-dnd', { peerName: 'PJSIP/203', queueId: 1, dnd: 1 });
     expect(res.body).to.deep.equal({ message: 'DND on in Sales', peerName: 'PJSIP/203', queueId: 1, dnd: 1 });
     await settle();
@@ -109,7 +110,7 @@ describe('the agent routes of the hosted API (/v2/queues/agent-*), carried out o
     expect(notIn.body.message).to.equal('Agent PJSIP/203 is not logged in to queue 3');
   });
 
-  it('agent-login: adds the agent to the queues it is a configured member of, and takes it out again; a static member stays', async () => {
+  it('when agent-login is asked, then the agent is added to the queues it is a configured member of and taken out again; a static member stays', async () => {
     const ivan = await extId(209);
     for (const q of [1, 2])
       expect((await app.request('PATCH', `/v2/queues/${q}`, { token: admin, body: { members: [ivan] } })).status).to.equal(200);
@@ -139,7 +140,7 @@ describe('the agent routes of the hosted API (/v2/queues/agent-*), carried out o
     expect(nowhere.body).to.include({ loggedIn: 1, message: 'nothing to do' });
   });
 
-  it('answers with what Asterisk said when it refuses an action, and with what it did do', async () => {
+  it('when Asterisk refuses an action, then the answer says what it said, and what it did do', async () => {
     const ivan = await extId(209);
     await app.request('PATCH', '/v2/queues/1', { token: admin, body: { members: [ivan] } });
     await app.request('PATCH', '/v2/queues/2', { token: admin, body: { members: [] } });
@@ -162,7 +163,7 @@ describe('the agent routes of the hosted API (/v2/queues/agent-*), carried out o
     expect(gone.body.message).to.include('not done: Billing: no connected PBX has the queue billing-old');
   });
 
-  it('lets a user act for its own extension only; a queue manager for any agent of its tenant; another tenant gets 404', async () => {
+  it('when a user acts for an agent, then only for its own extension; a queue manager for any agent of its tenant; another tenant gets 404', async () => {
     const db = app.deps.database.db;
     const carolUser = await buildUser(db, 1, ROLE.basic, { ext_id: await extId(203), peer_name: 'PJSIP/203' });
     const own = await tokenFor(app, carolUser);
@@ -179,7 +180,7 @@ describe('the agent routes of the hosted API (/v2/queues/agent-*), carried out o
     expect(res.body).to.include({ code: 404, message: 'Agent PJSIP/203 not found' });
   });
 
-  it('refuses bad input with a §2 error and changes nothing; 503 while the PBX is away', async () => {
+  it('when the input is bad, then a §2 error and nothing is changed; while the PBX is away, then 503', async () => {
     const before = peer.received.length;
     for (const body of [
       { peerName: 'PJSIP/203', paused: 2 },
@@ -198,5 +199,32 @@ describe('the agent routes of the hosted API (/v2/queues/agent-*), carried out o
     expect(res.status).to.equal(503);
     expect(res.body).to.include({ code: 503, message: 'The PBX is not connected; try again shortly' });
     peer.comeBack();
+  });
+
+  it('when Asterisk answers Success but does not show the change, then the answer says the state Asterisk shows, not what was asked', async () => {
+    // The PBX says Success to the pause of Carol in Sales and to her DND there, and changes nothing.
+    peer.ignore = (a) => a.Action === 'QueuePause' && a.Queue === 'sales';
+    const pause = await post('agent-pause', { peerName: 'PJSIP/203', paused: 1, pauseReason: 'Lunch' });
+    expect(pause.status, pause.text).to.equal(201);
+    // Support did pause her: the answer says so (paused 1, Lunch); asked of Sales only, it would say 0.
+    expect(pause.body).to.deep.equal({
+      message: 'paused in Sales; paused in Support',
+      paused: 1,
+      peerName: 'PJSIP/203',
+      pauseReason: 'Lunch',
+    });
+    const dnd = await post('agent-dnd', { peerName: 'PJSIP/203', queueId: 1, dnd: 1 });
+    expect(dnd.body).to.deep.equal({ message: 'DND on in Sales', peerName: 'PJSIP/203', queueId: 1, dnd: 0 });
+    peer.ignore = (a) => a.Action === 'QueuePause';
+    const unpause = await post('agent-pause', { peerName: 'PJSIP/203', paused: 0 });
+    expect(unpause.body).to.deep.equal({
+      message: 'unpaused in Sales; unpaused in Support',
+      paused: 1,
+      peerName: 'PJSIP/203',
+      pauseReason: 'Lunch',
+    });
+    peer.ignore = () => false;
+    await settle();
+    expect(await status('PJSIP/203')).to.include({ paused: 1, pausedReason: 'Lunch' });
   });
 });

@@ -3,9 +3,9 @@ import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { silentLogger } from '../../src/log';
-import { AmiParser } from '../../src/modules/live-queues/ami-protocol';
-import { parseAmiUrl, type AmiStatus } from '../../src/modules/live-queues/ami-client';
-import { LiveQueues, parseAmiUrls, type LivePbx } from '../../src/modules/live-queues/live-queues';
+import { AmiParser } from '../../src/ami/ami-protocol';
+import { parseAmiUrl, parseAmiUrls, type AmiStatus } from '../../src/ami/ami-client';
+import { LiveQueues, type LivePbx } from '../../src/modules/live-queues/live-queues';
 import { AmiPeer, AMI_USER } from '../helpers/ami-peer';
 import { amiTranscript, fromAnswer, fromState } from '../helpers/ami-transcript';
 import { FIXTURES } from '../helpers/fixtures';
@@ -36,7 +36,7 @@ describe('the AMI link to a PBX (replaying a real Asterisk 22 run on loopback)',
     return live.pbxs[0] as LivePbx;
   }
 
-  it("logs in, reads the queues whole, then keeps them by the events: equal to Asterisk's answer at every recorded point", async () => {
+  it("when the link is up, then it logs in, reads the queues whole and keeps them by the events, equal to Asterisk's answer at every recorded point", async () => {
     const pbx = connect();
     await until(() => pbx.snapshotAt, { what: 'the first snapshot' });
     expect(pbx.status.state).to.equal('connected');
@@ -53,7 +53,7 @@ describe('the AMI link to a PBX (replaying a real Asterisk 22 run on loopback)',
     expect(peer.received.filter((a) => a.Action === 'QueueStatus')).to.have.length(1);
   });
 
-  it('when the PBX goes away mid-stream it says so, reconnects, and rebuilds the state from a fresh snapshot', async () => {
+  it('when the PBX goes away mid-stream, then the link says so, reconnects and rebuilds the state from a fresh snapshot', async () => {
     const pbx = connect();
     await until(() => pbx.snapshotAt);
     peer.playTo(5);
@@ -79,7 +79,7 @@ describe('the AMI link to a PBX (replaying a real Asterisk 22 run on loopback)',
     expect(new Set(seen)).to.deep.equal(new Set(['down', 'connecting', 'connected']));
   });
 
-  it('reads the queues whole again every few minutes; a link that stops answering is dropped and opened again', async () => {
+  it('when minutes pass, then the queues are read whole again; when the link stops answering, then it is dropped and opened again', async () => {
     const pbx = connect(peer.url, 300);
     await until(() => pbx.snapshotAt);
     await until(() => peer.received.filter((a) => a.Action === 'QueueStatus').length >= 2, { what: 'a second snapshot' });
@@ -93,7 +93,7 @@ describe('the AMI link to a PBX (replaying a real Asterisk 22 run on loopback)',
     await until(() => pbx.status.state === 'connected' && pbx.snapshotAt !== dropped, { what: 'a fresh snapshot' });
   });
 
-  it("speaks AMI over TLS (amis://), checking the PBX's certificate", async () => {
+  it("when the URL is amis://, then it speaks AMI over TLS, checking the PBX's certificate", async () => {
     const cert = readFileSync(join(FIXTURES, 'tls', 'localhost-cert.pem'), 'utf8');
     const key = readFileSync(join(FIXTURES, 'tls', 'localhost-key.pem'), 'utf8');
     const secure = new AmiPeer(transcript);
@@ -120,7 +120,7 @@ describe('the AMI link to a PBX (replaying a real Asterisk 22 run on loopback)',
     }
   });
 
-  it('a refused login is a state with Asterisk\'s reason, never "connected", and the secret is in no label', async () => {
+  it('when the login is refused, then the link is in a state with Asterisk\'s reason, never "connected", and the secret is in no label', async () => {
     const pbx = connect(`ami://${AMI_USER.username}:wrong-secret@127.0.0.1:${new URL(peer.url.replace('ami:', 'http:')).port}`);
     await until(() => pbx.status.state === 'refused', { what: 'the login to be refused' });
     expect(pbx.status.reason).to.equal('login refused: Authentication failed');
@@ -130,7 +130,7 @@ describe('the AMI link to a PBX (replaying a real Asterisk 22 run on loopback)',
     expect(new Set(peer.received.map((a) => a.Action))).to.deep.equal(new Set(['Login']));
   });
 
-  it('a message that arrives in two writes is applied once, whole; a peer that is not an AMI is refused', async () => {
+  it('when a message arrives in two writes, then it is applied once, whole; when the peer is not an AMI, then it is refused', async () => {
     const pbx = connect();
     await until(() => pbx.snapshotAt);
     const join =
@@ -160,7 +160,7 @@ describe('the AMI link to a PBX (replaying a real Asterisk 22 run on loopback)',
     }
   });
 
-  it('reads a byte stream cut at every place, a UTF-8 character cut in two included', () => {
+  it('when a byte stream is cut at any place, a UTF-8 character cut in two included, then it is read the same', () => {
     const text = 'Asterisk Call Manager/11.0.0\r\nEvent: A\r\nName: Zoë\r\n\r\nResponse: Success\r\nActionID: x\r\n\r\n';
     const bytes = Buffer.from(text, 'utf8');
     for (let cut = 1; cut < bytes.length; cut++) {
@@ -174,7 +174,7 @@ describe('the AMI link to a PBX (replaying a real Asterisk 22 run on loopback)',
     }
   });
 
-  it('reads AMI URLs and says what is wrong with a bad one, without echoing its secret', () => {
+  it('when AMI URLs are read, then a bad one is refused saying what is wrong, without echoing its secret', () => {
     expect(parseAmiUrl('ami://tars:s%40cret@pbx.example')).to.deep.equal({
       host: 'pbx.example',
       port: 5038,

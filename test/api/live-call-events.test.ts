@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { toCallRecord } from '../../src/modules/calls/calls';
+import { toCallRecord } from '../../src/modules/calls/calls.service';
 import { silentLogger } from '../../src/log';
 import { LiveCallEvents } from '../../src/modules/live-queues/live-call-events';
 import { UTC_ZONE } from '../../src/modules/pbx-logs/pbx-zone';
-import { CALL_EVENTS_KEPT_MS, claimCallEvent, forgetCallEvents } from '../../src/modules/webhooks/outbox';
+import { claimCallEvent, forgetCallEvents } from '../../src/modules/webhooks/outbox.repository';
 import type { AmiPeer } from '../helpers/ami-peer';
 import { amiTranscript } from '../helpers/ami-transcript';
 import type { TestApp } from '../helpers/app';
@@ -40,19 +40,20 @@ describe('call webhook events from AMI as they happen (STARTCALL, ENDCALL), each
         .execute()
     ).map((r) => JSON.parse(r.payload) as { id: string; occurredAt: string; data: { callId: string; queueId: number; source: string } });
 
-  before(async () => {
+  // Each test starts its own site (app, replayed PBX, webhooks, subscriber): it passes alone (mocha --grep).
+  beforeEach(async () => {
     site = await startLiveSite();
     ({ app, peer } = site);
     for (const type of ['STARTCALL', 'ENDCALL', 'NEWVOICEMAIL']) await buildWebhook(app.deps.database.db, 1, { type });
-    calls = new LiveCallEvents(app.deps.live, app.deps.database.sqlite, UTC_ZONE, silentLogger, () => site.clock.now());
+    calls = new LiveCallEvents(app.deps.live, app.deps.database.sqlite, UTC_ZONE, silentLogger, site.clock);
     calls.start();
   });
-  after(async () => {
+  afterEach(async () => {
     calls.stop();
     await site.close();
   });
 
-  it('sends STARTCALL when a caller joins a queue, with the time Asterisk gave; nothing for a queue of no tenant', async () => {
+  it('when a caller joins a queue, then STARTCALL is sent with the time Asterisk gave; for a queue of no tenant, nothing', async () => {
     peer.write(callerJoin('sales', '9000000001.26') + callerJoin('nobodys-queue', '9000000001.99'));
     await settle();
     expect(await startcalls()).to.deep.equal([
@@ -66,7 +67,9 @@ describe('call webhook events from AMI as they happen (STARTCALL, ENDCALL), each
     ]);
   });
 
-  it('its queue_log line sends nothing more; a line AMI did not announce still sends its STARTCALL', async () => {
+  it('when AMI announced a call, then its queue_log line sends nothing more; a line AMI did not announce still sends its STARTCALL', async () => {
+    peer.write(callerJoin('sales', '9000000001.26'));
+    await settle();
     const token = await tokenFor(app, { id: 1 });
     const res = await app.request('POST', '/v2/reporting/ingest/queue-log', {
       token,
@@ -92,7 +95,7 @@ describe('call webhook events from AMI as they happen (STARTCALL, ENDCALL), each
     ]);
   });
 
-  it("replaying the recorded run sends one STARTCALL per QueueCallerJoin of the site's queues", async () => {
+  it("when the recorded run is replayed, then one STARTCALL is sent per QueueCallerJoin of the site's queues", async () => {
     const before = (await startcalls()).length;
     peer.playTo(transcript.checkpoints.length - 1);
     await settle();
@@ -103,7 +106,9 @@ describe('call webhook events from AMI as they happen (STARTCALL, ENDCALL), each
     expect((await startcalls()).length - before).to.equal(joins.length);
   });
 
-  it("sends ENDCALL from AMI's Cdr event with the call as the CDR importer places it; its Master.csv row then sends nothing", async () => {
+  it("when AMI sends a call's Cdr, then ENDCALL goes out with the call as the CDR importer places it, and its Master.csv row sends nothing", async () => {
+    peer.playTo(transcript.checkpoints.length - 1);
+    await settle();
     const fromAmi = await outbox('ENDCALL');
     expect(fromAmi.length).to.be.greaterThan(500);
     const token = await tokenFor(app, { id: 1 });
@@ -129,15 +134,16 @@ describe('call webhook events from AMI as they happen (STARTCALL, ENDCALL), each
     }
   });
 
-  it('remembers a sent call event two days (the hourly job forgets it then), so the other source stays silent till then', () => {
+  it('when a call event was sent, then it is remembered two days (the hourly job forgets it after), so the other source stays silent till then', () => {
     const { sqlite } = app.deps.database;
     const claim = { type: 'STARTCALL', callId: 'forget.1', queueId: 1 };
+    const twoDays = 2 * 24 * 3600 * 1000; // written out: the test checks the constant, it does not read it
     const t = Date.UTC(2026, 10, 23, 12);
     expect(claimCallEvent(sqlite, claim, t)).to.equal(true);
     expect(claimCallEvent(sqlite, claim, t + 1000)).to.equal(false);
-    expect(forgetCallEvents(sqlite, t + CALL_EVENTS_KEPT_MS)).to.equal(0);
-    expect(claimCallEvent(sqlite, claim, t + CALL_EVENTS_KEPT_MS)).to.equal(false);
-    expect(forgetCallEvents(sqlite, t + CALL_EVENTS_KEPT_MS + 1)).to.be.greaterThan(0);
-    expect(claimCallEvent(sqlite, claim, t + CALL_EVENTS_KEPT_MS + 2)).to.equal(true);
+    expect(forgetCallEvents(sqlite, t + twoDays)).to.equal(0);
+    expect(claimCallEvent(sqlite, claim, t + twoDays)).to.equal(false);
+    expect(forgetCallEvents(sqlite, t + twoDays + 1)).to.equal(1);
+    expect(claimCallEvent(sqlite, claim, t + twoDays + 2)).to.equal(true);
   });
 });

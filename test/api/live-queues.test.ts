@@ -88,7 +88,7 @@ describe('GET /v2/reporting/queues/live (the live layer, over AMI from a replaye
   };
   const settle = () => site.settle();
 
-  it('resolves members to the extensions of the tenant (member names, reporting.md R14) and says how long callers wait', async () => {
+  it("when the live view is read, then members are resolved to the tenant's extensions (member names, reporting.md R14) and callers' waits are given", async () => {
     peer.playTo(3);
     await settle();
     const c = transcript.checkpoints[3] as Checkpoint;
@@ -105,7 +105,7 @@ describe('GET /v2/reporting/queues/live (the live layer, over AMI from a replaye
     for (const [i, w] of [...waits].sort().entries()) expect(Math.abs(([...shownWaits].sort()[i] as number) - w)).to.be.at.most(1);
   });
 
-  it("shows each queue as Asterisk's QueueStatus did at every recorded point: members, their pause and reason, callers waiting", async () => {
+  it("when the recorded run is replayed, then each queue shows what Asterisk's QueueStatus did at every point: members, their pause and reason, callers waiting", async () => {
     for (let i = 4; i < transcript.checkpoints.length; i++) {
       const c = transcript.checkpoints[i] as Checkpoint;
       peer.playTo(i);
@@ -117,7 +117,7 @@ describe('GET /v2/reporting/queues/live (the live layer, over AMI from a replaye
     }
   });
 
-  it("counts today from the stored queue_log lines, in the tenant's timezone, with the queue's own service level threshold", async () => {
+  it("when today's queue_log lines are stored, then today's counters come from them, in the tenant's timezone, at the queue's own service level", async () => {
     const body = await live();
     for (const q of body.queues) {
       expect(q.today.date).to.equal('2026-11-23');
@@ -128,7 +128,7 @@ describe('GET /v2/reporting/queues/live (the live layer, over AMI from a replaye
     }
   });
 
-  it("lists a configured member the PBX does not list as logged out; a queue of no tenant's is never shown", async () => {
+  it("when a configured member is not in the PBX's queue, then it is listed as logged out; a queue of no tenant's is never shown", async () => {
     const ext = await app.deps.database.db
       .selectFrom('extensions')
       .select(['id', 'ext_num'])
@@ -146,7 +146,7 @@ describe('GET /v2/reporting/queues/live (the live layer, over AMI from a replaye
     expect(billing?.members.find((m) => m.extNum === 204)).to.include({ state: 'loggedOut', interface: '', extensionId: ext.id });
   });
 
-  it('says on /metrics which state each AMI link is in and how old its last event is', async () => {
+  it('when /metrics is scraped, then it says which state each AMI link is in and how old its last event is', async () => {
     const res = await app.request('GET', '/metrics');
     const pbx = app.deps.live.pbxs[0]?.label ?? '';
     expect(res.text).to.include(`tars_ami_link{pbx="${pbx}",state="connected"} 1`);
@@ -154,7 +154,7 @@ describe('GET /v2/reporting/queues/live (the live layer, over AMI from a replaye
     expect(res.text).to.not.include('tars-ami-secret');
   });
 
-  it('says so when the PBX is down, and shows no stale callers or members', async () => {
+  it('when the PBX is down, then the view says so and shows no stale callers or members', async () => {
     peer.goDown();
     await until(() => app.deps.live.pbxs[0]?.status.state !== 'connected');
     const body = await live();
@@ -165,7 +165,7 @@ describe('GET /v2/reporting/queues/live (the live layer, over AMI from a replaye
     await until(() => app.deps.live.pbxs[0]?.status.state === 'connected');
   });
 
-  it("is scoped like every report: another tenant's user gets 403, a caller of several tenants must name one", async () => {
+  it("when another tenant's user names the tenant (403) or a caller of several tenants names none (400), then it is refused like every report", async () => {
     const other = await buildTenant(app.deps.database.db);
     const stranger = await buildUser(app.deps.database.db, other.id, ROLE.account);
     const res = await app.request('GET', '/v2/reporting/queues/live', { token: await tokenFor(app, stranger), query: { tenantId: 1 } });
@@ -182,7 +182,7 @@ describe('GET /v2/reporting/queues/live (the live layer, over AMI from a replaye
 });
 
 describe('GET /v2/reporting/queues/live without a PBX configured', () => {
-  it("lists the tenant's queues with today's counters and says no PBX is configured", async () => {
+  it("when no PBX is configured, then the tenant's queues are listed with today's counters and the view says so", async () => {
     const app = await startTestApp();
     try {
       await seedFixture(app.deps.database, app.deps.validator, await readFixtureFile(ASTERISK_FIXTURE), new Date());

@@ -75,7 +75,7 @@ describe('GET /v2/reporting/queues/live/stream (Server-Sent Events from a replay
   });
   after(() => site.close());
 
-  it('sends the whole state first, then each change as it happens; what a client holds equals the JSON route', async () => {
+  it('when a client connects, then it gets the whole state first and then each change as it happens, and holds what the JSON route answers', async () => {
     const client = await open();
     expect(client.status).to.equal(200);
     const first = await client.nth(1);
@@ -100,7 +100,7 @@ describe('GET /v2/reporting/queues/live/stream (Server-Sent Events from a replay
     await until(() => client.comments > 0, { what: 'a heartbeat' });
   });
 
-  it('resumes from Last-Event-ID with exactly the events missed, and sends the whole state for an id it no longer has', async () => {
+  it('when a client comes back with Last-Event-ID, then it gets exactly the events it missed, or the whole state for an id the server no longer has', async () => {
     const steady = await open();
     const leaving = await open();
     await leaving.nth(1);
@@ -123,7 +123,7 @@ describe('GET /v2/reporting/queues/live/stream (Server-Sent Events from a replay
     expect((await stranger.nth(1)).event).to.equal('state');
   });
 
-  it('200 clients get every change, while one client that never reads slows none of them', async () => {
+  it('when one client never reads, then 200 others still get every change while it stays behind', async () => {
     const many = await Promise.all(Array.from({ length: 200 }, () => open()));
     await until(() => many.every((c) => c.events.length >= 1), { what: '200 first states' });
     const stuck = await stuckClient();
@@ -135,10 +135,14 @@ describe('GET /v2/reporting/queues/live/stream (Server-Sent Events from a replay
     await until(() => many.every((c) => c.events.at(-1)?.id === last), { what: 'every client to have the last event', ms: 30_000 });
     expect(new Set(many.map((c) => c.events.length)).size, 'every client got the same events').to.equal(1);
     expect((many[0] as SseClient).events.length).to.be.greaterThan(20);
+    // Slowed none of them: when every reader had the last event, the client that never reads was still connected and
+    // still behind (bytes sent to it that it has not read), so the readers were not served at its pace.
+    expect(stuck.closed, 'the stuck client is still connected').to.equal(false);
+    expect(stuck.socket.readableLength, 'bytes the stuck client has not read').to.be.greaterThan(0);
     stuck.socket.destroy();
   });
 
-  it('sends a burst of changes to a queue as one event; drops a client that falls maxBufferedBytes behind, the reader goes on', async () => {
+  it('when a queue changes in a burst, then one event is sent; when a client falls maxBufferedBytes behind, then it is dropped and the reader goes on', async () => {
     const reader = await open();
     await reader.nth(1);
     const stuck = await stuckClient();
@@ -174,14 +178,14 @@ describe('GET /v2/reporting/queues/live/stream (Server-Sent Events from a replay
     stuck.socket.destroy();
   });
 
-  it('answers HEAD with the headers of the stream and ends it', async () => {
+  it('when asked with HEAD, then the headers of the stream are answered and it ends', async () => {
     const res = await fetch(app.url + PATH, { method: 'HEAD', headers: { authorization: `Bearer ${token}` } });
     expect(res.status).to.equal(200);
     expect(res.headers.get('content-type')).to.equal('text/event-stream; charset=utf-8');
     expect(await res.text()).to.equal('');
   });
 
-  it("ends a stream whose caller lost access (another tenant's user never gets one: 403)", async () => {
+  it("when a stream's caller loses access, then the stream ends; another tenant's user never gets one (403)", async () => {
     const db = app.deps.database.db;
     const user = await buildUser(db, 1, ROLE.reports);
     const client = await open({}, await tokenFor(app, user));

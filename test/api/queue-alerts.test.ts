@@ -32,9 +32,23 @@ describe('queue alerts: thresholds per queue, QUEUEALERT and QUEUEALERTCLEARED w
         .where('event_type', 'like', 'QUEUEALERT%')
         .orderBy('id')
         .execute()
-    ).map((r) => ({ type: r.event_type, ...(JSON.parse(r.payload).data as { alert: string; state: string; value: number | null }) }));
+    ).map((r) => ({
+      type: r.event_type,
+      ...(JSON.parse(r.payload).data as { queueId: number; alert: string; state: string; value: number | null }),
+    }));
 
-  before(async () => {
+  /** The thresholds the tests judge: more than no caller waiting on Sales, mailed, a cool-down of 120 s. */
+  const setSalesAlerts = async () => {
+    const res = await app.request('PUT', '/v2/queues/1/alerts', {
+      token: admin,
+      body: { maxCallersWaiting: 0, email: 'supervisor@asterisk-lab.test', cooldownSeconds: 120 },
+    });
+    expect(res.status, res.text).to.equal(200);
+    return res;
+  };
+
+  // Each test starts its own site, mail server and watcher: it passes alone (mocha --grep).
+  beforeEach(async () => {
     smtp = await startSmtp();
     site = await startLiveSite({ env: { TARS_SMTP_URL: smtp.url } });
     ({ app, peer, clock } = site);
@@ -42,12 +56,13 @@ describe('queue alerts: thresholds per queue, QUEUEALERT and QUEUEALERTCLEARED w
     for (const type of ['QUEUEALERT', 'QUEUEALERTCLEARED']) await buildWebhook(app.deps.database.db, 1, { type });
     watcher = new AlertWatcher(app.deps);
   });
-  after(async () => {
+  afterEach(async () => {
+    watcher.stop();
     await site.close();
     await smtp.close();
   });
 
-  it("reads and sets a queue's thresholds; a queue without any has them all off", async () => {
+  it('when a queue has no thresholds, then all are off; when they are set, then they read back as set', async () => {
     const none = await app.request('GET', '/v2/queues/1/alerts', { token: admin });
     expect(none.body).to.deep.equal({
       queueId: 1,
@@ -58,11 +73,7 @@ describe('queue alerts: thresholds per queue, QUEUEALERT and QUEUEALERTCLEARED w
       email: '',
       cooldownSeconds: 300,
     });
-    const set = await app.request('PUT', '/v2/queues/1/alerts', {
-      token: admin,
-      body: { maxCallersWaiting: 0, email: 'supervisor@asterisk-lab.test', cooldownSeconds: 120 },
-    });
-    expect(set.status, set.text).to.equal(200);
+    const set = await setSalesAlerts();
     expect(set.body).to.include({
       maxCallersWaiting: 0,
       noAgentAvailable: false,
@@ -72,7 +83,8 @@ describe('queue alerts: thresholds per queue, QUEUEALERT and QUEUEALERTCLEARED w
     expect((await app.request('GET', '/v2/queues/1/alerts', { token: admin })).body).to.deep.equal(set.body);
   });
 
-  it("refuses bad thresholds (400), another tenant's queue (404), a user who may not change queues (403), changing nothing", async () => {
+  it("when thresholds are bad (400), the queue another tenant's (404) or the user may not change queues (403), then nothing changes", async () => {
+    await setSalesAlerts();
     for (const body of [{ maxCallersWaiting: -1 }, { email: 'not an address' }, { minServiceLevelPercent: 101 }, { cooldown: 5 }]) {
       const res = await app.request('PUT', '/v2/queues/1/alerts', { token: admin, body });
       expect(res.status, JSON.stringify(body)).to.equal(400);
@@ -89,7 +101,8 @@ describe('queue alerts: thresholds per queue, QUEUEALERT and QUEUEALERTCLEARED w
     });
   });
 
-  it('raises an alert once when a threshold is crossed, clears it when it no longer is, and waits out the cool-down before the next', async () => {
+  it('when a threshold is crossed, then the alert is raised once, cleared when it no longer is, and not raised again within the cool-down', async () => {
+    await setSalesAlerts();
     peer.write(join1('alert.1', 1));
     await settle();
     await watcher.evaluate();
@@ -125,18 +138,23 @@ describe('queue alerts: thresholds per queue, QUEUEALERT and QUEUEALERTCLEARED w
     ]);
   });
 
-  it('judges nothing while the PBX is away: no alert is raised or cleared on stale data', async () => {
-    await app.request('PUT', '/v2/queues/2/alerts', { token: admin, body: { noAgentAvailable: true, maxCallersWaiting: 100 } });
-    const before = (await events()).length;
+  it('when the PBX is away, then no alert is raised or cleared on its stale data', async () => {
+    await setSalesAlerts();
+    peer.write(join1('away.1', 1));
+    await settle();
+    await watcher.evaluate();
+    expect((await events()).map((e) => [e.type, e.queueId, e.state])).to.deep.equal([['QUEUEALERT', 1, 'raised']]);
+    // Away, Sales shows no caller (a clear if it were judged) and Support no agent available (a raise if it were judged).
+    expect((await app.request('PUT', '/v2/queues/2/alerts', { token: admin, body: { noAgentAvailable: true } })).status).to.equal(200);
     peer.goDown();
     await until(() => app.deps.live.pbxs[0]?.status.state !== 'connected');
     await watcher.evaluate();
-    expect(await events()).to.have.length(before);
+    expect((await events()).map((e) => [e.type, e.queueId, e.state])).to.deep.equal([['QUEUEALERT', 1, 'raised']]);
     peer.comeBack();
     await until(() => app.deps.live.pbxs[0]?.status.state === 'connected' && app.deps.live.pbxs[0].snapshotAt);
   });
 
-  it('lists its event types among the webhook types', async () => {
+  it('when the webhook types are listed, then the alert events are among them', async () => {
     const res = await app.request('GET', '/v2/webhooks/list-types', { token: admin });
     expect((res.body as { type: string }[]).map((t) => t.type)).to.include.members(['QUEUEALERT', 'QUEUEALERTCLEARED']);
   });

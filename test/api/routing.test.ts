@@ -1,10 +1,8 @@
 import { expect } from 'chai';
-import { groupKey } from '../../src/http/route';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { buildBranch, buildTenant, buildUser, ROLE, tokenFor } from '../helpers/factories';
 
-// Routes are looked up in the group of their first two path segments (docs/performance.md): every
-// answer stays the one Express gave.
+// Routes are looked up in a radix tree (find-my-way, src/http/route.ts): every answer stays the one Express gave.
 describe('the route table', () => {
   let app: TestApp;
   let token: string;
@@ -15,10 +13,16 @@ describe('the route table', () => {
   });
   after(() => app.close());
 
-  it('when paths are grouped, then by their first two segments, with or without a trailing slash', () => {
-    expect(
-      ['/v2/webhooks/:id', '/v2/webhooks', '/v2/webhooks/', '/healthz', '/healthz/', '/v2', '//v2/webhooks'].map(groupKey),
-    ).to.deep.equal(['v2/webhooks', 'v2/webhooks', 'v2/webhooks', 'healthz/', 'healthz/', 'v2/', '/v2']);
+  it('when a path parameter is %-encoded or empty, then the route gets it decoded, and an empty one matches no route', async () => {
+    const db = app.deps.database.db;
+    const tenant = await buildTenant(db);
+    const branch = await buildBranch(db, tenant.id, { name: 'Encoded' });
+    const admin = await tokenFor(app, await buildUser(db, tenant.id, ROLE.account));
+    const digits = [...String(branch.id)].map((d) => `%${d.charCodeAt(0).toString(16)}`).join('');
+    const encoded = await app.request('GET', `/v2/admin/branches/${digits}`, { token: admin });
+    expect([encoded.status, encoded.body.id, encoded.body.name]).to.deep.equal([200, branch.id, 'Encoded']);
+    const empty = await app.request('GET', '/v2/webhooks//deliveries', { token: admin });
+    expect([empty.status, empty.body.message]).to.deep.equal([404, 'Route GET /v2/webhooks//deliveries not found']);
   });
 
   it('when a fixed path is declared before a parameterised one of its group, then the fixed one still answers', async () => {

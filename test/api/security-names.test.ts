@@ -59,7 +59,7 @@ describe('security: a Unicode case twin of a PBX name does not cross tenants (is
     expect(twin.status, 'another name for the PBX: accepted').to.equal(201);
     twinQueue = twin.body.id;
     for (const tenantId of [1, twinTenant]) await buildWebhook(db, tenantId, { type: 'STARTCALL' });
-    calls = new LiveCallEvents(app.deps.live, app.deps.database.sqlite, UTC_ZONE, silentLogger, () => site.clock.now());
+    calls = new LiveCallEvents(app.deps.live, app.deps.database.sqlite, UTC_ZONE, silentLogger, site.clock);
     calls.start();
   });
   after(async () => {

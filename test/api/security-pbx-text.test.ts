@@ -2,8 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
+import { OPERATOR } from '../../src/access/caller';
 import { readSiteConfig } from '../../src/modules/pbx-config/site-config';
-import { planSync } from '../../src/modules/pbx-config/sync';
+import { planSync } from '../../src/modules/pbx-config/sync.service';
 import type { AmiPeer } from '../helpers/ami-peer';
 import type { TestApp } from '../helpers/app';
 import { expectError } from '../helpers/errors';
@@ -107,7 +108,7 @@ describe('security: text that reaches the PBX is one line (issue 27)', function 
         '[960]\ntype=endpoint\ncallerid="Eve|CONNECT" <960>\n\n[961]\ntype=endpoint\ncallerid="Tab\tName" <961>\n',
       );
       writeFileSync(join(dir, 'queues.conf'), '[overflow|x]\nmember => PJSIP/960\n\n[overflow2]\nmember => PJSIP/961\n');
-      const plan = await planSync(db(), 1, readSiteConfig(dir));
+      const plan = await planSync({ db: db() }, OPERATOR, 1, readSiteConfig(dir));
       const planned = new Map(plan.extensions.map((e) => [e.extNum, e]));
       expect(planned.get(960)).to.include({ peerName: 'PJSIP/960', extName: '' });
       expect(planned.get(961)).to.include({ peerName: 'PJSIP/961', extName: '' });

@@ -38,13 +38,17 @@ describe('tenants over the API (issue 18): /v2/admin/tenants', () => {
     expectError(refused, 409);
     expect(refused.body.message).to.match(/^Tenant 2 still owns .*branches.*users.*cascade=1/);
     expectError(await app.request('DELETE', '/v2/admin/tenants/1?cascade=1', { token: platform }), 409); // its own tenant
+    const tables = ['branches', 'users', 'extensions', 'queues', 'phone_numbers', 'webhooks', 'saved_filters', 'cdr_calls'];
+    const left = (table: string, tenant: number) =>
+      app.deps.database.sqlite.prepare(`SELECT count(*) FROM ${table} WHERE tenant_id = ?`).pluck().get(tenant);
+    const tenantOneBefore = tables.map((table) => left(table, 1));
     const gone = await app.request('DELETE', '/v2/admin/tenants/2?cascade=1', { token: platform });
     expect(gone.status).to.equal(200);
-    const left = (table: string) => app.deps.database.sqlite.prepare(`SELECT count(*) FROM ${table} WHERE tenant_id = 2`).pluck().get();
-    for (const table of ['branches', 'users', 'extensions', 'queues', 'phone_numbers', 'webhooks', 'saved_filters', 'cdr_calls'])
-      expect(left(table), table).to.equal(0);
+    for (const table of tables) expect(left(table, 2), table).to.equal(0);
     expectError(await app.request('GET', '/v2/admin/tenants/2', { token: platform }), 404);
-    expect(left.length).to.equal(1);
+    // The cascade takes tenant 2's records only: tenant 1 keeps every one of its own.
+    expect(tables.map((table) => left(table, 1))).to.deep.equal(tenantOneBefore);
+    expect(tenantOneBefore[tables.indexOf('users')]).to.be.greaterThan(0);
     expect((await app.request('GET', '/v2/admin/tenants/1', { token: platform })).body.id).to.equal(1);
   });
 

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { Webhook } from 'standardwebhooks';
 import type { AppDeps } from '../../src/deps';
 import { Dispatcher, retryDelay } from '../../src/modules/webhooks/dispatcher';
-import { enqueueEvent, type WebhookEvent } from '../../src/modules/webhooks/outbox';
+import { enqueueEvent, type WebhookEvent } from '../../src/modules/webhooks/outbox.repository';
 import { insertWebhook, type WebhookInput } from '../../src/modules/webhooks/webhooks.repository';
 import { startTestApp, TestClock, type TestApp } from '../helpers/app';
 import { startReceiver, type HttpReceiver } from '../helpers/http-receiver';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { Webhook } from 'standardwebhooks';
 import { Dispatcher } from '../../src/modules/webhooks/dispatcher';
-import { enqueueEvent } from '../../src/modules/webhooks/outbox';
+import { enqueueEvent } from '../../src/modules/webhooks/outbox.repository';
 import { startTestApp, TestClock, type TestApp } from '../helpers/app';
 import { expectError } from '../helpers/errors';
 import { startReceiver, type HttpReceiver } from '../helpers/http-receiver';

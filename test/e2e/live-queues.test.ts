@@ -43,7 +43,7 @@ describe('live queues in `tars serve` (e2e)', function () {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('connects to the PBX and shows its queues now', async () => {
+  it('when tars serve starts with TARS_AMI_URL, then it connects to the PBX and shows its queues now', async () => {
     const body = await until(async () => {
       const res = await send(server?.url ?? '', 'GET', '/v2/reporting/queues/live', { token, query: { tenantId: 1 } });
       return res.body.connected ? res.body : undefined;
@@ -56,7 +56,7 @@ describe('live queues in `tars serve` (e2e)', function () {
     expect(server?.output()).to.not.include('tars-ami-secret');
   });
 
-  it('delivers STARTCALL as a caller joins, and a queue alert, to a real receiver', async () => {
+  it('when a caller joins, then STARTCALL and a queue alert are delivered to a real receiver', async () => {
     for (const type of ['STARTCALL', 'QUEUEALERT']) {
       const res = await send(server?.url ?? '', 'POST', '/v2/webhooks', {
         token,
@@ -77,7 +77,7 @@ describe('live queues in `tars serve` (e2e)', function () {
     expect(alert.data).to.include({ queueId: 1, alert: 'callersWaiting', state: 'raised', value: 1, threshold: 0 });
   });
 
-  it('on SIGTERM ends its streams and exits 0', async () => {
+  it('when it gets SIGTERM, then it ends its streams and exits 0', async () => {
     const client = await SseClient.open(`${server?.url}/v2/reporting/queues/live/stream?tenantId=1`, token);
     expect((await client.nth(1)).event).to.equal('state');
     const code = await server?.stop();

@@ -1,6 +1,6 @@
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { createServer as createTlsServer } from 'node:tls';
-import { AmiParser, formatAction, type AmiMessage } from '../../src/modules/live-queues/ami-protocol';
+import { AmiParser, formatAction, type AmiMessage } from '../../src/ami/ami-protocol';
 import type { Transcript } from './ami-transcript';
 
 /** The manager user of the recorded run (test/fixtures/asterisk/etc/manager.conf): a lab secret. */
@@ -32,6 +32,11 @@ export class AmiPeer {
   mute = false;
   /** When it gives a message, the peer answers an action with that Error instead (a PBX that refuses). */
   refuse: (action: AmiMessage) => string | undefined = () => undefined;
+  /**
+   * When true for an action, the peer answers it Success but changes nothing and sends no event: a PBX whose answer
+   * and state disagree (what a client told Success must still read the state before it says what was done).
+   */
+  ignore: (action: AmiMessage) => boolean = () => false;
   /** The members as the recording has them at the current point, by `queue|interface`, in the QueueMember* events' words. */
   private readonly members = new Map<string, Record<string, string>>();
 
@@ -168,6 +173,7 @@ export class AmiPeer {
     const reply = (fields: Record<string, string>) => formatAction({ ...fields, ActionID: id });
     const refused = this.refuse(action);
     if (refused !== undefined) return reply({ Response: 'Error', Message: refused });
+    if (this.ignore(action)) return reply({ Response: 'Success', Message: 'Interface paused successfully' });
     const event = (name: string, fields: Record<string, string>) => {
       this.follow({ Event: name, ...fields });
       return formatAction({ Event: name, Privilege: 'agent,all', ...fields });

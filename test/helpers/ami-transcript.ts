@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { parseMessage, type AmiMessage } from '../../src/modules/live-queues/ami-protocol';
+import { parseMessage, type AmiMessage } from '../../src/ami/ami-protocol';
 import type { LiveQueue } from '../../src/modules/live-queues/live-state';
 import { FIXTURES } from './fixtures';
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { AmiMessage } from '../../src/modules/live-queues/ami-protocol';
+import type { AmiMessage } from '../../src/ami/ami-protocol';
 import { LiveState, memberState } from '../../src/modules/live-queues/live-state';
 import { amiTranscript, fromAnswer, fromState, type Checkpoint } from '../helpers/ami-transcript';
 
@@ -7,14 +7,14 @@ describe('live queue state from AMI events (a real Asterisk 22 run)', () => {
   const transcript = amiTranscript();
   const [first, ...later] = transcript.checkpoints as [Checkpoint, ...Checkpoint[]];
 
-  it('the recorded run has QueueStatus answers to check against, with callers waiting and members paused', () => {
+  it('when the recorded run is read, then it has QueueStatus answers to check against, with callers waiting and members paused', () => {
     expect(transcript.checkpoints).to.have.length(22);
     const answers = transcript.checkpoints.flatMap((c) => c.answer);
     expect(answers.filter((m: AmiMessage) => m.Event === 'QueueEntry').length).to.be.greaterThan(20);
     expect(answers.filter((m: AmiMessage) => m.Event === 'QueueMember' && m.Paused === '1').length).to.be.greaterThan(20);
   });
 
-  it("equals Asterisk's own QueueStatus answer at every recorded point: the first snapshot, then events only", () => {
+  it("when the state is kept by the events after the first snapshot, then it equals Asterisk's own QueueStatus answer at every recorded point", () => {
     const state = new LiveState();
     state.snapshot(first.answer, first.at);
     expect(fromState(state.queues)).to.deep.equal(fromAnswer(first));
@@ -33,7 +33,7 @@ describe('live queue state from AMI events (a real Asterisk 22 run)', () => {
     }
   });
 
-  it('says what a member is doing from its device state, its call and its pause', () => {
+  it("when a member's device state, call and pause are known, then its state says what it is doing", () => {
     const base = { interface: 'Local/201@agents/n', name: 'A', stateInterface: '', membership: 'static', penalty: 0, callsTaken: 0 };
     const member = { ...base, lastCall: 0, lastPause: 0, loginTime: 0, inCall: false, status: 1, paused: false, pausedReason: '' };
     expect(memberState(member)).to.equal('available');

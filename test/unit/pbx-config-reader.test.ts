@@ -2,9 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { AsteriskConfigError, type ConfFile, readAsteriskConfig } from '../../src/modules/pbx-config/asterisk-conf';
+import { AsteriskConfigError, type ConfFile, expandPattern, readAsteriskConfig } from '../../src/modules/pbx-config/asterisk-conf';
 import { stripComments } from '../../src/modules/pbx-config/asterisk-conf-lines';
-import { expandBraces } from '../../src/modules/pbx-config/conf-glob';
 
 const FIXTURES = path.join(import.meta.dirname, '..', 'fixtures', 'pbx-config');
 const BROKEN = path.join(FIXTURES, 'broken');
@@ -105,9 +104,20 @@ describe('Asterisk configuration reader (main/config.c)', () => {
     expect(state.open).to.deep.equal([]);
   });
 
-  it('when a pattern has braces, then each alternative is expanded', () => {
-    expect(expandBraces('q{a,b{1,2}}.conf')).to.deep.equal(['qa.conf', 'qb1.conf', 'qb2.conf']);
-    expect(expandBraces('q{a.conf')).to.deep.equal(['q{a.conf']);
+  it('when a pattern has braces, then each alternative is expanded in its written order, its own matches sorted, dot files left out', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tars-glob-'));
+    try {
+      for (const f of ['qa.conf', 'qb1.conf', 'qb2.conf', 'z2.conf', 'z1.conf', '.qa.conf', 'q{a.conf'])
+        fs.writeFileSync(path.join(dir, f), '');
+      const names = (pattern: string) => expandPattern(path.join(dir, pattern)).map((f) => path.basename(f));
+      expect(names('q{a,b{1,2}}.conf')).to.deep.equal(['qa.conf', 'qb1.conf', 'qb2.conf']);
+      expect(names('{z*,q?.conf}')).to.deep.equal(['z1.conf', 'z2.conf', 'qa.conf']);
+      expect(names('[!z]*.conf')).to.deep.equal(['qa.conf', 'qb1.conf', 'qb2.conf', 'q{a.conf']);
+      expect(names('q{a.conf')).to.deep.equal(['q{a.conf']);
+      expect(names('nothing*.conf')).to.deep.equal([]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

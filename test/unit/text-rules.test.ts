@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { parseAmiUrl } from '../../src/modules/live-queues/ami-client';
-import { AMI_MAX_LINE_BYTES, AmiFormatError, formatAction } from '../../src/modules/live-queues/ami-protocol';
+import { parseAmiUrl } from '../../src/ami/ami-client';
+import { AMI_MAX_LINE_BYTES, AmiFormatError, formatAction } from '../../src/ami/ami-protocol';
 import { SCHEMAS } from '../../src/validation/schemas';
-import { isPbxName, isSingleLine } from '../../src/validation/text-rules';
+import { isPbxName, isSingleLine } from '../../src/text-rules';
 
 const BAD_ANYWHERE = ['\u0000', '\u0008', '\u001b', '\u007f', '\u0085', '\u061c', '\u200e', '\u202e', '\u2067', '\ud800', '\udfff'];
 const LINE_BREAKS = ['\n', '\r', '\t', '\u000b', '\u000c', '\u2028', '\u2029'];

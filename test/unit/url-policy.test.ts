@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { createUrlPolicy, DEFAULT_DENY, parsePolicyList } from '../../src/modules/webhooks/url-policy';
+import { createUrlPolicy, DEFAULT_DENY, parsePolicyList } from '../../src/net/url-policy';
 
 describe('webhook destination policy', () => {
   it('when nothing is configured, then loopback, link-local and metadata addresses are refused and the rest (LAN too) allowed', () => {

@@ -127,6 +127,43 @@ export async function settle(db: Db, place: Place, succeeded: boolean): Promise<
   }
 }
 
+/** What a throttled attempt needs: the database its counts live in, and the clock. */
+export interface AttemptDeps {
+  readonly db: Db;
+  readonly clock: { now(): number };
+}
+
+/**
+ * The one way an attempt is throttled: it takes its place in every rule's count (429 past a limit), runs, and
+ * settles: `succeeded(result)` gives the places back, anything else (a falsy answer, a throw) keeps them as a
+ * failure. Returns what `run` returned.
+ */
+export async function throttled<T>(
+  deps: AttemptDeps,
+  rules: readonly AttemptRule[],
+  run: () => Promise<T>,
+  succeeded: (result: T) => boolean = Boolean,
+): Promise<T> {
+  const place = await takePlace(deps.db, rules, deps.clock.now);
+  let result: T | undefined;
+  let ok = false;
+  try {
+    result = await run();
+    ok = succeeded(result);
+  } finally {
+    await settle(deps.db, place, ok);
+  }
+  return result as T;
+}
+
+/** Counts one attempt as a failure at once (a code sent, a reset asked for): 429 once the count is full. */
+export async function countAttempt(deps: AttemptDeps, rules: readonly AttemptRule[]): Promise<void> {
+  await settle(deps.db, await takePlace(deps.db, rules, deps.clock.now), false);
+}
+
+/** The answer to any wrong, expired or unknown one-time code: one sentence, whichever it was. */
+export const BAD_CODE = 'Invalid or expired one-time code';
+
 /** Throws 429 when the rule's count is full (without taking a place). */
 export async function refuseWhenFull(db: Db, rule: AttemptRule, now: number): Promise<void> {
   const rows = await recentAttempts(db, rule, now);

@@ -19,7 +19,7 @@ import {
   type OpenChallenge,
 } from './mfa';
 import { dummyHash, verifyPassword } from './passwords';
-import { refuseWhenFull, settle, takePlace } from './attempt-limits';
+import { BAD_CODE, countAttempt, refuseWhenFull, throttled } from './attempt-limits';
 import { loginRules, mfaCodeRule, mfaResendRule } from './throttle';
 import { tenantRequiresMfa } from './account.repository';
 import { EnrolmentService, type SetupAnswer } from './enrolment';
@@ -44,7 +44,6 @@ export interface MfaSetupBody {
 }
 
 const BAD_CREDENTIALS = 'Invalid e-mail or password';
-const BAD_CODE = 'Invalid or expired one-time code';
 
 type Deps = Pick<AppDeps, 'database' | 'tokens' | 'clock' | 'mailer' | 'sms'>;
 
@@ -92,13 +91,9 @@ export class AuthService {
     if (!challenge || challenge.mode === 'setup' || challenge.mode === 'confirm') throw notAuthenticated(BAD_CODE);
     const user = await findUserById(this.db, challenge.userId);
     if (!user) throw notAuthenticated(BAD_CODE);
-    const place = await takePlace(this.db, [mfaCodeRule(user.id)], this.deps.clock.now);
-    let ok = false;
-    try {
-      ok = await this.codeIsRight(user, challenge, otp, this.deps.clock.now());
-    } finally {
-      await settle(this.db, place, ok);
-    }
+    const ok = await throttled({ db: this.db, clock: this.deps.clock }, [mfaCodeRule(user.id)], () =>
+      this.codeIsRight(user, challenge, otp, this.deps.clock.now()),
+    );
     if (!ok) {
       await countWrongCode(this.db, token);
       throw notAuthenticated(BAD_CODE);
@@ -133,7 +128,7 @@ export class AuthService {
     if (!modeAllowed(user, next)) throw badRequest(`mode "${next}" is not set up for this account`);
     // A new challenge never resets the count of wrong codes, and new codes are limited themselves.
     await refuseWhenFull(this.db, mfaCodeRule(user.id), this.deps.clock.now());
-    await settle(this.db, await takePlace(this.db, [mfaResendRule(user.id)], this.deps.clock.now), false);
+    await countAttempt({ db: this.db, clock: this.deps.clock }, [mfaResendRule(user.id)]);
     await closeChallenge(this.db, token);
     return this.challenge(user, next);
   }
@@ -154,17 +149,12 @@ export class AuthService {
 
   private async checkPassword(email: string, password: string, ip: string): Promise<UserRow> {
     // The attempt counts from before the hash: a burst of parallel requests evaluates at most the limit.
-    const place = await takePlace(this.db, loginRules(email, ip), this.deps.clock.now);
-    let user: UserRow | undefined;
-    let ok = false;
-    try {
-      user = await findUserByEmail(this.db, email);
+    const user = await throttled({ db: this.db, clock: this.deps.clock }, loginRules(email, ip), async () => {
+      const found = await findUserByEmail(this.db, email);
       // Hash even when the e-mail is unknown, so the answer takes as long either way.
-      ok = (await verifyPassword(password, user?.password_hash ?? (await dummyHash()))) && user !== undefined;
-    } finally {
-      await settle(this.db, place, ok);
-    }
-    if (!user || !ok) throw notAuthenticated(BAD_CREDENTIALS);
+      return (await verifyPassword(password, found?.password_hash ?? (await dummyHash()))) ? found : undefined;
+    });
+    if (!user) throw notAuthenticated(BAD_CREDENTIALS);
     return user;
   }
 

@@ -6,7 +6,7 @@ import type { UserRow, UserTable } from '../../db/schema';
 import { AppError, badRequest, notAuthenticated, unavailable } from '../../errors';
 import { findUserById, recordTotpStep } from '../users/users.repository';
 import { dropEnrolment, findEnrolment, saveEnrolment, tenantRequiresMfa, type Enrolment } from './account.repository';
-import { settle, takePlace } from './attempt-limits';
+import { BAD_CODE, countAttempt, throttled } from './attempt-limits';
 import { codeMatches, maskPhone, newCode, newTotpSecret, openConfirmation, otpauthUri, totpStep, type MfaMode } from './mfa';
 import { requirePresence, type PresenceProof } from './presence';
 import { mfaCodeRule, mfaResendRule } from './throttle';
@@ -32,7 +32,6 @@ export interface ToggleAnswer {
 
 type Deps = Pick<AppDeps, 'database' | 'clock' | 'mailer' | 'sms' | 'tokens'>;
 
-const BAD_CODE = 'Invalid or expired one-time code';
 const MODE_NAMES: Record<MfaMode, string> = { app: 'an authenticator app', email: 'e-mail', sms: 'SMS' };
 
 /**
@@ -73,7 +72,7 @@ export class EnrolmentService {
     }
     if (mode === 'sms' && !phoneNumber) throw badRequest('phoneNumber is required to set up MFA by SMS');
     // Every code sent counts against the user's hourly limit of new codes.
-    await settle(this.db, await takePlace(this.db, [mfaResendRule(user.id)], this.deps.clock.now), false);
+    await countAttempt({ db: this.db, clock: this.deps.clock }, [mfaResendRule(user.id)]);
     const { code, hash } = newCode();
     const phone = mode === 'sms' ? (phoneNumber as string) : '';
     await saveEnrolment(this.db, { user_id: user.id, mode, secret: '', phone_number: phone, code_hash: hash, expires_at });
@@ -100,13 +99,9 @@ export class EnrolmentService {
     if (given.secret !== undefined && given.secret !== waiting.secret) throw badRequest('secret is not the one of this set-up');
     if (given.phoneNumber !== undefined && given.phoneNumber !== waiting.phone_number && mode === 'sms')
       throw badRequest('phoneNumber is not the one the code was sent to');
-    const place = await takePlace(this.db, [mfaCodeRule(user.id)], this.deps.clock.now);
-    let ok = false;
-    try {
-      ok = await this.codeIsRight(user, waiting, otp, now);
-    } finally {
-      await settle(this.db, place, ok);
-    }
+    const ok = await throttled({ db: this.db, clock: this.deps.clock }, [mfaCodeRule(user.id)], () =>
+      this.codeIsRight(user, waiting, otp, now),
+    );
     if (!ok) throw notAuthenticated(BAD_CODE);
     const version = await this.db.transaction().execute(async (trx) => {
       const verified =
@@ -175,7 +170,7 @@ export class EnrolmentService {
   async sendConfirmation(user: UserRow, mode: 'email' | 'sms'): Promise<ToggleAnswer> {
     if (user.mfa_enabled !== 1 || !isVerified(user, mode))
       throw badRequest(`MFA by ${MODE_NAMES[mode]} is not in use on this account: confirm with your password instead`);
-    await settle(this.db, await takePlace(this.db, [mfaResendRule(user.id)], this.deps.clock.now), false);
+    await countAttempt({ db: this.db, clock: this.deps.clock }, [mfaResendRule(user.id)]);
     const code = await openConfirmation(this.db, user.id, this.deps.clock.now());
     const text = `Your TARS confirmation code is ${code}. It expires in 5 minutes. If you did not ask for it, change your password.`;
     try {

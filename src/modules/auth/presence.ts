@@ -3,7 +3,7 @@ import type { Db } from '../../db/database';
 import type { UserRow } from '../../db/schema';
 import { notAuthenticated } from '../../errors';
 import { recordTotpStep } from '../users/users.repository';
-import { settle, takePlace } from './attempt-limits';
+import { BAD_CODE, throttled } from './attempt-limits';
 import { takeConfirmation, totpStep } from './mfa';
 import { verifyPassword } from './passwords';
 import { mfaCodeRule } from './throttle';
@@ -40,17 +40,10 @@ const ASK = (passwordField: string) =>
  */
 export async function requirePresence(deps: PresenceDeps, user: UserRow, proof: PresenceProof, passwordField = 'password'): Promise<void> {
   if (proof.password === undefined && proof.otp === undefined) throw notAuthenticated(ASK(passwordField));
-  const place = await takePlace(deps.db, [{ ...mfaCodeRule(user.id), counts: 'wrong passwords and one-time codes' }], deps.clock.now);
-  let ok = false;
-  try {
-    ok =
-      proof.password !== undefined
-        ? await verifyPassword(proof.password, user.password_hash)
-        : await codeInUse(deps, user, proof.otp ?? '');
-  } finally {
-    await settle(deps.db, place, ok);
-  }
-  if (!ok) throw notAuthenticated(proof.password !== undefined ? 'The password is wrong' : 'Invalid or expired one-time code');
+  const ok = await throttled(deps, [{ ...mfaCodeRule(user.id), counts: 'wrong passwords and one-time codes' }], async () =>
+    proof.password !== undefined ? verifyPassword(proof.password, user.password_hash) : codeInUse(deps, user, proof.otp ?? ''),
+  );
+  if (!ok) throw notAuthenticated(proof.password !== undefined ? 'The password is wrong' : BAD_CODE);
 }
 
 /**

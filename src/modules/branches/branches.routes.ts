@@ -1,9 +1,7 @@
-import type { AppDeps } from '../../deps';
 import { route, type RouteDef } from '../../http/route';
-import { branchPage, changeBranch, createBranch, getBranch, removeBranch } from './branches.service';
+import { branchPage, changeBranch, createBranch, getBranch, removeBranch, type BranchDeps } from './branches.service';
 
-export function branchRoutes(deps: AppDeps): RouteDef[] {
-  const { db } = deps.database;
+export function branchRoutes(deps: BranchDeps): RouteDef[] {
   return [
     route({
       method: 'post',
@@ -13,7 +11,7 @@ export function branchRoutes(deps: AppDeps): RouteDef[] {
       permission: 'admin.branches.create',
       body: 'branch-create',
       response: 'branch',
-      handler: ({ caller, body }) => createBranch(db, caller, body),
+      handler: ({ caller, body }) => createBranch(deps, caller, body),
     }),
     route({
       method: 'get',
@@ -24,7 +22,7 @@ export function branchRoutes(deps: AppDeps): RouteDef[] {
       permission: 'admin.branches.read',
       query: 'list-query',
       response: 'branch-page',
-      handler: ({ caller, query }) => branchPage(db, caller, query),
+      handler: ({ caller, query }) => branchPage(deps, caller, query),
     }),
     route({
       method: 'get',
@@ -35,7 +33,7 @@ export function branchRoutes(deps: AppDeps): RouteDef[] {
       permission: 'admin.branches.read',
       params: 'id-params',
       response: 'branch',
-      handler: ({ caller, params }) => getBranch(db, caller, params.id),
+      handler: ({ caller, params }) => getBranch(deps, caller, params.id),
     }),
     route({
       method: 'patch',
@@ -47,7 +45,7 @@ export function branchRoutes(deps: AppDeps): RouteDef[] {
       params: 'id-params',
       body: 'branch-update',
       response: 'branch',
-      handler: ({ caller, params, body }) => changeBranch(db, caller, params.id, body),
+      handler: ({ caller, params, body }) => changeBranch(deps, caller, params.id, body),
     }),
     route({
       method: 'delete',
@@ -58,7 +56,7 @@ export function branchRoutes(deps: AppDeps): RouteDef[] {
       permission: 'admin.branches.delete',
       params: 'id-params',
       response: 'branch',
-      handler: ({ caller, params }) => removeBranch(db, caller, params.id),
+      handler: ({ caller, params }) => removeBranch(deps, caller, params.id),
     }),
   ];
 }

@@ -16,7 +16,13 @@ import {
   type BranchWithTenant,
 } from './branches.repository';
 
-export async function createBranch(db: Db, caller: Caller, input: BranchCreate): Promise<ApiBranch> {
+/** What this service uses (docs/architecture.md, "The service shape"). */
+export interface BranchDeps {
+  readonly db: Db;
+}
+
+export async function createBranch(deps: BranchDeps, caller: Caller, input: BranchCreate): Promise<ApiBranch> {
+  const { db } = deps;
   const tenantScope = requireTenant(caller.scope, input.tenantId);
   return db.transaction().execute(async (trx) => {
     const tenant = await getTenantRef(trx, tenantScope);
@@ -30,13 +36,15 @@ export async function createBranch(db: Db, caller: Caller, input: BranchCreate):
 
 const toApi = (row: BranchWithTenant): ApiBranch => toApiBranch(row, { id: row.tenant_id, name: row.tenant_name });
 
-export async function getBranch(db: Db, caller: Caller, id: number): Promise<ApiBranch> {
+export async function getBranch(deps: BranchDeps, caller: Caller, id: number): Promise<ApiBranch> {
+  const { db } = deps;
   const row = await findBranch(db, caller.scope, id);
   if (!row) throw notFound(`Branch ${id}`);
   return toApi(row);
 }
 
-export async function branchPage(db: Db, caller: Caller, q: { tenantId?: number } & PageQuery): Promise<Page<ApiBranch>> {
+export async function branchPage(deps: BranchDeps, caller: Caller, q: { tenantId?: number } & PageQuery): Promise<Page<ApiBranch>> {
+  const { db } = deps;
   const { rows, total } = await listBranches(db, listScope(caller.scope, q.tenantId), pageWindow(q));
   return pageOf(rows.map(toApi), total, q);
 }
@@ -48,22 +56,24 @@ export interface BranchUpdate {
 }
 
 /** Changes a branch; making it the default takes that from the tenant's other branches. */
-export async function changeBranch(db: Db, caller: Caller, id: number, patch: BranchUpdate): Promise<ApiBranch> {
+export async function changeBranch(deps: BranchDeps, caller: Caller, id: number, patch: BranchUpdate): Promise<ApiBranch> {
+  const { db } = deps;
   return db.transaction().execute(async (trx) => {
-    const current = await getBranch(trx, caller, id);
+    const current = await getBranch({ ...deps, db: trx }, caller, id);
     const tenantScope = requireTenant(caller.scope, current.tenant.id);
     if (patch.default === 0 && current.default === 1)
       throw conflict(`Branch ${id} is the default branch of tenant ${current.tenant.id}: make another branch the default instead`);
     if (patch.default === 1 && current.default === 0) await clearDefaultBranch(trx, tenantScope);
     await updateBranch(trx, tenantScope, id, { name: patch.name, timezone: patch.timezone, is_default: patch.default });
-    return getBranch(trx, caller, id);
+    return getBranch({ ...deps, db: trx }, caller, id);
   });
 }
 
 /** Deletes a branch nothing refers to and that is not its tenant's default; returns it as it was. */
-export async function removeBranch(db: Db, caller: Caller, id: number): Promise<ApiBranch> {
+export async function removeBranch(deps: BranchDeps, caller: Caller, id: number): Promise<ApiBranch> {
+  const { db } = deps;
   return db.transaction().execute(async (trx) => {
-    const branch = await getBranch(trx, caller, id);
+    const branch = await getBranch({ ...deps, db: trx }, caller, id);
     if (branch.default === 1)
       throw conflict(`Branch ${id} is the default branch of tenant ${branch.tenant.id}: make another branch the default first`);
     const dependents = await branchDependents(trx, id);

@@ -1,7 +1,6 @@
 import type { Selectable } from 'kysely';
-import type { CallCampaignTable, CampaignDestinationList } from '../../db/schema';
-import type { Destination } from '../destinations';
-import type { CampaignInput, CampaignNumber } from './call-campaigns.repository';
+import type { CallCampaignTable } from '../../db/schema';
+import type { CampaignChildren, CampaignInput, CampaignNumber } from './call-campaigns.repository';
 
 /** The Call campaign of api.md §2.6: every field present, null where unset. */
 export type ApiCallCampaign = { id: number } & Required<Omit<CampaignInput, 'id' | 'numbers'>> & { numbers: CampaignNumber[] };
@@ -11,15 +10,6 @@ export type CampaignCreate = Omit<CampaignInput, 'id' | 'lastrun'>;
 
 /** PATCH: each field given replaces the stored one, arrays as a whole (schemas/call-campaign-update.json). */
 export type CampaignUpdate = Partial<Omit<CampaignCreate, 'tenantId'>>;
-
-export interface CampaignChildren {
-  numbers: CampaignNumber[];
-  lists: Readonly<Record<CampaignDestinationList, Destination[]>>;
-}
-
-export function emptyChildren(): CampaignChildren {
-  return { numbers: [], lists: { destinations: [], match: [], notMatch: [] } };
-}
 
 export function toApiCampaign(r: Selectable<CallCampaignTable>, c: CampaignChildren): ApiCallCampaign {
   return {

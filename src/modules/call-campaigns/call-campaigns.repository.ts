@@ -5,7 +5,16 @@ import { tenantIn } from '../../access/tenant-filter';
 import { windowed, type PageWindow } from '../../access/paging';
 import type { TenantScope } from '../../access/scope';
 import { toDestination, toDestinationColumns, type Destination } from '../destinations';
-import { emptyChildren, type CampaignChildren } from './call-campaign';
+
+/** A campaign's numbers and destination lists, as read with it. */
+export interface CampaignChildren {
+  numbers: CampaignNumber[];
+  lists: Readonly<Record<CampaignDestinationList, Destination[]>>;
+}
+
+export function emptyChildren(): CampaignChildren {
+  return { numbers: [], lists: { destinations: [], match: [], notMatch: [] } };
+}
 
 export interface CampaignNumber {
   number: string;

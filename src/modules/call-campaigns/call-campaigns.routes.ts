@@ -1,9 +1,14 @@
-import type { AppDeps } from '../../deps';
 import { route, type RouteDef } from '../../http/route';
-import { createCampaign, getCampaign, listCallCampaigns, removeCampaign, updateCampaign } from './call-campaigns.service';
+import {
+  createCampaign,
+  getCampaign,
+  listCallCampaigns,
+  removeCampaign,
+  updateCampaign,
+  type CallCampaignDeps,
+} from './call-campaigns.service';
 
-export function callCampaignRoutes(deps: AppDeps): RouteDef[] {
-  const { db } = deps.database;
+export function callCampaignRoutes(deps: CallCampaignDeps): RouteDef[] {
   const tag = 'Call campaigns';
   const path = '/v2/admin/call-campaigns';
   return [
@@ -16,7 +21,7 @@ export function callCampaignRoutes(deps: AppDeps): RouteDef[] {
       permission: 'admin.call-campaigns.create',
       body: 'call-campaign-create',
       response: 'call-campaign',
-      handler: ({ caller, body }) => createCampaign(db, caller, body),
+      handler: ({ caller, body }) => createCampaign(deps, caller, body),
     }),
     route({
       method: 'get',
@@ -27,7 +32,7 @@ export function callCampaignRoutes(deps: AppDeps): RouteDef[] {
       permission: 'admin.call-campaigns.read',
       query: 'list-query',
       response: 'call-campaign-page',
-      handler: ({ caller, query }) => listCallCampaigns(db, caller, query),
+      handler: ({ caller, query }) => listCallCampaigns(deps, caller, query),
     }),
     route({
       method: 'get',
@@ -38,7 +43,7 @@ export function callCampaignRoutes(deps: AppDeps): RouteDef[] {
       permission: 'admin.call-campaigns.read',
       params: 'campaign-id-params',
       response: 'call-campaign',
-      handler: ({ caller, params }) => getCampaign(db, caller, params.campaignId),
+      handler: ({ caller, params }) => getCampaign(deps, caller, params.campaignId),
     }),
     route({
       method: 'patch',
@@ -50,7 +55,7 @@ export function callCampaignRoutes(deps: AppDeps): RouteDef[] {
       params: 'campaign-id-params',
       body: 'call-campaign-update',
       response: 'call-campaign',
-      handler: ({ caller, params, body }) => updateCampaign(db, caller, params.campaignId, body),
+      handler: ({ caller, params, body }) => updateCampaign(deps, caller, params.campaignId, body),
     }),
     route({
       method: 'delete',
@@ -60,7 +65,7 @@ export function callCampaignRoutes(deps: AppDeps): RouteDef[] {
       permission: 'admin.call-campaigns.delete',
       params: 'campaign-id-params',
       response: 'call-campaign',
-      handler: ({ caller, params }) => removeCampaign(db, caller, params.campaignId),
+      handler: ({ caller, params }) => removeCampaign(deps, caller, params.campaignId),
     }),
   ];
 }

@@ -4,7 +4,7 @@ import type { Caller } from '../../access/caller';
 import { pageOf, pageWindow, type Page, type PageQuery } from '../../access/paging';
 import { listScope, requireTenant } from '../../access/scope';
 import { getTenantRef } from '../tenants/tenants.repository';
-import { emptyChildren, toApiCampaign, type ApiCallCampaign, type CampaignCreate, type CampaignUpdate } from './call-campaign';
+import { toApiCampaign, type ApiCallCampaign, type CampaignCreate, type CampaignUpdate } from './call-campaign';
 import {
   campaignChildren,
   campaignColumns,
@@ -12,26 +12,38 @@ import {
   findCampaign,
   insertCampaign,
   listCampaigns,
+  emptyChildren,
   replaceCampaignChildren,
   updateCampaignColumns,
 } from './call-campaigns.repository';
+
+/** What this service uses (docs/architecture.md, "The service shape"). */
+export interface CallCampaignDeps {
+  readonly db: Db;
+}
 
 /** The rule one schema cannot express; judged on the whole campaign, so a PATCH of one date is checked too. */
 function checkDates(c: Pick<CampaignCreate, 'dateStart' | 'dateEnd'>): void {
   if (c.dateStart && c.dateEnd && c.dateEnd < c.dateStart) throw badRequest('dateEnd must not be before dateStart');
 }
 
-export async function createCampaign(db: Db, caller: Caller, input: CampaignCreate): Promise<ApiCallCampaign> {
+export async function createCampaign(deps: CallCampaignDeps, caller: Caller, input: CampaignCreate): Promise<ApiCallCampaign> {
+  const { db } = deps;
   checkDates(input);
   const tenantScope = requireTenant(caller.scope, input.tenantId);
   return db.transaction().execute(async (trx) => {
     await getTenantRef(trx, tenantScope);
     const id = await insertCampaign(trx, { ...input, state: input.state ?? 'READY' });
-    return getCampaign(trx, caller, id);
+    return getCampaign({ ...deps, db: trx }, caller, id);
   });
 }
 
-export async function listCallCampaigns(db: Db, caller: Caller, q: { tenantId?: number } & PageQuery): Promise<Page<ApiCallCampaign>> {
+export async function listCallCampaigns(
+  deps: CallCampaignDeps,
+  caller: Caller,
+  q: { tenantId?: number } & PageQuery,
+): Promise<Page<ApiCallCampaign>> {
+  const { db } = deps;
   const { rows, total } = await listCampaigns(db, listScope(caller.scope, q.tenantId), pageWindow(q));
   const children = await campaignChildren(
     db,
@@ -44,27 +56,30 @@ export async function listCallCampaigns(db: Db, caller: Caller, q: { tenantId?: 
   );
 }
 
-export async function getCampaign(db: Db, caller: Caller, id: number): Promise<ApiCallCampaign> {
+export async function getCampaign(deps: CallCampaignDeps, caller: Caller, id: number): Promise<ApiCallCampaign> {
+  const { db } = deps;
   const row = await findCampaign(db, caller.scope, id);
   if (!row) throw notFound(`Call campaign ${id}`);
   return toApiCampaign(row, (await campaignChildren(db, [id])).get(id) ?? emptyChildren());
 }
 
-export async function updateCampaign(db: Db, caller: Caller, id: number, patch: CampaignUpdate): Promise<ApiCallCampaign> {
+export async function updateCampaign(deps: CallCampaignDeps, caller: Caller, id: number, patch: CampaignUpdate): Promise<ApiCallCampaign> {
+  const { db } = deps;
   return db.transaction().execute(async (trx) => {
-    const current = await getCampaign(trx, caller, id);
+    const current = await getCampaign({ ...deps, db: trx }, caller, id);
     const next = { ...current, ...patch };
     checkDates(next);
     await updateCampaignColumns(trx, caller.scope, id, campaignColumns(next));
     await replaceCampaignChildren(trx, id, patch);
-    return getCampaign(trx, caller, id);
+    return getCampaign({ ...deps, db: trx }, caller, id);
   });
 }
 
 /** Deletes a campaign with its numbers and destinations, in one transaction; returns it as it was. */
-export async function removeCampaign(db: Db, caller: Caller, id: number): Promise<ApiCallCampaign> {
+export async function removeCampaign(deps: CallCampaignDeps, caller: Caller, id: number): Promise<ApiCallCampaign> {
+  const { db } = deps;
   return db.transaction().execute(async (trx) => {
-    const campaign = await getCampaign(trx, caller, id);
+    const campaign = await getCampaign({ ...deps, db: trx }, caller, id);
     await deleteCampaign(trx, caller.scope, id);
     return campaign;
   });

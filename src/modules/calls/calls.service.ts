@@ -4,14 +4,24 @@ import { listScope, scopeIds, type TenantScope } from '../../access/scope';
 import { instantOf, parseReportDate, resolveRange, type ReportDate } from '../../time/report-range';
 import { tenantTimezones } from '../tenants/tenants.repository';
 import { toCallRecord, type CallRecord, type CallsFilters, type CallsPage } from './calls';
+
+export { toCallRecord, type CallRecord, type CallsFilters } from './calls';
+/** The calls report as a workbook (the scheduled reports attach it): calls-sheet.ts. */
+export { callsWorkbook } from './calls-sheet';
 import { callsBefore, countCalls, listCalls, type CallsWhere } from './calls.repository';
+
+/** What this service uses (docs/architecture.md, "The service shape"). */
+export interface CallsDeps {
+  readonly db: Db;
+}
 
 /**
  * The calls report (decisions.md §6b): the imported CDR rows of the tenants the caller may see (or the one
  * it names: 403 when it may not act in it), newest first, paged as in §5b. Dates are read in each tenant's
  * own timezone. GET and POST /v2/reporting/calls call this, and so do saved filters of module `calls`.
  */
-export async function callsReport(db: Db, caller: Caller, filters: CallsFilters): Promise<CallsPage> {
+export async function callsReport(deps: CallsDeps, caller: Caller, filters: CallsFilters): Promise<CallsPage> {
+  const { db } = deps;
   const where = await callsWhere(db, caller, filters);
   const all = filters.paginated === 0;
   const perPage = filters.recordsPerPage ?? 50;
@@ -28,7 +38,8 @@ const EXPORT_BATCH = 2000;
  * Every record of the filters (all pages: an export, reporting.md R24), newest first, a batch at a time with the
  * timezone of each record's tenant (a spreadsheet shows its times in that zone).
  */
-export async function callRecordBatches(db: Db, caller: Caller, filters: CallsFilters) {
+export async function callRecordBatches(deps: CallsDeps, caller: Caller, filters: CallsFilters) {
+  const { db } = deps;
   const where = await callsWhere(db, caller, filters);
   const zones = await tenantTimezones(db, where.scope);
   async function* batches(): AsyncGenerator<{ record: CallRecord; timezone: string }[]> {

@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
-import type { EmergencyLocationTable, NotificationGroupTable } from '../../db/schema';
+import type { NotificationGroupTable } from '../../db/schema';
 import type { TenantRef } from '../tenants/tenants.repository';
-import type { Address, AddressInput, LocationInput, NotificationGroupInput } from './emergency-locations.repository';
+import type { Address, AddressInput, LocationInput, LocationRow, NotificationGroupInput } from './emergency-locations.repository';
 
 export interface ApiNotificationGroup {
   id: number;
@@ -28,10 +28,6 @@ export interface LocationUpdate {
   name?: string;
   address?: AddressInput;
   notificationGroups?: NotificationGroupInput[];
-}
-
-export interface LocationRow extends Selectable<EmergencyLocationTable> {
-  tenant_name: string;
 }
 
 export function toApiLocation(r: LocationRow, groups: readonly Selectable<NotificationGroupTable>[]): ApiEmergencyLocation {

@@ -1,10 +1,14 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database';
-import type { NotificationGroupTable } from '../../db/schema';
+import type { EmergencyLocationTable, NotificationGroupTable } from '../../db/schema';
 import { tenantIn } from '../../access/tenant-filter';
 import { windowed, type PageWindow } from '../../access/paging';
 import type { TenantScope } from '../../access/scope';
-import type { LocationRow } from './emergency-location';
+
+/** A location with its tenant's name. */
+export interface LocationRow extends Selectable<EmergencyLocationTable> {
+  tenant_name: string;
+}
 
 export interface Address {
   loc: string;

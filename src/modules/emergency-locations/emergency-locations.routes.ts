@@ -1,9 +1,14 @@
-import type { AppDeps } from '../../deps';
 import { route, type RouteDef } from '../../http/route';
-import { createLocation, getLocation, listEmergencyLocations, removeLocation, updateLocation } from './emergency-locations.service';
+import {
+  createLocation,
+  getLocation,
+  listEmergencyLocations,
+  removeLocation,
+  updateLocation,
+  type EmergencyLocationDeps,
+} from './emergency-locations.service';
 
-export function emergencyLocationRoutes(deps: AppDeps): RouteDef[] {
-  const { db } = deps.database;
+export function emergencyLocationRoutes(deps: EmergencyLocationDeps): RouteDef[] {
   const tag = 'Emergency locations';
   const path = '/v2/admin/emergency-locations';
   return [
@@ -15,7 +20,7 @@ export function emergencyLocationRoutes(deps: AppDeps): RouteDef[] {
       permission: 'admin.emergency-locations.create',
       body: 'emergency-location-create',
       response: 'emergency-location',
-      handler: ({ caller, body }) => createLocation(db, caller, body),
+      handler: ({ caller, body }) => createLocation(deps, caller, body),
     }),
     route({
       method: 'get',
@@ -26,7 +31,7 @@ export function emergencyLocationRoutes(deps: AppDeps): RouteDef[] {
       permission: 'admin.emergency-locations.read',
       query: 'list-query',
       response: 'emergency-location-page',
-      handler: ({ caller, query }) => listEmergencyLocations(db, caller, query),
+      handler: ({ caller, query }) => listEmergencyLocations(deps, caller, query),
     }),
     route({
       method: 'get',
@@ -36,7 +41,7 @@ export function emergencyLocationRoutes(deps: AppDeps): RouteDef[] {
       permission: 'admin.emergency-locations.read',
       params: 'id-params',
       response: 'emergency-location',
-      handler: ({ caller, params }) => getLocation(db, caller, params.id),
+      handler: ({ caller, params }) => getLocation(deps, caller, params.id),
     }),
     route({
       method: 'patch',
@@ -48,7 +53,7 @@ export function emergencyLocationRoutes(deps: AppDeps): RouteDef[] {
       params: 'id-params',
       body: 'emergency-location-update',
       response: 'emergency-location',
-      handler: ({ caller, params, body }) => updateLocation(db, caller, params.id, body),
+      handler: ({ caller, params, body }) => updateLocation(deps, caller, params.id, body),
     }),
     route({
       method: 'delete',
@@ -59,7 +64,7 @@ export function emergencyLocationRoutes(deps: AppDeps): RouteDef[] {
       permission: 'admin.emergency-locations.delete',
       params: 'id-params',
       response: 'emergency-location',
-      handler: ({ caller, params }) => removeLocation(db, caller, params.id),
+      handler: ({ caller, params }) => removeLocation(deps, caller, params.id),
     }),
   ];
 }

@@ -15,20 +15,27 @@ import {
   updateLocationColumns,
 } from './emergency-locations.repository';
 
-export async function createLocation(db: Db, caller: Caller, input: LocationCreate): Promise<ApiEmergencyLocation> {
+/** What this service uses (docs/architecture.md, "The service shape"). */
+export interface EmergencyLocationDeps {
+  readonly db: Db;
+}
+
+export async function createLocation(deps: EmergencyLocationDeps, caller: Caller, input: LocationCreate): Promise<ApiEmergencyLocation> {
+  const { db } = deps;
   const tenantScope = requireTenant(caller.scope, input.tenantId);
   return db.transaction().execute(async (trx) => {
     await getTenantRef(trx, tenantScope);
     const id = await insertLocation(trx, input);
-    return getLocation(trx, caller, id);
+    return getLocation({ ...deps, db: trx }, caller, id);
   });
 }
 
 export async function listEmergencyLocations(
-  db: Db,
+  deps: EmergencyLocationDeps,
   caller: Caller,
   q: { tenantId?: number } & PageQuery,
 ): Promise<Page<ApiEmergencyLocation>> {
+  const { db } = deps;
   const { rows, total } = await listLocations(db, listScope(caller.scope, q.tenantId), pageWindow(q));
   const groups = await groupsOf(
     db,
@@ -41,15 +48,22 @@ export async function listEmergencyLocations(
   );
 }
 
-export async function getLocation(db: Db, caller: Caller, id: number): Promise<ApiEmergencyLocation> {
+export async function getLocation(deps: EmergencyLocationDeps, caller: Caller, id: number): Promise<ApiEmergencyLocation> {
+  const { db } = deps;
   const row = await findLocation(db, caller.scope, id);
   if (!row) throw notFound(`Emergency location ${id}`);
   return toApiLocation(row, (await groupsOf(db, [id])).get(id) ?? []);
 }
 
-export async function updateLocation(db: Db, caller: Caller, id: number, patch: LocationUpdate): Promise<ApiEmergencyLocation> {
+export async function updateLocation(
+  deps: EmergencyLocationDeps,
+  caller: Caller,
+  id: number,
+  patch: LocationUpdate,
+): Promise<ApiEmergencyLocation> {
+  const { db } = deps;
   return db.transaction().execute(async (trx) => {
-    const current = await getLocation(trx, caller, id);
+    const current = await getLocation({ ...deps, db: trx }, caller, id);
     await updateLocationColumns(trx, caller.scope, id, patch.name ?? current.name, patch.address ?? current.address);
     if (patch.notificationGroups) {
       const own = new Set(current.notificationGroups.map((g) => g.id));
@@ -59,14 +73,15 @@ export async function updateLocation(db: Db, caller: Caller, id: number, patch: 
       if (foreign.length > 0) throw badRequest(foreign);
       await replaceNotificationGroups(trx, id, patch.notificationGroups);
     }
-    return getLocation(trx, caller, id);
+    return getLocation({ ...deps, db: trx }, caller, id);
   });
 }
 
 /** Deletes a location with its notification groups, in one transaction; returns it as it was. */
-export async function removeLocation(db: Db, caller: Caller, id: number): Promise<ApiEmergencyLocation> {
+export async function removeLocation(deps: EmergencyLocationDeps, caller: Caller, id: number): Promise<ApiEmergencyLocation> {
+  const { db } = deps;
   return db.transaction().execute(async (trx) => {
-    const location = await getLocation(trx, caller, id);
+    const location = await getLocation({ ...deps, db: trx }, caller, id);
     await deleteLocation(trx, caller.scope, id);
     return location;
   });

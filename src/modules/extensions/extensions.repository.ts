@@ -88,15 +88,56 @@ export async function listExtensions(db: Db, scope: TenantScope, w: PageWindow):
   return { rows, total };
 }
 
+/**
+ * Changes the columns of the fields given, and only those: a field left out (undefined) keeps its stored value,
+ * so that a caller that does not know a column (a newer one) cannot blank it.
+ */
 export async function updateExtension(
   db: Db,
   scope: TenantScope,
   id: number,
-  input: Omit<ExtensionInput, 'id' | 'tenantId'>,
+  patch: Partial<Omit<ExtensionInput, 'id' | 'tenantId'>>,
 ): Promise<void> {
-  await db.updateTable('extensions').set(extensionColumns(input)).where('id', '=', id).where(tenantIn(scope)).execute();
+  const all = extensionColumns({ extNum: 0, peerName: '', ...patch });
+  const given: Partial<typeof all> = {};
+  if (patch.branchId !== undefined) given.branch_id = all.branch_id;
+  if (patch.extNum !== undefined) given.ext_num = all.ext_num;
+  if (patch.extName !== undefined) given.ext_name = all.ext_name;
+  if (patch.peerName !== undefined) given.peer_name = all.peer_name;
+  if (patch.callerIdNumber !== undefined) given.caller_id_number = all.caller_id_number;
+  if (patch.agentAliases !== undefined) given.agent_aliases = all.agent_aliases;
+  if (Object.keys(given).length === 0) return;
+  await db.updateTable('extensions').set(given).where('id', '=', id).where(tenantIn(scope)).execute();
 }
 
 export async function deleteExtension(db: Db, scope: TenantScope, id: number): Promise<void> {
   await db.deleteFrom('extensions').where('id', '=', id).where(tenantIn(scope)).execute();
+}
+
+export async function isExtensionOfTenant(db: Db, tenantId: number, extensionId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('extensions')
+    .select('id')
+    .where('id', '=', extensionId)
+    .where('tenant_id', '=', tenantId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The phone numbers whose SMS go to an extension (it cannot be deleted while there are any). */
+export async function smsNumbersOf(db: Db, extensionId: number): Promise<string[]> {
+  const rows = await db.selectFrom('phone_numbers').select('number').where('sms_ext_id', '=', extensionId).execute();
+  return rows.map((r) => r.number);
+}
+
+/** Which of these ids are extensions of the tenant (a queue's static members must be). */
+export async function extensionsOfTenantAmong(db: Db, tenantId: number, ids: readonly number[]): Promise<number[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom('extensions')
+    .select('id')
+    .where('tenant_id', '=', tenantId)
+    .where('id', 'in', [...ids])
+    .execute();
+  return rows.map((r) => r.id);
 }

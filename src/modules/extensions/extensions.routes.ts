@@ -1,10 +1,8 @@
-import type { AppDeps } from '../../deps';
 import { route, type RouteDef } from '../../http/route';
-import { changeExtension, createExtension, extensionPage, getExtension, removeExtension } from './extensions.service';
+import { changeExtension, createExtension, extensionPage, getExtension, removeExtension, type ExtensionDeps } from './extensions.service';
 
 /** The site's extensions: an addition to the hosted API (docs/api.md "Directory"). */
-export function extensionRoutes(deps: AppDeps): RouteDef[] {
-  const { database } = deps;
+export function extensionRoutes(deps: ExtensionDeps): RouteDef[] {
   const tag = 'Directory';
   const path = '/v2/extensions';
   return [
@@ -17,7 +15,7 @@ export function extensionRoutes(deps: AppDeps): RouteDef[] {
       permission: 'admin.extensions.create',
       body: 'extension-create',
       response: 'extension',
-      handler: ({ caller, body }) => createExtension(database, caller.scope, body),
+      handler: ({ caller, body }) => createExtension(deps, caller, body),
     }),
     route({
       method: 'get',
@@ -28,7 +26,7 @@ export function extensionRoutes(deps: AppDeps): RouteDef[] {
       permission: 'admin.extensions.read',
       query: 'list-query',
       response: 'extension-page',
-      handler: ({ caller, query }) => extensionPage(database.db, caller.scope, query),
+      handler: ({ caller, query }) => extensionPage(deps, caller, query),
     }),
     route({
       method: 'get',
@@ -39,7 +37,7 @@ export function extensionRoutes(deps: AppDeps): RouteDef[] {
       permission: 'admin.extensions.read',
       params: 'extension-id-params',
       response: 'extension',
-      handler: ({ caller, params }) => getExtension(database.db, caller.scope, params.extensionId),
+      handler: ({ caller, params }) => getExtension(deps, caller, params.extensionId),
     }),
     route({
       method: 'patch',
@@ -51,7 +49,7 @@ export function extensionRoutes(deps: AppDeps): RouteDef[] {
       params: 'extension-id-params',
       body: 'extension-update',
       response: 'extension',
-      handler: ({ caller, params, body }) => changeExtension(database, caller.scope, params.extensionId, body),
+      handler: ({ caller, params, body }) => changeExtension(deps, caller, params.extensionId, body),
     }),
     route({
       method: 'delete',
@@ -62,7 +60,7 @@ export function extensionRoutes(deps: AppDeps): RouteDef[] {
       permission: 'admin.extensions.delete',
       params: 'extension-id-params',
       response: 'extension',
-      handler: ({ caller, params }) => removeExtension(database, caller.scope, params.extensionId),
+      handler: ({ caller, params }) => removeExtension(deps, caller, params.extensionId),
     }),
   ];
 }

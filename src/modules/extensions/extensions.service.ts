@@ -1,11 +1,11 @@
-import type { OpenDatabase, Db } from '../../db/database';
+import type { Caller } from '../../access/caller';
 import { pageOf, pageWindow, type Page, type PageQuery } from '../../access/paging';
-import { listScope, requireTenant, type TenantScope } from '../../access/scope';
+import { listScope, requireTenant } from '../../access/scope';
+import { transaction, type Db, type OpenDatabase } from '../../db/database';
 import { badRequest, conflict, notFound } from '../../errors';
 import type { SchemaTypes } from '../../validation/schema-types';
-import { parseAliases } from '../pbx-logs/agent-names';
-import { agentIdentitiesChanged } from '../pbx-logs/identities';
 import { isBranchOfTenant } from '../branches/branches.repository';
+import { parseAliases, reResolveAgents } from '../pbx-logs/pbx-logs.service';
 import { getTenantRef } from '../tenants/tenants.repository';
 import {
   deleteExtension,
@@ -13,6 +13,7 @@ import {
   findExtension,
   insertExtension,
   listExtensions,
+  smsNumbersOf,
   updateExtension,
   type ExtensionInput,
   type ExtensionRow,
@@ -22,6 +23,12 @@ import { pbxNameKey, samePbxName } from '../../pbx-name';
 export type ApiExtension = SchemaTypes['extension'];
 export type ExtensionCreate = SchemaTypes['extension-create'];
 export type ExtensionUpdate = SchemaTypes['extension-update'];
+
+/** What this service uses (docs/architecture.md, "The service shape"): the raw connection too, to re-resolve. */
+export interface ExtensionDeps {
+  readonly db: Db;
+  readonly database: OpenDatabase;
+}
 
 export const toApiExtension = (r: ExtensionRow): ApiExtension => ({
   id: r.id,
@@ -35,20 +42,30 @@ export const toApiExtension = (r: ExtensionRow): ApiExtension => ({
 });
 
 /**
+ * Every name an agent of these extensions is known by (peerName and aliases: reporting.md R14), as its key
+ * (pbxNameKey: names compared as Asterisk compares them, ASCII case only, so `PJSIP/101` and `pjsip/101` are one
+ * agent) → the extension it names. The rule of a tenant's extensions is that each names one extension only:
+ * checkNames enforces it, and `tars pbx sync` plans with it (src/modules/pbx-config/sync.service.ts).
+ */
+export function agentNameOwners(extensions: readonly ExtensionRow[]): Map<string, ExtensionRow> {
+  const owners = new Map<string, ExtensionRow>();
+  for (const e of extensions) for (const n of [e.peer_name, ...parseAliases(e.agent_aliases)]) owners.set(pbxNameKey(n), e);
+  return owners;
+}
+
+/**
  * The rules of a tenant's extensions (docs/api.md "Extensions"): `extNum` and `peerName` unique in the tenant,
  * and every name an agent is known by (peerName, aliases) names one extension only (reporting.md R14).
  */
-async function checkNames(db: Db, scope: TenantScope, ext: Omit<ExtensionInput, 'id'>, self?: number): Promise<void> {
-  const others = (await extensionsOfTenant(db, scope, ext.tenantId)).filter((e) => e.id !== self);
+async function checkNames(db: Db, caller: Caller, ext: Omit<ExtensionInput, 'id'>, self?: number): Promise<void> {
+  const others = (await extensionsOfTenant(db, caller.scope, ext.tenantId)).filter((e) => e.id !== self);
   const taken = others.find((e) => e.ext_num === ext.extNum);
   if (taken) throw conflict(`Extension number ${ext.extNum} is already extension ${taken.id} of tenant ${ext.tenantId}`);
-  // Names compared as Asterisk compares them (ASCII case only): `PJSIP/101` and `pjsip/101` are one agent.
-  const names = new Map<string, number>();
-  for (const e of others) for (const n of [e.peer_name, ...parseAliases(e.agent_aliases)]) names.set(pbxNameKey(n), e.id);
+  const owners = agentNameOwners(others);
   for (const name of [ext.peerName, ...(ext.agentAliases ?? [])]) {
-    const owner = names.get(pbxNameKey(name));
+    const owner = owners.get(pbxNameKey(name));
     if (owner !== undefined)
-      throw conflict(`The agent name ${JSON.stringify(name)} already names extension ${owner} of tenant ${ext.tenantId}`);
+      throw conflict(`The agent name ${JSON.stringify(name)} already names extension ${owner.id} of tenant ${ext.tenantId}`);
   }
   const aliases = ext.agentAliases ?? [];
   if (aliases.some((a) => samePbxName(a, ext.peerName))) throw badRequest('agentAliases: the peerName itself is not an alias');
@@ -63,52 +80,51 @@ async function checkBranch(db: Db, tenantId: number, branchId: number | null | u
 }
 
 /**
- * Stored lines of the tenant resolve their agent names again (R14): run after every change of its extensions,
- * once the change is committed, on the raw connection (Kysely's is held meanwhile, as the importers do).
+ * Stored lines of the tenant resolve their agent names again (R14) once the change is committed. Inside a
+ * caller's transaction (deps.db is one) that is the caller's to do after it commits (`tars pbx sync` does it once).
  */
-async function reResolve(database: OpenDatabase, tenantId: number): Promise<void> {
-  await database.db.connection().execute(async () => agentIdentitiesChanged(database.sqlite, tenantId));
+async function reResolve(deps: ExtensionDeps, caller: Caller, tenantId: number): Promise<void> {
+  if (!deps.db.isTransaction) await reResolveAgents(deps, caller, tenantId);
 }
 
-export async function createExtension(database: OpenDatabase, scope: TenantScope, input: ExtensionCreate): Promise<ApiExtension> {
-  const tenantScope = requireTenant(scope, input.tenantId);
-  const row = await database.db.transaction().execute(async (trx) => {
+export async function createExtension(deps: ExtensionDeps, caller: Caller, input: ExtensionCreate): Promise<ApiExtension> {
+  const tenantScope = requireTenant(caller.scope, input.tenantId);
+  const row = await transaction(deps.db, async (trx) => {
     await getTenantRef(trx, tenantScope);
     await checkBranch(trx, input.tenantId, input.branchId);
-    await checkNames(trx, tenantScope, input);
+    await checkNames(trx, caller, input);
     return findExtension(trx, tenantScope, await insertExtension(trx, input));
   });
-  await reResolve(database, input.tenantId);
+  await reResolve(deps, caller, input.tenantId);
   return toApiExtension(row as ExtensionRow);
 }
 
-export async function getExtension(db: Db, scope: TenantScope, id: number): Promise<ApiExtension> {
-  const row = await findExtension(db, scope, id);
+export async function getExtension(deps: Pick<ExtensionDeps, 'db'>, caller: Caller, id: number): Promise<ApiExtension> {
+  const row = await findExtension(deps.db, caller.scope, id);
   if (!row) throw notFound(`Extension ${id}`);
   return toApiExtension(row);
 }
 
-export async function extensionPage(db: Db, scope: TenantScope, q: { tenantId?: number } & PageQuery): Promise<Page<ApiExtension>> {
-  const { rows, total } = await listExtensions(db, listScope(scope, q.tenantId), pageWindow(q));
+export async function extensionPage(
+  deps: Pick<ExtensionDeps, 'db'>,
+  caller: Caller,
+  q: { tenantId?: number } & PageQuery,
+): Promise<Page<ApiExtension>> {
+  const { rows, total } = await listExtensions(deps.db, listScope(caller.scope, q.tenantId), pageWindow(q));
   return pageOf(rows.map(toApiExtension), total, q);
 }
 
-export async function changeExtension(
-  database: OpenDatabase,
-  scope: TenantScope,
-  id: number,
-  patch: ExtensionUpdate,
-): Promise<ApiExtension> {
-  const { before, after } = await database.db.transaction().execute(async (trx) => {
-    const before = await getExtension(trx, scope, id);
-    const next = { ...before, ...patch };
+/** Changes the fields given (the others keep their values); a change of any agent name re-resolves the tenant's lines. */
+export async function changeExtension(deps: ExtensionDeps, caller: Caller, id: number, patch: ExtensionUpdate): Promise<ApiExtension> {
+  const { before, after } = await transaction(deps.db, async (trx) => {
+    const before = await getExtension({ db: trx }, caller, id);
     await checkBranch(trx, before.tenantId, patch.branchId);
-    await checkNames(trx, scope, next, id);
-    await updateExtension(trx, scope, id, next);
-    return { before, after: await getExtension(trx, scope, id) };
+    await checkNames(trx, caller, { ...before, ...patch }, id);
+    await updateExtension(trx, requireTenant(caller.scope, before.tenantId), id, patch);
+    return { before, after: await getExtension({ db: trx }, caller, id) };
   });
   const names = (e: ApiExtension) => JSON.stringify([e.extNum, e.extName, e.peerName, e.agentAliases]);
-  if (names(before) !== names(after)) await reResolve(database, after.tenantId);
+  if (names(before) !== names(after)) await reResolve(deps, caller, after.tenantId);
   return after;
 }
 
@@ -116,15 +132,14 @@ export async function changeExtension(
  * Deletes an extension (its static memberships go with it; its agent's stored lines keep their names). Refused
  * while a phone number sends its SMS to it: the number would be left pointing nowhere.
  */
-export async function removeExtension(database: OpenDatabase, scope: TenantScope, id: number): Promise<ApiExtension> {
-  const gone = await database.db.transaction().execute(async (trx) => {
-    const ext = await getExtension(trx, scope, id);
-    const numbers = await trx.selectFrom('phone_numbers').select('number').where('sms_ext_id', '=', id).execute();
-    if (numbers.length > 0)
-      throw conflict(`Extension ${id} receives the SMS of ${numbers.map((n) => n.number).join(', ')}: give them another extension first`);
-    await deleteExtension(trx, scope, id);
+export async function removeExtension(deps: ExtensionDeps, caller: Caller, id: number): Promise<ApiExtension> {
+  const gone = await transaction(deps.db, async (trx) => {
+    const ext = await getExtension({ db: trx }, caller, id);
+    const numbers = await smsNumbersOf(trx, id);
+    if (numbers.length > 0) throw conflict(`Extension ${id} receives the SMS of ${numbers.join(', ')}: give them another extension first`);
+    await deleteExtension(trx, requireTenant(caller.scope, ext.tenantId), id);
     return ext;
   });
-  await reResolve(database, gone.tenantId);
+  await reResolve(deps, caller, gone.tenantId);
   return gone;
 }

@@ -1,8 +1,7 @@
-import { sql } from 'kysely';
-import type { AppDeps } from '../../deps';
 import { publicRoute, type RouteDef } from '../../http/route';
+import { health, type HealthDeps } from './health.service';
 
-export function healthRoutes(deps: AppDeps): RouteDef[] {
+export function healthRoutes(deps: HealthDeps): RouteDef[] {
   return [
     publicRoute({
       method: 'get',
@@ -12,10 +11,7 @@ export function healthRoutes(deps: AppDeps): RouteDef[] {
       addition: true,
       response: 'health',
       permission: 'public',
-      handler: async () => {
-        await sql`SELECT 1`.execute(deps.database.db);
-        return { status: 'ok' };
-      },
+      handler: () => health(deps),
     }),
   ];
 }

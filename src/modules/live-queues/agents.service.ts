@@ -1,14 +1,16 @@
 import type { Caller } from '../../access/caller';
-import { requireTenant } from '../../access/scope';
 import { badRequest, conflict, forbidden, notFound, unavailable } from '../../errors';
+import type { SchemaTypes } from '../../validation/schema-types';
+import type { LiveQueues } from './live-queues';
 import { extensionsByPeer, type ExtensionRow } from '../extensions/extensions.repository';
-import { parseAliases } from '../pbx-logs/agent-names';
-import { AmiError } from './ami-client';
-import { AmiFormatError } from './ami-protocol';
+import { parseAliases } from '../pbx-logs/pbx-logs.service';
+import { dndOfExtension, extensionOfUser } from './agents.repository';
+import { AmiError } from '../../ami/ami-client';
+import { AmiFormatError } from '../../ami/ami-protocol';
 import type { LiveMember } from './live-state';
 import { TenantView, type AgentPlace, type LiveDeps } from './live.service';
 import { samePbxName } from '../../pbx-name';
-import { isPbxName, PBX_NAME_RULE } from '../../validation/text-rules';
+import { isPbxName, PBX_NAME_RULE } from '../../text-rules';
 
 /** The pause reason that marks an agent's DND in one queue (POST /v2/queues/agent-dnd). */
 export const DND_REASON = 'DND';
@@ -28,7 +30,7 @@ interface Agent {
 async function agentFor(deps: LiveDeps, caller: Caller, peerName: string): Promise<Agent> {
   const { db } = deps;
   const found = await extensionsByPeer(db, caller.scope, peerName);
-  const self = await db.selectFrom('users').select(['ext_id', 'peer_name']).where('id', '=', caller.user.id).executeTakeFirst();
+  const self = await extensionOfUser(db, caller.user.id);
   const own = found.find((e) => e.tenant_id === caller.user.tenant_id) ?? (found.length === 1 ? found[0] : undefined);
   if (!own) {
     if (found.length > 1) throw badRequest(`peerName ${peerName} names extensions of several tenants`);
@@ -39,22 +41,50 @@ async function agentFor(deps: LiveDeps, caller: Caller, peerName: string): Promi
     (self?.ext_id === own.id || (!!self?.peer_name && samePbxName(self.peer_name, own.peer_name)));
   if (!isSelf && !caller.permissions.has('queues.agents.manage'))
     throw forbidden('You may act only for your own extension without queues.agents.manage');
-  const view = await TenantView.load(deps, own.tenant_id, requireTenant(caller.scope, own.tenant_id), { counters: false });
+  const view = await TenantView.load(deps, caller, own.tenant_id, { counters: false });
   return { ext: own, view, places: view.placesOf(deps.live, own.id) };
 }
 
 const isDnd = (m: LiveMember | undefined) => m?.paused === true && m.pausedReason === DND_REASON;
 
+/**
+ * How long an answer waits for the PBX to show what it answered Success to: Asterisk sends a QueueMember* event
+ * after (or about when) it answers an action, and the live state follows the events.
+ */
+export const CONFIRM_WAIT_MS = 2000;
+
+/**
+ * Resolves once `shown()` holds, checked at each change of the live state, or after CONFIRM_WAIT_MS: the answer
+ * then says the agent's state as the PBX shows it (what Asterisk confirmed), not as it was asked.
+ */
+async function confirmation(live: LiveQueues, shown: () => boolean): Promise<void> {
+  if (shown()) return;
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      live.off('change', check);
+      live.off('stop', done);
+      resolve();
+    };
+    const check = () => {
+      if (shown()) done();
+    };
+    const timer = setTimeout(done, CONFIRM_WAIT_MS);
+    live.on('change', check);
+    live.on('stop', done);
+  });
+}
+
 /** GET /v2/queues/agent-status: the mobile app's AgentQueues, from the PBX's state now. */
 export async function agentStatus(deps: LiveDeps, caller: Caller, peerName: string) {
   const { ext, places } = await agentFor(deps, caller, peerName);
-  const user = await deps.db.selectFrom('users').select('dnd').where('ext_id', '=', ext.id).executeTakeFirst();
+  const dnd = await dndOfExtension(deps.db, ext.id);
   const working = places.flatMap((p) => (p.member && !isDnd(p.member) ? [p.member] : []));
   const paused = working.find((m) => m.paused);
   return {
     name: ext.ext_name,
     peerName: ext.peer_name,
-    extDND: String(user?.dnd ?? 0),
+    extDND: String(dnd ?? 0),
     loggedIn: places.some((p) => p.member) ? 1 : 0,
     paused: paused ? 1 : 0,
     pausedReason: paused?.pausedReason ?? '',
@@ -127,12 +157,12 @@ const summary = (done: string[], failed: string[]) =>
  * not in; 0 removes it (QueueRemove) from each queue it is a dynamic member of (a static member of
  * queues.conf cannot be removed: it stays, and the answer says so).
  */
-export async function agentLogin(deps: LiveDeps, caller: Caller, body: { peerName: string; loggedIn: number }) {
-  const { ext, places } = await agentFor(deps, caller, body.peerName);
+export async function agentLogin(deps: LiveDeps, caller: Caller, body: SchemaTypes['agent-login-request']) {
+  const { ext, places, view } = await agentFor(deps, caller, body.peerName);
   requireLive(deps);
   const done: string[] = [];
   const failed: string[] = [];
-  let member = places.filter((p) => p.member).length;
+  const asked: number[] = []; // the queues Asterisk said Success for
   if (body.loggedIn === 1) {
     const targets = places.filter((p) => p.configured && !p.member);
     if (places.length === 0) throw conflict(`Extension ${ext.ext_num} is a member of no queue: make it one of a queue's members first`);
@@ -144,7 +174,7 @@ export async function agentLogin(deps: LiveDeps, caller: Caller, body: { peerNam
         failed.push(`${p.queue.name}: ${err}`);
       } else {
         done.push(`logged in to ${p.queue.name}`);
-        member++;
+        asked.push(p.queue.id);
       }
     }
   } else {
@@ -159,19 +189,22 @@ export async function agentLogin(deps: LiveDeps, caller: Caller, body: { peerNam
         failed.push(`${p.queue.name}: ${err}`);
       } else {
         done.push(`logged out of ${p.queue.name}`);
-        member--;
+        asked.push(p.queue.id);
       }
     }
   }
-  return { message: summary(done, failed), loggedIn: member > 0 ? 1 : 0, peerName: ext.peer_name };
+  const now = () => view.placesOf(deps.live, ext.id);
+  const member = (queueId: number) => now().some((p) => p.queue.id === queueId && p.member !== undefined);
+  await confirmation(deps.live, () => asked.every((id) => member(id) === (body.loggedIn === 1)));
+  return { message: summary(done, failed), loggedIn: now().some((p) => p.member) ? 1 : 0, peerName: ext.peer_name };
 }
 
 /**
  * POST /v2/queues/agent-pause: pauses or unpauses the agent (QueuePause, with the reason) in every queue it is
  * in, except those it set DND in.
  */
-export async function agentPause(deps: LiveDeps, caller: Caller, body: { peerName: string; paused: number; pauseReason?: string }) {
-  const { ext, places } = await agentFor(deps, caller, body.peerName);
+export async function agentPause(deps: LiveDeps, caller: Caller, body: SchemaTypes['agent-pause-request']) {
+  const { ext, places, view } = await agentFor(deps, caller, body.peerName);
   requireLive(deps);
   const reason = body.paused === 1 ? (body.pauseReason ?? '') : '';
   if (reason === DND_REASON) throw badRequest(`pauseReason: "${DND_REASON}" is kept for POST /v2/queues/agent-dnd`);
@@ -179,6 +212,7 @@ export async function agentPause(deps: LiveDeps, caller: Caller, body: { peerNam
   if (targets.length === 0) throw conflict(`Agent ${ext.peer_name} is logged in to no queue`);
   const done: string[] = [];
   const failed: string[] = [];
+  const asked: number[] = [];
   for (const p of targets) {
     const fields: Record<string, string> = {
       Action: 'QueuePause',
@@ -189,16 +223,22 @@ export async function agentPause(deps: LiveDeps, caller: Caller, body: { peerNam
     if (reason !== '') fields.Reason = reason;
     const err = await ask(p, fields);
     if (err) failed.push(`${p.queue.name}: ${err}`);
-    else done.push(`${body.paused === 1 ? 'paused' : 'unpaused'} in ${p.queue.name}`);
+    else {
+      done.push(`${body.paused === 1 ? 'paused' : 'unpaused'} in ${p.queue.name}`);
+      asked.push(p.queue.id);
+    }
   }
-  // As Asterisk confirmed it: as asked when it said Success anywhere, else as the agent was.
-  if (done.length > 0) return { message: summary(done, failed), paused: body.paused, peerName: ext.peer_name, pauseReason: reason };
-  const before = targets.find((p) => p.member?.paused)?.member;
-  return { message: summary(done, failed), paused: before ? 1 : 0, peerName: ext.peer_name, pauseReason: before?.pausedReason ?? '' };
+  // The answer is the state as the PBX shows it once it has confirmed what it said Success to (or has not, in time).
+  const now = () => view.placesOf(deps.live, ext.id).filter((p) => p.member && !isDnd(p.member));
+  const shown = (m: LiveMember | undefined) =>
+    m !== undefined && m.paused === (body.paused === 1) && (m.paused ? m.pausedReason === reason : true);
+  await confirmation(deps.live, () => asked.every((id) => shown(now().find((p) => p.queue.id === id)?.member)));
+  const paused = now().find((p) => p.member?.paused)?.member;
+  return { message: summary(done, failed), paused: paused ? 1 : 0, peerName: ext.peer_name, pauseReason: paused?.pausedReason ?? '' };
 }
 
 /** POST /v2/queues/agent-dnd: DND in one queue is a pause in that queue with the reason DND (QueuePause). */
-export async function agentDnd(deps: LiveDeps, caller: Caller, body: { peerName: string; queueId: number; dnd: number }) {
+export async function agentDnd(deps: LiveDeps, caller: Caller, body: SchemaTypes['agent-dnd-request']) {
   const { ext, places, view } = await agentFor(deps, caller, body.peerName);
   requireLive(deps);
   if (!view.queues.some((q) => q.id === body.queueId)) throw notFound(`Queue ${body.queueId}`);
@@ -212,7 +252,9 @@ export async function agentDnd(deps: LiveDeps, caller: Caller, body: { peerName:
   };
   if (body.dnd === 1) fields.Reason = DND_REASON;
   const err = await ask(place, fields);
-  const dnd = err ? (isDnd(place.member) ? 1 : 0) : body.dnd;
+  const member = () => view.placesOf(deps.live, ext.id).find((p) => p.queue.id === body.queueId)?.member;
+  if (!err) await confirmation(deps.live, () => isDnd(member()) === (body.dnd === 1));
+  const dnd = isDnd(member()) ? 1 : 0;
   return {
     message: err ? `not done: ${err}` : `DND ${body.dnd === 1 ? 'on' : 'off'} in ${place.queue.name}`,
     peerName: ext.peer_name,

@@ -2,19 +2,18 @@ import type { Caller } from '../../access/caller';
 import { requireTenant } from '../../access/scope';
 import type { Db } from '../../db/database';
 import { notFound } from '../../errors';
+import type { SchemaTypes } from '../../validation/schema-types';
 import { findQueues } from '../queues/queues.repository';
 import { findQueueAlerts, saveQueueAlerts, type QueueAlertRow } from './alerts.repository';
 
 /** What a queue without a row has: every alert off, the default cool-down. */
 export const DEFAULT_COOLDOWN_SECONDS = 300;
 
-export interface QueueAlertsInput {
-  maxCallersWaiting?: number | null;
-  maxLongestWaitSeconds?: number | null;
-  minServiceLevelPercent?: number | null;
-  noAgentAvailable?: boolean;
-  email?: string;
-  cooldownSeconds?: number;
+export type QueueAlertsInput = SchemaTypes['queue-alerts-update'];
+
+/** What this service uses (docs/architecture.md, "The service shape"). */
+export interface QueueAlertDeps {
+  readonly db: Db;
 }
 
 const view = (queueId: number, r: QueueAlertRow | undefined) => ({
@@ -34,12 +33,12 @@ async function queueOf(db: Db, caller: Caller, queueId: number) {
   return { queue, scope: requireTenant(caller.scope, queue.tenant_id) };
 }
 
-export async function getQueueAlerts(db: Db, caller: Caller, queueId: number) {
+export async function getQueueAlerts({ db }: QueueAlertDeps, caller: Caller, queueId: number) {
   const { scope } = await queueOf(db, caller, queueId);
   return view(queueId, await findQueueAlerts(db, scope, queueId));
 }
 
-export async function setQueueAlerts(db: Db, caller: Caller, queueId: number, input: QueueAlertsInput) {
+export async function setQueueAlerts({ db }: QueueAlertDeps, caller: Caller, queueId: number, input: QueueAlertsInput) {
   const { queue, scope } = await queueOf(db, caller, queueId);
   const row: QueueAlertRow = {
     queue_id: queueId,

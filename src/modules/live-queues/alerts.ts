@@ -1,8 +1,17 @@
-import { scopeOfStoredRow } from '../../access/scope';
-import type { AppDeps } from '../../deps';
-import { enqueueEvent } from '../webhooks/outbox';
+import type { OpenDatabase } from '../../db/database';
+import type { Logger } from '../../log';
+import type { Mailer } from '../../mail/mailer';
+import { OPERATOR } from '../../access/caller';
+import { raiseEvent } from '../webhooks/events.service';
 import { allQueueAlerts, type QueueAlertRow } from './alerts.repository';
-import { liveDepsOf, TenantView, type LiveDeps } from './live.service';
+import { TenantView, type LiveDeps } from './live.service';
+
+/** What the watcher uses: the live view's deps, the connection its events are written through, the mailer and the log. */
+export interface AlertDeps extends LiveDeps {
+  readonly database: OpenDatabase;
+  readonly mailer: Mailer;
+  readonly log: Logger;
+}
 
 /** The alerts a queue can raise, each from one figure of its live view. */
 export const ALERTS = ['callersWaiting', 'longestWait', 'serviceLevel', 'noAgentAvailable'] as const;
@@ -57,14 +66,10 @@ export class AlertWatcher {
   private timer: NodeJS.Timeout | undefined;
   private soon: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
-  private readonly live: LiveDeps;
-
   constructor(
-    private readonly deps: AppDeps,
+    private readonly deps: AlertDeps,
     private readonly tickMs = 5000,
-  ) {
-    this.live = liveDepsOf(deps);
-  }
+  ) {}
 
   /** Without a PBX there is nothing to watch. */
   start(): void {
@@ -98,7 +103,7 @@ export class AlertWatcher {
 
   private async run(): Promise<void> {
     try {
-      const rows = await allQueueAlerts(this.live.db);
+      const rows = await allQueueAlerts(this.deps.db);
       const byTenant = new Map<number, QueueAlertRow[]>();
       for (const r of rows) {
         const ofTenant = byTenant.get(r.tenant_id);
@@ -106,8 +111,8 @@ export class AlertWatcher {
         else byTenant.set(r.tenant_id, [r]);
       }
       for (const [tenantId, ofTenant] of byTenant) {
-        const view = await TenantView.load(this.live, tenantId, scopeOfStoredRow({ tenant_id: tenantId }));
-        const now = this.live.now();
+        const view = await TenantView.load(this.deps, OPERATOR, tenantId);
+        const now = new Date(this.deps.clock.now());
         for (const row of ofTenant) {
           const queue = view.queues.find((q) => q.id === row.queue_id);
           if (!queue) continue;
@@ -152,7 +157,12 @@ export class AlertWatcher {
       threshold: crossed?.threshold ?? null,
     };
     const type = state === 'raised' ? 'QUEUEALERT' : 'QUEUEALERTCLEARED';
-    enqueueEvent(this.deps.database.sqlite, { tenantId, type, occurredAt: now.toISOString(), data }, now.getTime());
+    raiseEvent({ sqlite: this.deps.database.sqlite, clock: { now: () => now.getTime() } }, OPERATOR, {
+      tenantId,
+      type,
+      occurredAt: now.toISOString(),
+      data,
+    });
     if (row.email === '' || !this.deps.mailer.configured) return;
     const what = crossed ? WORDS[alert](crossed.value, crossed.threshold) : `${alert}: back within its threshold`;
     const subject = `${state === 'raised' ? 'Queue alert' : 'Queue alert cleared'}: ${q.name}: ${what}`;

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { Logger } from '../../log';
-import { AmiClient, parseAmiUrl, type AmiClientOptions, type AmiStatus, type AmiTarget } from './ami-client';
-import type { AmiMessage } from './ami-protocol';
+import { AmiClient, type AmiClientOptions, type AmiStatus, type AmiTarget } from '../../ami/ami-client';
+import type { AmiMessage } from '../../ami/ami-protocol';
 import { LiveState, type LiveQueue } from './live-state';
 
 /** One PBX as the live layer knows it. */
@@ -19,26 +19,6 @@ export interface LivePbx {
 export interface LiveQueuesOptions extends AmiClientOptions {
   /** How often the queues are read whole again and the kept state replaced (reconciled). Default 5 minutes. */
   readonly snapshotEveryMs?: number;
-}
-
-/** Parses TARS_AMI_URL: one or more AMI URLs, comma-separated; throws with every problem at once. */
-export function parseAmiUrls(text: string | undefined): AmiTarget[] {
-  if (text === undefined || text.trim() === '') return [];
-  const problems: string[] = [];
-  const targets = text
-    .split(',')
-    .map((u) => u.trim())
-    .filter((u) => u !== '')
-    .flatMap((u, i) => {
-      try {
-        return [parseAmiUrl(u)];
-      } catch (err) {
-        problems.push(`URL ${i + 1}: ${(err as Error).message}`);
-        return [];
-      }
-    });
-  if (problems.length > 0) throw new Error(problems.join('; '));
-  return targets;
 }
 
 class Pbx implements LivePbx {

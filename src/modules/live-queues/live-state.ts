@@ -1,4 +1,4 @@
-import type { AmiMessage } from './ami-protocol';
+import type { AmiMessage } from '../../ami/ami-protocol';
 import { pbxNameKey } from '../../pbx-name';
 
 /** Asterisk's device states (include/asterisk/devicestate.h, enum ast_device_state), as QueueMember's Status. */

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { OPERATOR } from '../../access/caller';
 import type { TenantScope } from '../../access/scope';
 import { tooManyRequests } from '../../errors';
 import type { EventStream } from '../../http/route';
@@ -105,7 +106,7 @@ export class LiveStreams {
     try {
       let channel = this.channels.get(tenantId);
       if (!channel) {
-        const view = await TenantView.load(this.deps, tenantId, scope);
+        const view = await TenantView.load(this.deps, OPERATOR, tenantId);
         channel = this.channels.get(tenantId) ?? new Channel(tenantId, scope, view);
         this.channels.set(tenantId, channel);
       }
@@ -187,7 +188,7 @@ export class LiveStreams {
     res.write('retry: 2000\n\n');
     const missed = this.missedSince(channel, req.headers['last-event-id']);
     if (missed) for (const e of missed) res.write(e.text);
-    else res.write(frame(channel.seq - 1, 'state', channel.view.body(this.deps.live, this.deps.now())));
+    else res.write(frame(channel.seq - 1, 'state', channel.view.body(this.deps.live, new Date(this.deps.clock.now()))));
   }
 
   private leave(channel: Channel, client: Client): void {
@@ -249,7 +250,7 @@ export class LiveStreams {
 
   private readonly flush = (): void => {
     this.flushing = false;
-    const now = this.deps.now();
+    const now = new Date(this.deps.clock.now());
     for (const channel of this.channels.values()) {
       const dirty = channel.dirty;
       channel.dirty = new Set();
@@ -270,11 +271,11 @@ export class LiveStreams {
       try {
         for (const c of [...channel.clients]) if (!(await c.stillAllowed(c.req))) c.res.end();
         if (channel.clients.size === 0) continue;
-        channel.view = await TenantView.load(this.deps, channel.tenantId, channel.scope);
+        channel.view = await TenantView.load(this.deps, OPERATOR, channel.tenantId);
       } catch {
         continue; // the database is closing or busy: the view stays as it was until the next refresh
       }
-      const now = this.deps.now();
+      const now = new Date(this.deps.clock.now());
       for (const q of channel.view.queues) {
         const body = channel.view.queueBody(this.deps.live, q, now);
         const today = JSON.stringify(body.today);

@@ -1,19 +1,22 @@
-import { bearerToken, resolveCaller } from '../../access/caller';
+import { bearerToken, resolveCaller, type TokenVerifier } from '../../access/caller';
 import { inScope } from '../../access/scope';
-import type { AppDeps } from '../../deps';
 import { route, streamRoute, type RouteDef } from '../../http/route';
 import { LiveStreams, type LiveStreamOptions, type StillAllowed } from './live-stream';
 import { agentDnd, agentLogin, agentPause, agentStatus } from './agents.service';
 import { getQueueAlerts, setQueueAlerts } from './alerts.service';
-import { liveDepsOf, liveQueuesOf, liveTenant } from './live.service';
+import { liveQueuesOf, liveTenant, type LiveDeps } from './live.service';
 
 const PERMISSION = 'reporting.queues.read';
 
 /** The live layer's routes: additions to the hosted API (docs/live-queues.md). */
-export function liveQueueRoutes(deps: AppDeps, options?: LiveStreamOptions): RouteDef[] {
-  const { db } = deps.database;
-  const live = liveDepsOf(deps);
-  const streams = new LiveStreams(live, options);
+/** What the live routes use: the live layer's deps, and the token check a stream repeats at every refresh. */
+export interface LiveRouteDeps extends LiveDeps {
+  readonly tokens: TokenVerifier;
+}
+
+export function liveQueueRoutes(deps: LiveRouteDeps, options?: LiveStreamOptions): RouteDef[] {
+  const { db } = deps;
+  const streams = new LiveStreams(deps, options);
   // A stream outlives the request that opened it: its caller is checked again at every refresh.
   const stillAllowed =
     (tenantId: number): StillAllowed =>
@@ -35,7 +38,7 @@ export function liveQueueRoutes(deps: AppDeps, options?: LiveStreamOptions): Rou
       permission: PERMISSION,
       query: 'queue-list-query',
       response: 'live-queues',
-      handler: ({ caller, query }) => liveQueuesOf(live, caller, query),
+      handler: ({ caller, query }) => liveQueuesOf(deps, caller, query),
     }),
     route({
       method: 'get',
@@ -46,7 +49,7 @@ export function liveQueueRoutes(deps: AppDeps, options?: LiveStreamOptions): Rou
       permission: PERMISSION,
       params: 'queue-id-params',
       response: 'queue-alerts',
-      handler: ({ caller, params }) => getQueueAlerts(db, caller, params.queueId),
+      handler: ({ caller, params }) => getQueueAlerts(deps, caller, params.queueId),
     }),
     route({
       method: 'put',
@@ -58,7 +61,7 @@ export function liveQueueRoutes(deps: AppDeps, options?: LiveStreamOptions): Rou
       params: 'queue-id-params',
       body: 'queue-alerts-update',
       response: 'queue-alerts',
-      handler: ({ caller, params, body }) => setQueueAlerts(db, caller, params.queueId, body),
+      handler: ({ caller, params, body }) => setQueueAlerts(deps, caller, params.queueId, body),
     }),
     streamRoute({
       method: 'get',
@@ -81,8 +84,7 @@ export function liveQueueRoutes(deps: AppDeps, options?: LiveStreamOptions): Rou
  * The hosted API's agent routes, as the mobile app calls them (src/shared/api/queues/methods.ts), carried out
  * over AMI. Declared before /v2/queues/:queueId, which would otherwise take `agent-status` for a queue id.
  */
-export function agentRoutes(deps: AppDeps): RouteDef[] {
-  const live = liveDepsOf(deps);
+export function agentRoutes(deps: LiveDeps): RouteDef[] {
   const tag = 'Queues';
   return [
     route({
@@ -93,7 +95,7 @@ export function agentRoutes(deps: AppDeps): RouteDef[] {
       permission: 'authenticated',
       query: 'agent-status-query',
       response: 'agent-queues',
-      handler: ({ caller, query }) => agentStatus(live, caller, query.peerName),
+      handler: ({ caller, query }) => agentStatus(deps, caller, query.peerName),
     }),
     route({
       method: 'post',
@@ -103,7 +105,7 @@ export function agentRoutes(deps: AppDeps): RouteDef[] {
       permission: 'authenticated',
       body: 'agent-login-request',
       response: 'agent-action-result',
-      handler: ({ caller, body }) => agentLogin(live, caller, body),
+      handler: ({ caller, body }) => agentLogin(deps, caller, body),
     }),
     route({
       method: 'post',
@@ -113,7 +115,7 @@ export function agentRoutes(deps: AppDeps): RouteDef[] {
       permission: 'authenticated',
       body: 'agent-pause-request',
       response: 'agent-action-result',
-      handler: ({ caller, body }) => agentPause(live, caller, body),
+      handler: ({ caller, body }) => agentPause(deps, caller, body),
     }),
     route({
       method: 'post',
@@ -123,7 +125,7 @@ export function agentRoutes(deps: AppDeps): RouteDef[] {
       permission: 'authenticated',
       body: 'agent-dnd-request',
       response: 'agent-action-result',
-      handler: ({ caller, body }) => agentDnd(live, caller, body),
+      handler: ({ caller, body }) => agentDnd(deps, caller, body),
     }),
   ];
 }

@@ -1,13 +1,13 @@
 import type { Caller } from '../../access/caller';
 import { requireTenant, type TenantScope } from '../../access/scope';
+import type { Clock } from '../../clock';
 import type { Db } from '../../db/database';
-import type { AppDeps } from '../../deps';
 import { badRequest } from '../../errors';
 import { periodsOf } from '../../time/report-range';
 import { formatDay, localDay, startOfDay } from '../../time/zone';
 import { extensionsOfTenant, type ExtensionRow } from '../extensions/extensions.repository';
-import { AgentNames } from '../pbx-logs/agent-names';
-import { periodSums } from '../queue-reports/period-sums';
+import { AgentNames } from '../pbx-logs/pbx-logs.service';
+import { queuePeriodSums } from '../queue-reports/queue-stats.service';
 import { answeredWithin } from '../queue-reports/queue-stats.repository';
 import { findQueues, membersOf, type QueueDetailRow } from '../queues/queues.repository';
 import { timezoneOfTenant } from '../tenants/tenants.repository';
@@ -93,14 +93,14 @@ function loggedOutView(ext: ExtensionRow) {
   };
 }
 
+/** What the live layer uses (docs/architecture.md, "The service shape"): the PBXs' live state among them. */
 export interface LiveDeps {
   readonly db: Db;
   readonly live: LiveQueues;
-  readonly now: () => Date;
+  readonly clock: Clock;
 }
 
-/** What the live layer's routes, stream and alerts read, from the app's dependencies. */
-export const liveDepsOf = (deps: AppDeps): LiveDeps => ({ db: deps.database.db, live: deps.live, now: () => new Date(deps.clock.now()) });
+const nowOf = (deps: LiveDeps): Date => new Date(deps.clock.now());
 
 type TodayCounters = Awaited<ReturnType<typeof todayCounters>>;
 
@@ -125,8 +125,9 @@ export class TenantView {
     this.byLogName = new Map(queues.map((q) => [pbxNameKey(q.log_name), q]));
   }
 
-  static async load(deps: LiveDeps, tenantId: number, scope: TenantScope, { counters = true } = {}): Promise<TenantView> {
+  static async load(deps: LiveDeps, caller: Caller, tenantId: number, { counters = true } = {}): Promise<TenantView> {
     const { db, live } = deps;
+    const scope = requireTenant(caller.scope, tenantId);
     const queues = await findQueues(db, scope);
     const extensions = await extensionsOfTenant(db, scope, tenantId);
     const names = new AgentNames(
@@ -137,7 +138,7 @@ export class TenantView {
       queues.map((q) => q.id),
     );
     const today = counters
-      ? await todayCounters(db, scope, queues, deps.now(), (q) => liveQueueOf(live.pbxs, q.log_name)?.queue.serviceLevel)
+      ? await todayCounters(deps, caller, scope, queues, (q) => liveQueueOf(live.pbxs, q.log_name)?.queue.serviceLevel)
       : undefined;
     return new TenantView(
       tenantId,
@@ -240,9 +241,9 @@ export type LiveBody = ReturnType<TenantView['body']>;
  * timezone (not Asterisk's own counters, which a reload resets).
  */
 export async function liveQueuesOf(deps: LiveDeps, caller: Caller, query: { tenantId?: number }): Promise<LiveBody> {
-  const { tenantId, scope } = liveTenant(caller.scope, query.tenantId);
-  const view = await TenantView.load(deps, tenantId, scope);
-  return view.body(deps.live, deps.now());
+  const { tenantId } = liveTenant(caller.scope, query.tenantId);
+  const view = await TenantView.load(deps, caller, tenantId);
+  return view.body(deps.live, nowOf(deps));
 }
 
 /** The PBX's `servicelevel` as AMI reports it; when it has none (0), the queue's own threshold in TARS (reporting.md R19). */
@@ -254,16 +255,18 @@ function latest(dates: readonly (Date | undefined)[]): Date | undefined {
 
 /** Today's counters of each queue, from the stored lines, in the tenant's timezone. */
 async function todayCounters(
-  db: Db,
+  deps: LiveDeps,
+  caller: Caller,
   scope: TenantScope,
   queues: readonly QueueDetailRow[],
-  now: Date,
   liveServiceLevel: (q: QueueDetailRow) => number | undefined,
 ) {
+  const { db } = deps;
+  const now = nowOf(deps);
   const tz = await timezoneOfTenant(db, scope);
   const day = localDay(tz, Math.floor(now.getTime() / 1000));
   const range = { start: startOfDay(tz, day), end: startOfDay(tz, day + 1) };
-  const sums = await periodSums(db, scope, queues, tz, range, periodsOf(tz, range, 'totals'));
+  const sums = await queuePeriodSums(deps, caller, queues, tz, range, periodsOf(tz, range, 'totals'));
   // One count per service level in use, over the queues judged at it.
   const byLevel = new Map<number, number[]>();
   for (const q of queues) {

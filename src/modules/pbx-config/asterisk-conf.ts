@@ -11,7 +11,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { AppError } from '../../errors';
-import { expandPattern } from './conf-glob';
+import braces from 'braces';
+import { globSync } from 'tinyglobby';
 import { type CommentState, type HeaderLine, type VariableLine, MAX_LINE, parseLine, strip, stripComments } from './asterisk-conf-lines';
 import { pbxNameKey } from '../../pbx-name';
 
@@ -237,4 +238,22 @@ function displayName(state: LoadState, file: string): string {
 function fail(state: LoadState, at: Where, reason: string): null {
   state.problems.push({ file: at.file, line: at.line, reason });
   return null;
+}
+
+/**
+ * The existing paths an `#include` pattern (absolute) names, as Asterisk's glob(3) with GLOB_NOMAGIC | GLOB_BRACE
+ * lists them: `*`, `?`, `[a-z]`, `[!x]`, `\` escapes, and `{a,b}` alternatives (braces), each alternative's
+ * matches sorted and the alternatives in their written order (tinyglobby would sort them all together). A name
+ * starting with a dot is matched only by a pattern segment starting with one, as glob(3) has it (picomatch's
+ * `dot: false` still lets `[!x]` match the dot).
+ */
+export function expandPattern(pattern: string): string[] {
+  const found = new Set<string>();
+  for (const alternative of braces.expand(pattern)) {
+    const wanted = alternative.split('/');
+    const hidden = (match: string) => match.split('/').some((seg, i) => seg.startsWith('.') && !wanted[i]?.startsWith('.'));
+    const matches = globSync(alternative, { absolute: true, onlyFiles: false, expandDirectories: false, dot: false });
+    for (const m of matches.sort()) if (!hidden(m)) found.add(m);
+  }
+  return [...found];
 }

@@ -17,14 +17,9 @@ import {
   sipPeers,
 } from './site-sources';
 import { buildExtensions } from './site-extensions';
+import type { SiteExtension, SiteNote, SiteQueueMember } from './site-sources';
 
-export type { DialplanHint, QueueMemberLine, QueueStrategy, SipEndpoint };
-
-/** A static member of a queue and the extension it was recognised as. */
-export interface SiteQueueMember extends QueueMemberLine {
-  /** The extension number it belongs to (from its interface, else its state interface); null when neither names one. */
-  extNum: string | null;
-}
+export type { DialplanHint, QueueMemberLine, QueueStrategy, SipEndpoint, SiteExtension, SiteNote, SiteQueueMember };
 
 export interface SiteQueue {
   /** The name Asterisk writes into queue_log: the section name of queues.conf, as written. */
@@ -39,26 +34,6 @@ export interface SiteQueue {
   members: SiteQueueMember[];
   file: string;
   line: number;
-}
-
-export interface SiteExtension {
-  /** All digits, as written (`1001`). */
-  extNum: string;
-  /** The endpoint's caller id name, else the first member name given for it; null when the configuration names no one. */
-  extName: string | null;
-  /** The device of its hint or its endpoint (`PJSIP/1001`, `SIP/1001`); null when only Local-channel members name it. */
-  peerName: string | null;
-  /** Other names Asterisk logs it under (member interfaces, member names, further hint devices), without peerName. */
-  agentAliases: string[];
-  /** Where each fact came from, `file:line what`, for the printout. */
-  sources: string[];
-}
-
-/** Something read that maps to no extension, or a name two extensions claim; printed, not refused. */
-export interface SiteNote {
-  file: string;
-  line: number;
-  message: string;
 }
 
 export interface SiteConfig {

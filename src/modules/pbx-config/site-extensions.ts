@@ -3,8 +3,15 @@
  * An extension is a number: a hint's extension, an endpoint named by digits, or the number a member's
  * interface or state interface names (`Local/1001@…`, `Agent/1001`, `hint:1001@…`, a device of a hint).
  */
-import { type DialplanHint, type QueueMemberLine, type QueueSection, type SipEndpoint } from './site-sources';
-import { type SiteExtension, type SiteNote, type SiteQueueMember } from './site-config';
+import {
+  type DialplanHint,
+  type QueueMemberLine,
+  type QueueSection,
+  type SipEndpoint,
+  type SiteExtension,
+  type SiteNote,
+  type SiteQueueMember,
+} from './site-sources';
 import { pbxNameKey, samePbxName } from '../../pbx-name';
 
 interface Built {

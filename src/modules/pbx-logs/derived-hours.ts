@@ -2,7 +2,7 @@ import type { Sqlite } from '../../db/database';
 import { recomputeDays } from './derived-days';
 import { pbxLogs, type QueueEventRow } from './pbx-logs.repository';
 import { isAnswered, isMemberEvent } from './queue-log-line';
-import { addEvent, emptyVector } from './stats-sql';
+import { addEvent, emptyVector } from './stats.repository';
 
 /**
  * The per-hour tables derived from stored rows: queue_hour_stats and agent_talk_hour (sums of call lines

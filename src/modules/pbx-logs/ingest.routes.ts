@@ -1,9 +1,8 @@
-import type { AppDeps } from '../../deps';
 import { route, type RouteDef } from '../../http/route';
-import { ingestLines } from './ingest.service';
+import { ingestLines, type IngestDeps } from './ingest.service';
 
 /** Sending PBX log lines over HTTP: an addition to the hosted API (README "Importing PBX logs"). */
-export function ingestRoutes(deps: AppDeps): RouteDef[] {
+export function ingestRoutes(deps: IngestDeps): RouteDef[] {
   const common = {
     method: 'post',
     tag: 'Reporting',
@@ -17,13 +16,13 @@ export function ingestRoutes(deps: AppDeps): RouteDef[] {
       ...common,
       path: '/v2/reporting/ingest/queue-log',
       summary: 'Import Asterisk queue_log lines',
-      handler: ({ caller, body }) => ingestLines(deps.database, deps.clock, caller, 'queue-log', body, deps.config.pbxTimezone),
+      handler: ({ caller, body }) => ingestLines(deps, caller, 'queue-log', body),
     }),
     route({
       ...common,
       path: '/v2/reporting/ingest/cdr',
       summary: 'Import Asterisk CDR (Master.csv) lines',
-      handler: ({ caller, body }) => ingestLines(deps.database, deps.clock, caller, 'cdr', body, deps.config.pbxTimezone),
+      handler: ({ caller, body }) => ingestLines(deps, caller, 'cdr', body),
     }),
   ];
 }

@@ -1,15 +1,21 @@
 import type { OpenDatabase } from '../../db/database';
 import type { Caller } from '../../access/caller';
 import type { Clock } from '../../clock';
+import type { Config } from '../../config';
+import type { SchemaTypes } from '../../validation/schema-types';
 import { CdrImporter } from './cdr-importer';
 import type { ImportSummaryJson } from './import-summary';
 import { pbxEventHook } from './pbx-events';
 import { QueueLogImporter } from './queue-log-importer';
 
-export interface IngestBody {
-  lines: string[];
-  /** The PBX's zone (reporting.md R16), checked by the schema. */
-  timezone?: string;
+/** Its `timezone` is the PBX's zone (reporting.md R16), checked by the schema. */
+export type IngestBody = SchemaTypes['ingest-lines'];
+
+/** What this service uses (docs/architecture.md, "The service shape"): the raw connection the importers write through. */
+export interface IngestDeps {
+  readonly database: OpenDatabase;
+  readonly clock: Clock;
+  readonly config: Pick<Config, 'pbxTimezone'>;
 }
 
 /**
@@ -21,17 +27,20 @@ export interface IngestBody {
  * arrive live: they fire webhook events (STARTCALL, ENDCALL, …) in the same transaction.
  */
 export async function ingestLines(
-  database: OpenDatabase,
-  clock: Clock,
+  deps: IngestDeps,
   caller: Caller,
   kind: 'queue-log' | 'cdr',
   body: IngestBody,
-  defaultZone: string,
 ): Promise<ImportSummaryJson> {
+  const { database, clock } = deps;
   // The importer writes through the raw connection: holding Kysely's connection keeps every other
   // query of this process (and its transactions) out of the way meanwhile.
   return database.db.connection().execute(async () => {
-    const opts = { scope: caller.scope, onChunk: pbxEventHook(() => clock.now(), true).onChunk, timezone: body.timezone ?? defaultZone };
+    const opts = {
+      scope: caller.scope,
+      onChunk: pbxEventHook(() => clock.now(), true).onChunk,
+      timezone: body.timezone ?? deps.config.pbxTimezone,
+    };
     const importer = kind === 'queue-log' ? new QueueLogImporter(database.sqlite, opts) : new CdrImporter(database.sqlite, opts);
     importer.importLines(body.lines);
     return importer.finish().toJSON();

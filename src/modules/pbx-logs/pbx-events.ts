@@ -1,6 +1,7 @@
 import type { Sqlite } from '../../db/database';
-import { toCallRecord, type CallRecord } from '../calls/calls';
-import { claimCallEvent, enqueueEvent } from '../webhooks/outbox';
+import { toCallRecord, type CallRecord } from '../calls/calls.service';
+import { OPERATOR } from '../../access/caller';
+import { claimCall, raiseEvent, type EventDeps, type WebhookEvent } from '../webhooks/events.service';
 import type { StoredChunk } from './import-run';
 import { cdrKey, type CdrRecord } from './cdr-line';
 import { pbxLogs } from './pbx-logs.repository';
@@ -36,6 +37,12 @@ export function pbxEventHook(now: () => number, live: boolean): PbxEventHook {
 }
 
 const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
+
+/** The events of a chunk are the server's own doing (the import already kept to its caller's tenants): OPERATOR raises them. */
+const eventDeps = (sqlite: Sqlite, now: number): EventDeps => ({ sqlite, clock: { now: () => now } });
+const claimCallEvent = (sqlite: Sqlite, claim: { type: string; callId: string; queueId: number }, now: number) =>
+  claimCall(eventDeps(sqlite, now), OPERATOR, claim);
+const enqueueEvent = (sqlite: Sqlite, event: WebhookEvent, now: number) => raiseEvent(eventDeps(sqlite, now), OPERATOR, event);
 
 function queueLogEvents(sqlite: Sqlite, chunk: Extract<StoredChunk, { kind: 'queue-log' }>, now: number): void {
   const repo = pbxLogs(sqlite);

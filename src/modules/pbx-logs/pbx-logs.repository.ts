@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { Sqlite } from '../../db/database';
+import type { Db, Sqlite } from '../../db/database';
 import type { CdrCallTable } from '../../db/schema-reporting';
 import { preparedStatements, statement } from '../../db/statements';
 import { EV } from './queue-log-line';
@@ -13,7 +13,7 @@ import {
   SHOWS_MEMBERSHIP,
   STATS_COLUMNS,
   vectorParams,
-} from './stats-sql';
+} from './stats.repository';
 
 /*
  * Every statement of the PBX-log import and of the data derived from it, prepared once per connection
@@ -324,7 +324,7 @@ export function pbxLogs(sqlite: Sqlite) {
     insertPause: (r: PauseRow) => s.insertPause.run([r.queue, r.agent, r.start, r.end, r.reason]),
     closeSession: (r: { id: number; end: number }) => s.closeSession.run([r.end, r.id]),
     closePause: (r: { id: number; end: number }) => s.closePause.run([r.end, r.id]),
-    /** Adds sums (STATS_COLUMNS order, stats-sql.ts vectors) to an hour of a queue. */
+    /** Adds sums (STATS_COLUMNS order, stats.repository.ts vectors) to an hour of a queue. */
     addHourStats: (at: Queue & { hour: number }, sums: Float64Array) => s.addHourStats.run([at.queue, at.hour, ...vectorParams(sums)]),
     addHourTalk: (r: HourTalkRow) => s.addHourTalk.run([r.queue, r.hour, r.agent, r.talk]),
     fillDetails: (r: QueueEventRow) => s.fillDetails.run([r.caller, r.callerKey, r.position, r.origPosition, r.time, r.lineKey]),
@@ -359,4 +359,9 @@ class EventInserter {
       stored[i] = this.s.insertEvent.run(args).changes > 0;
     }
   }
+}
+
+/** The lines of every import so far, by log kind, outcome and skip reason (the metrics' gauge). */
+export async function importLineCounts(db: Db): Promise<{ kind: string; outcome: string; reason: string; lines: number }[]> {
+  return db.selectFrom('import_line_counts').select(['kind', 'outcome', 'reason', 'lines']).execute();
 }

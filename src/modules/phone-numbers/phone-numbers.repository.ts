@@ -166,3 +166,14 @@ export async function setRegisteredCnam(db: Db, scope: TenantScope, id: number, 
     .executeTakeFirst();
   return res.numUpdatedRows > 0n;
 }
+
+/** The number's record, if the server has it (a number is unique on the server, across tenants). */
+export async function phoneNumberByNumber(db: Db, number: string): Promise<{ id: number; tenant_id: number } | undefined> {
+  return db.selectFrom('phone_numbers').select(['id', 'tenant_id']).where('number', '=', number).executeTakeFirst();
+}
+
+/** Deletes a number of the scope with its destinations. */
+export async function deletePhoneNumber(db: Db, scope: TenantScope, id: number): Promise<void> {
+  await db.deleteFrom('phone_number_destinations').where('phone_number_id', '=', id).execute();
+  await db.deleteFrom('phone_numbers').where('id', '=', id).where(tenantIn(scope)).execute();
+}

@@ -1,9 +1,7 @@
-import type { AppDeps } from '../../deps';
 import { route, type RouteDef } from '../../http/route';
-import { createNumber, getNumber, listNumbers, removeNumber, setCallerIdName } from './phone-numbers.service';
+import { createNumber, getNumber, listNumbers, removeNumber, setCallerIdName, type PhoneNumberDeps } from './phone-numbers.service';
 
-export function phoneNumberRoutes(deps: AppDeps): RouteDef[] {
-  const { db } = deps.database;
+export function phoneNumberRoutes(deps: PhoneNumberDeps): RouteDef[] {
   const tag = 'Phone numbers';
   return [
     route({
@@ -15,7 +13,7 @@ export function phoneNumberRoutes(deps: AppDeps): RouteDef[] {
       permission: 'admin.phone-numbers.create',
       body: 'phone-number-create',
       response: 'phone-number',
-      handler: ({ caller, body }) => createNumber(db, caller, body),
+      handler: ({ caller, body }) => createNumber(deps, caller, body),
     }),
     route({
       method: 'delete',
@@ -26,7 +24,7 @@ export function phoneNumberRoutes(deps: AppDeps): RouteDef[] {
       permission: 'admin.phone-numbers.delete',
       params: 'id-params',
       response: 'phone-number',
-      handler: ({ caller, params }) => removeNumber(db, caller, params.id),
+      handler: ({ caller, params }) => removeNumber(deps, caller, params.id),
     }),
     route({
       method: 'get',
@@ -36,7 +34,7 @@ export function phoneNumberRoutes(deps: AppDeps): RouteDef[] {
       permission: 'admin.phone-numbers.read',
       query: 'phone-number-query',
       response: 'phone-number-page',
-      handler: ({ caller, query }) => listNumbers(db, caller, query),
+      handler: ({ caller, query }) => listNumbers(deps, caller, query),
     }),
     route({
       method: 'patch',
@@ -47,7 +45,7 @@ export function phoneNumberRoutes(deps: AppDeps): RouteDef[] {
       params: 'id-params',
       body: 'caller-id-name',
       response: 'phone-number',
-      handler: ({ caller, params, body }) => setCallerIdName(db, caller, params.id, body.callerIdName),
+      handler: ({ caller, params, body }) => setCallerIdName(deps, caller, params.id, body.callerIdName),
     }),
     route({
       method: 'get',
@@ -58,7 +56,7 @@ export function phoneNumberRoutes(deps: AppDeps): RouteDef[] {
       permission: 'admin.phone-numbers.read',
       params: 'id-params',
       response: 'phone-number',
-      handler: ({ caller, params }) => getNumber(db, caller, params.id),
+      handler: ({ caller, params }) => getNumber(deps, caller, params.id),
     }),
   ];
 }

@@ -2,10 +2,10 @@ import { sql, type RawBuilder } from 'kysely';
 import type { TenantScope } from '../../access/scope';
 import { tenantIn } from '../../access/tenant-filter';
 import type { Db } from '../../db/database';
-import { EV } from '../pbx-logs/queue-log-line';
-import { ANSWERED_EVENTS, outboundCallsOf, OUTBOUND_SUMS } from '../pbx-logs/stats-sql';
+import { EV } from '../pbx-logs/stats.repository';
+import { ANSWERED_EVENTS, outboundCallsOf, OUTBOUND_SUMS } from '../pbx-logs/stats.repository';
 import type { QueueSpan } from './report-frame';
-import { withSpans } from './span-table';
+import { withSpans } from './span-table.repository';
 
 /**
  * The pieces of each agent's day (reporting.md R21, R23) over spans of a report's rows. Every query reads only

@@ -2,7 +2,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { TenantScope } from '../../access/scope';
 import { tenantIn } from '../../access/tenant-filter';
 import type { Db } from '../../db/database';
-import { ANSWERED_EVENTS } from '../pbx-logs/stats-sql';
+import { ANSWERED_EVENTS } from '../pbx-logs/stats.repository';
 
 /**
  * The pieces of agent availability (reporting.md R10, R11) over a range [start, end): interval time is

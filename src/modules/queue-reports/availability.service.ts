@@ -1,6 +1,8 @@
 import type { Db } from '../../db/database';
 import type { Caller } from '../../access/caller';
-import { resolveRange, type Distribution } from '../../time/report-range';
+import type { Clock } from '../../clock';
+import { resolveRange } from '../../time/report-range';
+import type { SchemaTypes } from '../../validation/schema-types';
 import { requireTenant, type TenantScope } from '../../access/scope';
 import { getQueuesInScope } from '../queues/queues.repository';
 import { timezoneOfTenant } from '../tenants/tenants.repository';
@@ -8,16 +10,19 @@ import { agentNames, edgeTalk, hourTalk, membershipTimes, nonQueueTalk, pauseTim
 import { codePointOrder, toAvailabilityRow, type AgentAvailabilityRow } from './queue-reports';
 import { readDates } from './queue-stats.service';
 
-export interface AvailabilityBody {
-  queueId: number;
-  startDate: string;
-  endDate: string;
-  /** Validated, then ignored: always totals over the range (R11). */
-  distribution?: Distribution;
+/** Its `distribution` is validated, then ignored: always totals over the range (R11). */
+export type AvailabilityBody = SchemaTypes['agent-availability-request'];
+
+/** What this service uses (docs/architecture.md, "The service shape"): the clock, for a range that ends in the future. */
+export interface AvailabilityDeps {
+  readonly db: Db;
+  readonly clock: Clock;
 }
 
 /** POST /v2/reporting/queues/agent-availability (api.md §4.3, decisions.md §6, reporting.md R10, R11). */
-export async function agentAvailability(db: Db, caller: Caller, body: AvailabilityBody, now: number): Promise<AgentAvailabilityRow[]> {
+export async function agentAvailability(deps: AvailabilityDeps, caller: Caller, body: AvailabilityBody): Promise<AgentAvailabilityRow[]> {
+  const { db } = deps;
+  const now = deps.clock.now();
   const { start, end } = readDates(body);
   const [queue] = await getQueuesInScope(db, caller.scope, [body.queueId]);
   if (!queue) return [];

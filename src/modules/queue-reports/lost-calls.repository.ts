@@ -2,8 +2,8 @@ import { sql } from 'kysely';
 import type { TenantScope } from '../../access/scope';
 import { tenantIn } from '../../access/tenant-filter';
 import type { Db } from '../../db/database';
-import { EV } from '../pbx-logs/queue-log-line';
-import { withSpans } from './span-table';
+import { EV } from '../pbx-logs/stats.repository';
+import { withSpans } from './span-table.repository';
 
 /** A stretch of one queue's calls, by their ENTERQUEUE time (R3): [from, to). */
 export interface LostSpan {

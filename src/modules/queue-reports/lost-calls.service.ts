@@ -1,7 +1,7 @@
 import type { Caller } from '../../access/caller';
 import { pageOf, pageWindow } from '../../access/paging';
 import type { Db } from '../../db/database';
-import { EV } from '../pbx-logs/queue-log-line';
+import { EV } from '../pbx-logs/stats.repository';
 import type { SchemaTypes } from '../../validation/schema-types';
 import { isoInZone } from '../../time/zone';
 import { lostCallsOf, type LostCallRow, type LostSpan } from './lost-calls.repository';

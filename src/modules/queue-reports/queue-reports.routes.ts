@@ -1,6 +1,5 @@
-import type { AppDeps } from '../../deps';
 import { route, type RouteDef } from '../../http/route';
-import { agentAvailability } from './availability.service';
+import { agentAvailability, type AvailabilityDeps } from './availability.service';
 import { queueStats } from './queue-stats.service';
 import { serviceLevelReport } from './service-level.service';
 import { agentsReport } from './agents.service';
@@ -9,8 +8,7 @@ import { lostCalls, lostCallsReport } from './lost-calls.service';
 import { agentSessionsWorkbook, lostCallsWorkbook } from './list-sheets';
 import { agentsWorkbook, availabilityWorkbook, serviceLevelWorkbook, statsWorkbook } from './report-sheets';
 
-export function queueReportRoutes(deps: AppDeps): RouteDef[] {
-  const { db } = deps.database;
+export function queueReportRoutes(deps: AvailabilityDeps): RouteDef[] {
   return [
     route({
       method: 'post',
@@ -20,8 +18,8 @@ export function queueReportRoutes(deps: AppDeps): RouteDef[] {
       permission: 'reporting.queues.read',
       body: 'queue-stats-request',
       response: 'queue-stats',
-      handler: ({ caller, body }) => queueStats(db, caller, body),
-      sheet: async ({ caller, body }) => statsWorkbook(await queueStats(db, caller, body), body),
+      handler: ({ caller, body }) => queueStats(deps, caller, body),
+      sheet: async ({ caller, body }) => statsWorkbook(await queueStats(deps, caller, body), body),
     }),
     route({
       method: 'post',
@@ -31,8 +29,8 @@ export function queueReportRoutes(deps: AppDeps): RouteDef[] {
       permission: 'reporting.queues.read',
       body: 'agent-availability-request',
       response: 'agent-availability',
-      handler: ({ caller, body }) => agentAvailability(db, caller, body, deps.clock.now()),
-      sheet: async ({ caller, body }) => availabilityWorkbook(await agentAvailability(db, caller, body, deps.clock.now()), body),
+      handler: ({ caller, body }) => agentAvailability(deps, caller, body),
+      sheet: async ({ caller, body }) => availabilityWorkbook(await agentAvailability(deps, caller, body), body),
     }),
     route({
       method: 'post',
@@ -43,8 +41,8 @@ export function queueReportRoutes(deps: AppDeps): RouteDef[] {
       permission: 'reporting.queues.read',
       body: 'queue-service-level-request',
       response: 'queue-service-level',
-      handler: ({ caller, body }) => serviceLevelReport({ db }, caller, body),
-      sheet: async ({ caller, body }) => serviceLevelWorkbook(await serviceLevelReport({ db }, caller, body), body),
+      handler: ({ caller, body }) => serviceLevelReport(deps, caller, body),
+      sheet: async ({ caller, body }) => serviceLevelWorkbook(await serviceLevelReport(deps, caller, body), body),
     }),
     route({
       method: 'post',
@@ -55,8 +53,8 @@ export function queueReportRoutes(deps: AppDeps): RouteDef[] {
       permission: 'reporting.queues.read',
       body: 'queue-agents-request',
       response: 'queue-agents',
-      handler: ({ caller, body }) => agentsReport({ db, clock: deps.clock }, caller, body),
-      sheet: async ({ caller, body }) => agentsWorkbook(await agentsReport({ db, clock: deps.clock }, caller, body), body),
+      handler: ({ caller, body }) => agentsReport(deps, caller, body),
+      sheet: async ({ caller, body }) => agentsWorkbook(await agentsReport(deps, caller, body), body),
     }),
     route({
       method: 'post',
@@ -67,8 +65,8 @@ export function queueReportRoutes(deps: AppDeps): RouteDef[] {
       permission: 'reporting.queues.read',
       body: 'queue-agent-sessions-request',
       response: 'queue-agent-sessions',
-      handler: ({ caller, body }) => agentSessionsReport({ db, clock: deps.clock }, caller, body),
-      sheet: async ({ caller, body }) => agentSessionsWorkbook(await agentSessionsReport({ db, clock: deps.clock }, caller, body), body),
+      handler: ({ caller, body }) => agentSessionsReport(deps, caller, body),
+      sheet: async ({ caller, body }) => agentSessionsWorkbook(await agentSessionsReport(deps, caller, body), body),
     }),
     route({
       method: 'post',
@@ -79,8 +77,8 @@ export function queueReportRoutes(deps: AppDeps): RouteDef[] {
       permission: 'reporting.queues.read',
       body: 'queue-lost-calls-request',
       response: 'queue-lost-calls',
-      handler: ({ caller, body }) => lostCallsReport({ db }, caller, body),
-      sheet: async ({ caller, body }) => lostCallsWorkbook(await lostCalls({ db }, caller, body), body),
+      handler: ({ caller, body }) => lostCallsReport(deps, caller, body),
+      sheet: async ({ caller, body }) => lostCallsWorkbook(await lostCalls(deps, caller, body), body),
     }),
   ];
 }

@@ -6,22 +6,10 @@ import type { Sums } from './spans';
 /** A queue statistics result (api.md §2.9), fields in the order of the expected reports. */
 export type QueueStatsRow = SchemaTypes['queue-stats']['results'][number];
 
-export interface QueueStatsResponse {
-  queueIds: number[];
-  results: QueueStatsRow[];
-}
+export type QueueStatsResponse = SchemaTypes['queue-stats'];
 
 /** An agent availability result (api.md §2.10). */
-export interface AgentAvailabilityRow {
-  peerName: string;
-  name: string;
-  queueTalkTime: number;
-  nonQueueTalkTime: number;
-  totalUnavailableTime: number;
-  totalAvailableTime: number;
-  offDutyTimes: { offDutyReason: string; offDutyTime: number }[];
-  dndTimes: number;
-}
+export type AgentAvailabilityRow = SchemaTypes['agent-availability'][number];
 
 /**
  * A stats row; `start` (R20) only for the distributions that are additions, after `date`: the hosted API's rows stay

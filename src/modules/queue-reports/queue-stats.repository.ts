@@ -12,7 +12,7 @@ import {
   OUTBOUND_SUMS,
   STATS_COLUMNS,
   type StatsColumn,
-} from '../pbx-logs/stats-sql';
+} from '../pbx-logs/stats.repository';
 
 /**
  * Sums of the queue statistics over time spans. Whole hours come from the per-hour tables; the parts of

@@ -1,7 +1,16 @@
 import type { Db } from '../../db/database';
+import type { SchemaTypes } from '../../validation/schema-types';
 import type { Caller } from '../../access/caller';
 import { requireTenant } from '../../access/scope';
-import { parseReportDate, periodsOf, resolveRange, type Distribution, type ReportDate, type ReportRange } from '../../time/report-range';
+import {
+  parseReportDate,
+  periodsOf,
+  resolveRange,
+  type Distribution,
+  type Period,
+  type ReportDate,
+  type ReportRange,
+} from '../../time/report-range';
 import { isCalendar, reportRows } from '../../time/report-rows';
 import { isoInZone } from '../../time/zone';
 import { getQueuesInScope, type QueueRow } from '../queues/queues.repository';
@@ -10,11 +19,11 @@ import { periodSums, spanSums } from './period-sums';
 import { toStatsRow, type QueueStatsResponse, type QueueStatsRow } from './queue-reports';
 import { addSums, emptySums, type Sums } from './spans';
 
-export interface QueueStatsBody {
-  queueId: number[];
-  startDate: string;
-  endDate: string;
-  distribution?: Distribution;
+export type QueueStatsBody = SchemaTypes['queue-stats-request'];
+
+/** What the queue reports use (docs/architecture.md, "The service shape"). */
+export interface QueueReportDeps {
+  readonly db: Db;
 }
 
 /** The range of a report as read, before a timezone makes instants of it. */
@@ -31,7 +40,8 @@ export function readDates(body: DateBody): { start: ReportDate; end: ReportDate 
  * POST /v2/reporting/queues/stats (api.md §4.3, decisions.md §6, reporting.md R5–R12): one row per queue
  * and period, each queue in its own tenant's timezone, sorted by queue id then date.
  */
-export async function queueStats(db: Db, caller: Caller, body: QueueStatsBody): Promise<QueueStatsResponse> {
+export async function queueStats(deps: QueueReportDeps, caller: Caller, body: QueueStatsBody): Promise<QueueStatsResponse> {
+  const { db } = deps;
   const { start, end } = readDates(body);
   const distribution = body.distribution ?? 'totals';
   const ids = [...new Set(body.queueId)].sort((a, b) => a - b);
@@ -91,4 +101,19 @@ async function intervalRows(
     );
   }
   return out;
+}
+
+/**
+ * The stored lines' sums of some queues of one tenant over periods of a range, in the tenant's zone (what the live
+ * view's today is made of: src/modules/live-queues). Each queue's list has one element per period.
+ */
+export async function queuePeriodSums(
+  deps: QueueReportDeps,
+  caller: Caller,
+  queues: Parameters<typeof periodSums>[2],
+  tz: string,
+  range: ReportRange,
+  periods: readonly Period[],
+): Promise<Map<number, Sums[]>> {
+  return periodSums(deps.db, caller.scope, queues, tz, range, periods);
 }

@@ -47,14 +47,13 @@ export async function queueReportExport(
   module: QueueReportModule,
   body: unknown,
 ): Promise<{ workbook: Workbook; rows: () => number }> {
-  const now = deps.clock.now();
   switch (module) {
     case 'queue-stats': {
-      const res = await queueStats(deps.db, caller, body as QueueStatsBody);
+      const res = await queueStats(deps, caller, body as QueueStatsBody);
       return { workbook: statsWorkbook(res, body as QueueStatsBody), rows: () => res.results.length };
     }
     case 'queue-agent-availability': {
-      const res = await agentAvailability(deps.db, caller, body as AvailabilityBody, now);
+      const res = await agentAvailability(deps, caller, body as AvailabilityBody);
       return { workbook: availabilityWorkbook(res, body as AvailabilityBody), rows: () => res.length };
     }
     case 'queue-service-level': {

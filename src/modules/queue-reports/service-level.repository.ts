@@ -2,10 +2,10 @@ import { sql, type RawBuilder } from 'kysely';
 import type { TenantScope } from '../../access/scope';
 import { tenantIn } from '../../access/tenant-filter';
 import type { Db } from '../../db/database';
-import { EV } from '../pbx-logs/queue-log-line';
-import { ANSWERED_EVENTS, COUNTED_EVENTS } from '../pbx-logs/stats-sql';
+import { EV } from '../pbx-logs/stats.repository';
+import { ANSWERED_EVENTS, COUNTED_EVENTS } from '../pbx-logs/stats.repository';
 import type { QueueSpan } from './report-frame';
-import { withSpans } from './span-table';
+import { withSpans } from './span-table.repository';
 
 /** A span of a queue with the queue's own threshold (R19), which the query counts for first. */
 export interface LevelSpan extends QueueSpan {

@@ -1,4 +1,4 @@
-import { STATS_COLUMNS } from '../pbx-logs/stats-sql';
+import { STATS_COLUMNS } from '../pbx-logs/stats.repository';
 import type { EdgeSpan, HourSpan, OutboundSums, StatsSums } from './queue-stats.repository';
 
 /** A stretch of time [from, to) of one queue whose sums a report needs; its index in the list is its id. */

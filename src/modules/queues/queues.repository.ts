@@ -37,9 +37,36 @@ export async function insertQueue(db: Db, input: QueueInput): Promise<number> {
   return row.id;
 }
 
-export async function updateQueue(db: Db, scope: TenantScope, id: number, input: Omit<QueueInput, 'id' | 'tenantId'>): Promise<void> {
-  await db.updateTable('queues').set(queueColumns(input)).where('id', '=', id).where(tenantIn(scope)).execute();
+/**
+ * Changes the columns of the fields given, and only those: a field left out (undefined) keeps its stored value,
+ * so that a caller that does not know a column (a newer one) cannot blank it.
+ */
+export async function updateQueue(
+  db: Db,
+  scope: TenantScope,
+  id: number,
+  patch: Partial<Omit<QueueInput, 'id' | 'tenantId'>>,
+): Promise<void> {
+  const all = queueColumns({ name: '', logName: '', ...patch });
+  const given = Object.fromEntries(
+    Object.entries(COLUMN_OF).flatMap(([field, column]) =>
+      patch[field as keyof typeof COLUMN_OF] === undefined ? [] : [[column, all[column]]],
+    ),
+  );
+  if (Object.keys(given).length === 0) return;
+  await db.updateTable('queues').set(given).where('id', '=', id).where(tenantIn(scope)).execute();
 }
+
+/** The column each field of QueueInput sets. */
+const COLUMN_OF = {
+  name: 'name',
+  logName: 'log_name',
+  number: 'number',
+  ringStrategy: 'ring_strategy',
+  recording: 'recording',
+  branchId: 'branch_id',
+  serviceLevelSeconds: 'service_level_seconds',
+} as const satisfies Record<keyof Omit<QueueInput, 'id' | 'tenantId'>, keyof ReturnType<typeof queueColumns>>;
 
 export async function deleteQueue(db: Db, scope: TenantScope, id: number): Promise<void> {
   await db.deleteFrom('queues').where('id', '=', id).where(tenantIn(scope)).execute();

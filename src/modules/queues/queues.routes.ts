@@ -1,13 +1,11 @@
-import type { AppDeps } from '../../deps';
 import { route, type RouteDef } from '../../http/route';
-import { callQueues, changeQueue, createQueue, getQueue, removeQueue } from './queues.service';
+import { callQueues, changeQueue, createQueue, getQueue, removeQueue, type QueueDeps } from './queues.service';
 
 /**
  * Queues: `GET /v2/queues?tenantId=` is the hosted API's list (CallQueue[]); the rest is an addition for the
  * site's directory (docs/api.md "Directory").
  */
-export function queueRoutes(deps: AppDeps): RouteDef[] {
-  const { db } = deps.database;
+export function queueRoutes(deps: QueueDeps): RouteDef[] {
   const tag = 'Directory';
   const path = '/v2/queues';
   return [
@@ -19,7 +17,7 @@ export function queueRoutes(deps: AppDeps): RouteDef[] {
       permission: 'admin.queues.read',
       query: 'queue-list-query',
       response: 'call-queue-list',
-      handler: ({ caller, query }) => callQueues(db, caller.scope, query),
+      handler: ({ caller, query }) => callQueues(deps, caller, query),
     }),
     route({
       method: 'post',
@@ -30,7 +28,7 @@ export function queueRoutes(deps: AppDeps): RouteDef[] {
       permission: 'admin.queues.create',
       body: 'queue-create',
       response: 'queue',
-      handler: ({ caller, body }) => createQueue(db, caller.scope, body),
+      handler: ({ caller, body }) => createQueue(deps, caller, body),
     }),
     route({
       method: 'get',
@@ -41,7 +39,7 @@ export function queueRoutes(deps: AppDeps): RouteDef[] {
       permission: 'admin.queues.read',
       params: 'queue-id-params',
       response: 'queue',
-      handler: ({ caller, params }) => getQueue(db, caller.scope, params.queueId),
+      handler: ({ caller, params }) => getQueue(deps, caller, params.queueId),
     }),
     route({
       method: 'patch',
@@ -53,7 +51,7 @@ export function queueRoutes(deps: AppDeps): RouteDef[] {
       params: 'queue-id-params',
       body: 'queue-update',
       response: 'queue',
-      handler: ({ caller, params, body }) => changeQueue(db, caller.scope, params.queueId, body),
+      handler: ({ caller, params, body }) => changeQueue(deps, caller, params.queueId, body),
     }),
     route({
       method: 'delete',
@@ -65,7 +63,7 @@ export function queueRoutes(deps: AppDeps): RouteDef[] {
       params: 'queue-id-params',
       query: 'queue-delete-query',
       response: 'queue',
-      handler: ({ caller, params, query }) => removeQueue(db, caller.scope, params.queueId, query.cascade === 1),
+      handler: ({ caller, params, query }) => removeQueue(deps, caller, params.queueId, query.cascade === 1),
     }),
   ];
 }

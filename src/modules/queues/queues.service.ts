@@ -1,8 +1,10 @@
-import type { Db } from '../../db/database';
+import type { Caller } from '../../access/caller';
+import { transaction, type Db } from '../../db/database';
 import { inScope, listScope, requireTenant, type TenantScope } from '../../access/scope';
 import { badRequest, conflict, notFound } from '../../errors';
 import type { SchemaTypes } from '../../validation/schema-types';
 import { isBranchOfTenant } from '../branches/branches.repository';
+import { extensionsOfTenantAmong } from '../extensions/extensions.repository';
 import { getTenantRef } from '../tenants/tenants.repository';
 import {
   deleteQueue,
@@ -23,6 +25,11 @@ export type CallQueue = SchemaTypes['call-queue'];
 export type QueueCreate = SchemaTypes['queue-create'];
 export type QueueUpdate = SchemaTypes['queue-update'];
 
+/** What this service uses (docs/architecture.md, "The service shape"). */
+export interface QueueDeps {
+  readonly db: Db;
+}
+
 const toCallQueue = (r: QueueDetailRow): CallQueue => ({
   id: r.id,
   name: r.name,
@@ -40,14 +47,14 @@ const toApiQueue = (r: QueueDetailRow, members: number[]): ApiQueue => {
 };
 
 /** The hosted API's list (the mobile app's getCallQueues): every queue the caller reaches, of one tenant when asked. */
-export async function callQueues(db: Db, scope: TenantScope, q: { tenantId?: number }): Promise<CallQueue[]> {
-  return (await findQueues(db, listScope(scope, q.tenantId))).map(toCallQueue);
+export async function callQueues(deps: QueueDeps, caller: Caller, q: { tenantId?: number }): Promise<CallQueue[]> {
+  return (await findQueues(deps.db, listScope(caller.scope, q.tenantId))).map(toCallQueue);
 }
 
-export async function getQueue(db: Db, scope: TenantScope, id: number): Promise<ApiQueue> {
-  const [row] = await findQueues(db, scope, id);
+export async function getQueue(deps: QueueDeps, caller: Caller, id: number): Promise<ApiQueue> {
+  const [row] = await findQueues(deps.db, caller.scope, id);
   if (!row) throw notFound(`Queue ${id}`);
-  return toApiQueue(row, (await membersOf(db, [id])).get(id) ?? []);
+  return toApiQueue(row, (await membersOf(deps.db, [id])).get(id) ?? []);
 }
 
 /**
@@ -73,13 +80,8 @@ async function checkRefs(
       throw badRequest(`branchId: branch ${branchId} is not a branch of tenant ${tenantId}`);
   }
   if (members && members.length > 0) {
-    const found = await db
-      .selectFrom('extensions')
-      .select('id')
-      .where('tenant_id', '=', tenantId)
-      .where('id', 'in', [...members])
-      .execute();
-    const missing = members.filter((m) => !found.some((f) => f.id === m));
+    const found = await extensionsOfTenantAmong(db, tenantId, members);
+    const missing = members.filter((m) => !found.includes(m));
     if (missing.length > 0)
       throw badRequest(
         `members: ${missing.join(', ')} ${missing.length === 1 ? 'is not an extension' : 'are not extensions'} of tenant ${tenantId}`,
@@ -87,27 +89,28 @@ async function checkRefs(
   }
 }
 
-export async function createQueue(db: Db, scope: TenantScope, input: QueueCreate): Promise<ApiQueue> {
-  const tenantScope = requireTenant(scope, input.tenantId);
-  return db.transaction().execute(async (trx) => {
+export async function createQueue(deps: QueueDeps, caller: Caller, input: QueueCreate): Promise<ApiQueue> {
+  const tenantScope = requireTenant(caller.scope, input.tenantId);
+  return transaction(deps.db, async (trx) => {
     await getTenantRef(trx, tenantScope);
-    await checkLogName(trx, scope, input.logName);
+    await checkLogName(trx, caller.scope, input.logName);
     await checkRefs(trx, input.tenantId, input.branchId, input.members);
     const id = await insertQueue(trx, input);
     await replaceMembers(trx, id, input.members ?? []);
-    return getQueue(trx, tenantScope, id);
+    return getQueue({ db: trx }, caller, id);
   });
 }
 
-export async function changeQueue(db: Db, scope: TenantScope, id: number, patch: QueueUpdate): Promise<ApiQueue> {
-  return db.transaction().execute(async (trx) => {
-    const current = await getQueue(trx, scope, id);
-    const next = { ...current, ...patch };
-    if (patch.logName !== undefined) await checkLogName(trx, scope, patch.logName, id);
+/** Changes the fields given (the others keep their values); `members`, when given, replaces the static members. */
+export async function changeQueue(deps: QueueDeps, caller: Caller, id: number, patch: QueueUpdate): Promise<ApiQueue> {
+  return transaction(deps.db, async (trx) => {
+    const current = await getQueue({ db: trx }, caller, id);
+    if (patch.logName !== undefined) await checkLogName(trx, caller.scope, patch.logName, id);
     await checkRefs(trx, current.tenantId, patch.branchId, patch.members);
-    await updateQueue(trx, scope, id, next);
-    if (patch.members) await replaceMembers(trx, id, patch.members);
-    return getQueue(trx, scope, id);
+    const { members, ...fields } = patch;
+    await updateQueue(trx, requireTenant(caller.scope, current.tenantId), id, fields);
+    if (members) await replaceMembers(trx, id, members);
+    return getQueue({ db: trx }, caller, id);
   });
 }
 
@@ -115,16 +118,16 @@ export async function changeQueue(db: Db, scope: TenantScope, id: number, patch:
  * Deletes a queue, returning it as it was. A queue with stored log lines goes only with `cascade`, which
  * deletes its lines and reports in the same transaction (its CDR rows stay, without a queue).
  */
-export async function removeQueue(db: Db, scope: TenantScope, id: number, cascade = false): Promise<ApiQueue> {
-  return db.transaction().execute(async (trx) => {
-    const queue = await getQueue(trx, scope, id);
+export async function removeQueue(deps: QueueDeps, caller: Caller, id: number, cascade = false): Promise<ApiQueue> {
+  return transaction(deps.db, async (trx) => {
+    const queue = await getQueue({ db: trx }, caller, id);
     const lines = await storedLinesOf(trx, id);
     if (lines > 0 && !cascade)
       throw conflict(
         `Queue ${id} has ${lines} stored queue_log lines and the reports made from them; delete with cascade=1 to delete them too`,
       );
     await deleteQueueData(trx, id);
-    await deleteQueue(trx, scope, id);
+    await deleteQueue(trx, requireTenant(caller.scope, queue.tenantId), id);
     return queue;
   });
 }

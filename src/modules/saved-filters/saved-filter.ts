@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { SavedFilterTable } from '../../db/schema';
-import type { SavedFilterInput } from './saved-filters.repository';
+import type { SavedFilterFields } from './saved-filters.repository';
 
 /** The Saved filter of api.md §2.2. */
 export interface ApiSavedFilter {
@@ -23,7 +23,6 @@ export interface ApiSavedFilter {
 }
 
 /** What a client sets on a filter (schemas/saved-filter-create.json, $defs/fields). */
-export type SavedFilterFields = Omit<SavedFilterInput, 'id' | 'userId' | 'tenantId'>;
 export type SavedFilterCreate = SavedFilterFields & { tenantId: number };
 /** PATCH: each field given replaces the stored one; the rules are judged on the result. */
 export type SavedFilterUpdate = Partial<SavedFilterFields>;

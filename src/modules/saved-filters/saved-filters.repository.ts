@@ -4,7 +4,6 @@ import type { SavedFilterTable } from '../../db/schema';
 import { tenantIn } from '../../access/tenant-filter';
 import { windowed, type PageWindow } from '../../access/paging';
 import type { TenantScope } from '../../access/scope';
-import type { SavedFilterFields } from './saved-filter';
 
 /** The create body of api.md §4.2, plus the owner (and an id when seeding). */
 export interface SavedFilterInput {
@@ -25,6 +24,9 @@ export interface SavedFilterInput {
 const jsonOrNull = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));
 
 /** The columns a client sets (the rest, owner, error and timestamps, are the server's). */
+/** What a client sets of a filter (not its id, owner or tenant). */
+export type SavedFilterFields = Omit<SavedFilterInput, 'id' | 'userId' | 'tenantId'>;
+
 function clientColumns(f: SavedFilterFields) {
   return {
     api_url: f.url,

@@ -1,11 +1,14 @@
-import { isoNow } from '../../clock';
-import type { AppDeps } from '../../deps';
 import { route, type RouteDef } from '../../http/route';
-import { createSavedFilter, deleteSavedFilter, getSavedFilter, listFilters, updateSavedFilter } from './saved-filters.service';
+import {
+  createSavedFilter,
+  deleteSavedFilter,
+  getSavedFilter,
+  listFilters,
+  updateSavedFilter,
+  type SavedFilterDeps,
+} from './saved-filters.service';
 
-export function savedFilterRoutes(deps: AppDeps): RouteDef[] {
-  const { db } = deps.database;
-  const ruleDeps = { db, validator: deps.validator };
+export function savedFilterRoutes(deps: SavedFilterDeps): RouteDef[] {
   const tag = 'Saved filters';
   const path = '/v2/reporting/saved';
   return [
@@ -17,7 +20,7 @@ export function savedFilterRoutes(deps: AppDeps): RouteDef[] {
       permission: 'reporting.saved.create',
       body: 'saved-filter-create',
       response: 'saved-filter-created',
-      handler: ({ caller, body }) => createSavedFilter(ruleDeps, caller, body, isoNow(deps.clock)),
+      handler: ({ caller, body }) => createSavedFilter(deps, caller, body),
     }),
     route({
       method: 'get',
@@ -28,7 +31,7 @@ export function savedFilterRoutes(deps: AppDeps): RouteDef[] {
       permission: 'reporting.saved.read',
       query: 'list-query',
       response: 'saved-filter-page',
-      handler: ({ caller, query }) => listFilters(db, caller, query),
+      handler: ({ caller, query }) => listFilters(deps, caller, query),
     }),
     route({
       method: 'get',
@@ -39,7 +42,7 @@ export function savedFilterRoutes(deps: AppDeps): RouteDef[] {
       permission: 'reporting.saved.read',
       params: 'id-params',
       response: 'saved-filter',
-      handler: ({ caller, params }) => getSavedFilter(db, caller, params.id),
+      handler: ({ caller, params }) => getSavedFilter(deps, caller, params.id),
     }),
     route({
       method: 'patch',
@@ -51,7 +54,7 @@ export function savedFilterRoutes(deps: AppDeps): RouteDef[] {
       params: 'id-params',
       body: 'saved-filter-update',
       response: 'saved-filter',
-      handler: ({ caller, params, body }) => updateSavedFilter(ruleDeps, caller, params.id, body),
+      handler: ({ caller, params, body }) => updateSavedFilter(deps, caller, params.id, body),
     }),
     route({
       method: 'delete',
@@ -61,7 +64,7 @@ export function savedFilterRoutes(deps: AppDeps): RouteDef[] {
       permission: 'reporting.saved.delete',
       params: 'id-params',
       response: 'saved-filter',
-      handler: ({ caller, params }) => deleteSavedFilter(db, caller, params.id, isoNow(deps.clock)),
+      handler: ({ caller, params }) => deleteSavedFilter(deps, caller, params.id),
     }),
   ];
 }

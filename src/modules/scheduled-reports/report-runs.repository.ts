@@ -150,3 +150,12 @@ export async function pageOfRuns(
   const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   return { rows, total: Number(n) };
 }
+
+/** How many runs there are of each kind and status (the metrics' gauge). */
+export async function reportRunCounts(db: Db): Promise<{ kind: string; status: string; n: number }[]> {
+  return db
+    .selectFrom('report_runs')
+    .select((eb) => ['kind', 'status', eb.fn.countAll<number>().as('n')])
+    .groupBy(['kind', 'status'])
+    .execute();
+}

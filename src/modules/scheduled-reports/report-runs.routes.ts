@@ -1,9 +1,8 @@
-import type { AppDeps } from '../../deps';
 import { route, type RouteDef } from '../../http/route';
-import { filterRuns, runNow } from './report-runs.service';
+import { filterRuns, runNow, type ReportDeps } from './report-runs.service';
 
 /** Additions to the hosted API: run a saved filter's report now, and the record of its runs. */
-export function reportRunRoutes(deps: AppDeps): RouteDef[] {
+export function reportRunRoutes(deps: ReportDeps): RouteDef[] {
   const tag = 'Saved filters';
   return [
     route({

@@ -1,5 +1,5 @@
-import type { AppDeps } from '../../deps';
 import { badRequest, notFound } from '../../errors';
+import type { ResponseBody } from '../../http/route';
 import type { Caller } from '../../access/caller';
 import { scopeOfStoredRow } from '../../access/scope';
 import { pageOf, pageWindow, type Page, type PageQuery } from '../../access/paging';
@@ -8,24 +8,12 @@ import { timezoneOfTenant } from '../tenants/tenants.repository';
 import { lastEndedPeriod, periodContaining, type Frequency } from './periods';
 import { insertManualRun, pageOfRuns, type ReportRun } from './report-runs.repository';
 import { dayOf, ReportScheduler } from './scheduler';
-import type { FilterRow } from './run-filter';
+import type { FilterRow, ReportDeps } from './run-filter';
+
+export type { ReportDeps };
 
 /** A run of a saved filter's report, as the API shows it. */
-export interface ApiReportRun {
-  id: number;
-  filterId: number;
-  kind: 'scheduled' | 'manual';
-  frequency: string;
-  periodStart: string;
-  periodEnd: string;
-  status: string;
-  attempts: number;
-  rows: number | null;
-  error: string | null;
-  startedAt: string | null;
-  finishedAt: string | null;
-  nextAttemptAt: string | null;
-}
+export type ApiReportRun = ResponseBody<'report-run'>;
 
 export function toApiRun(r: ReportRun): ApiReportRun {
   return {
@@ -50,7 +38,7 @@ export function toApiRun(r: ReportRun): ApiReportRun {
  * frequency (daily when it has none) that contains `forDate`, or else the period that just ended. The run is
  * recorded whatever its outcome; a failure also sets the filter's error.
  */
-export async function runFilterNow(deps: AppDeps, filter: FilterRow, forDate: string | undefined): Promise<ReportRun> {
+export async function runFilterNow(deps: ReportDeps, filter: FilterRow, forDate: string | undefined): Promise<ReportRun> {
   const { db } = deps.database;
   const tz = await timezoneOfTenant(db, scopeOfStoredRow(filter));
   const frequency = (filter.frequency ?? 'daily') as Frequency;
@@ -63,17 +51,17 @@ export async function runFilterNow(deps: AppDeps, filter: FilterRow, forDate: st
   return new ReportScheduler(deps).execute(run);
 }
 
-async function visibleFilter(deps: AppDeps, caller: Caller, id: number): Promise<FilterRow> {
+async function visibleFilter(deps: ReportDeps, caller: Caller, id: number): Promise<FilterRow> {
   const filter = await findSavedFilter(deps.database.db, caller.scope, id);
   if (!filter) throw notFound(`Saved filter ${id}`);
   return filter;
 }
 
-export async function runNow(deps: AppDeps, caller: Caller, id: number, forDate: string | undefined): Promise<ApiReportRun> {
+export async function runNow(deps: ReportDeps, caller: Caller, id: number, forDate: string | undefined): Promise<ApiReportRun> {
   return toApiRun(await runFilterNow(deps, await visibleFilter(deps, caller, id), forDate));
 }
 
-export async function filterRuns(deps: AppDeps, caller: Caller, id: number, q: PageQuery): Promise<Page<ApiReportRun>> {
+export async function filterRuns(deps: ReportDeps, caller: Caller, id: number, q: PageQuery): Promise<Page<ApiReportRun>> {
   await visibleFilter(deps, caller, id); // 404 for a filter the caller cannot see, rather than an empty page
   const { rows, total } = await pageOfRuns(deps.database.db, caller.scope, id, pageWindow(q));
   return pageOf(rows.map(toApiRun), total, q);

@@ -1,5 +1,10 @@
 import type { Selectable } from 'kysely';
-import type { AppDeps } from '../../deps';
+import type { Config } from '../../config';
+import type { Clock } from '../../clock';
+import type { Db, OpenDatabase } from '../../db/database';
+import type { Logger } from '../../log';
+import type { Mailer } from '../../mail/mailer';
+import type { Validator } from '../../validation/validation';
 import type { SavedFilterTable } from '../../db/schema';
 import { AppError } from '../../errors';
 import { callerOf } from '../../access/caller';
@@ -8,17 +13,27 @@ import { requireTenant } from '../../access/scope';
 import type { Caller } from '../../access/caller';
 import { CONTENT_TYPES } from '../../sheets/sheet';
 import { workbookBytes } from '../../sheets/write';
-import { callsWorkbook } from '../calls/calls-sheet';
-import { callsReport } from '../calls/calls.service';
-import type { CallsFilters } from '../calls/calls';
+import { callsReport, callsWorkbook, type CallsFilters } from '../calls/calls.service';
 import { isQueueReport, QUEUE_REPORTS, queueReportExport, type QueueReportModule } from '../queue-reports/report-export.service';
-import { queryObject, splitUrl, type AttachmentFormat } from '../saved-filters/saved-filter-rules';
+import { queryObject, splitUrl, type AttachmentFormat } from '../saved-filters/saved-filters.service';
 import { getTenantRef, timezoneOfTenant } from '../tenants/tenants.repository';
 import { findUserById } from '../users/users.repository';
 import type { Period } from './periods';
 import { attachmentName, renderQueueReport, renderReport, type ReportEmail } from './render';
 
 export type FilterRow = Selectable<SavedFilterTable>;
+
+/** What the scheduled reports use (docs/architecture.md, "The service shape"). */
+export interface ReportDeps {
+  readonly db: Db;
+  /** The raw connection the REPORTSENT and REPORTFAILED events are written through. */
+  readonly database: OpenDatabase;
+  readonly validator: Validator;
+  readonly mailer: Mailer;
+  readonly clock: Clock;
+  readonly log: Logger;
+  readonly config: Pick<Config, 'reportHour' | 'reportCatchUpDays' | 'reportAttempts'>;
+}
 
 /** A run that did not go out, with the sentence shown to the admin (the filter's errorDescription). */
 export class ReportError extends Error {}
@@ -27,7 +42,7 @@ export class ReportError extends Error {}
  * The calls-report filters of a run: the filter's URL query, queryParams and postParams (later ones win),
  * then the filter's tenant and the period, which always win.
  */
-export function runFilters(deps: Pick<AppDeps, 'validator'>, filter: FilterRow, period: Period): CallsFilters {
+export function runFilters(deps: Pick<ReportDeps, 'validator'>, filter: FilterRow, period: Period): CallsFilters {
   const [, query] = splitUrl(filter.api_url);
   const { format: _format, ...post } = parse(filter.post_params); // the attachment's format, not a filter
   const merged = {
@@ -60,7 +75,7 @@ interface Made {
  * owner cannot), and e-mails it to the filter's recipients with every row attached (CSV or XLSX). Returns the
  * number of rows. Throws ReportError with a sentence for the admin when it cannot.
  */
-export async function sendFilterReport(deps: AppDeps, filter: FilterRow, period: Period): Promise<number> {
+export async function sendFilterReport(deps: ReportDeps, filter: FilterRow, period: Period): Promise<number> {
   const { db } = deps.database;
   const owner = await findUserById(db, filter.user_id);
   if (!owner) throw new ReportError(`The filter's owner (user ${filter.user_id}) no longer exists`);
@@ -98,9 +113,15 @@ export async function sendFilterReport(deps: AppDeps, filter: FilterRow, period:
   return made.rows;
 }
 
-async function makeCallsReport(deps: AppDeps, caller: Caller, filter: FilterRow, period: Period, format: AttachmentFormat): Promise<Made> {
-  const { db } = deps.database;
-  const page = await callsReport(db, caller, runFilters(deps, filter, period));
+async function makeCallsReport(
+  deps: ReportDeps,
+  caller: Caller,
+  filter: FilterRow,
+  period: Period,
+  format: AttachmentFormat,
+): Promise<Made> {
+  const { db } = deps;
+  const page = await callsReport(deps, caller, runFilters(deps, filter, period));
   const tz = await timezoneOfTenant(db, scopeOfStoredRow(filter));
   const mail = renderReport({
     filterName: filter.name,
@@ -118,8 +139,14 @@ async function makeCallsReport(deps: AppDeps, caller: Caller, filter: FilterRow,
  * A queue report of the filter's postParams over the period, in the filter's tenant only (the owner may reach
  * more), made into the attachment by the same writer as the route's `?format=`.
  */
-async function makeQueueReport(deps: AppDeps, owner: Caller, filter: FilterRow, period: Period, format: AttachmentFormat): Promise<Made> {
-  const { db } = deps.database;
+async function makeQueueReport(
+  deps: ReportDeps,
+  owner: Caller,
+  filter: FilterRow,
+  period: Period,
+  format: AttachmentFormat,
+): Promise<Made> {
+  const { db } = deps;
   const module = filter.module as QueueReportModule;
   const { format: _format, ...params } = parse(filter.post_params);
   const body = deps.validator.body(QUEUE_REPORTS[module].schema, { ...params, startDate: period.startDate, endDate: period.endDate });

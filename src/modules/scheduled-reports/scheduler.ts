@@ -1,12 +1,12 @@
-import type { AppDeps } from '../../deps';
 import { scopeOfStoredRow } from '../../access/scope';
 import { findSavedFilter } from '../saved-filters/saved-filters.repository';
 import { timezoneOfTenant } from '../tenants/tenants.repository';
-import { enqueueEvent } from '../webhooks/outbox';
+import { OPERATOR } from '../../access/caller';
+import { raiseEvent } from '../webhooks/events.service';
 import { parseReportDate } from '../../time/report-range';
 import { periodContaining, periodsDueBetween, type Frequency, type Period } from './periods';
 import { claimRun, dueRuns, enqueueScheduled, finishRun, scheduledFilters, setFilterError, type ReportRun } from './report-runs.repository';
-import { ReportError, sendFilterReport, type FilterRow } from './run-filter';
+import { ReportError, sendFilterReport, type FilterRow, type ReportDeps } from './run-filter';
 
 /** Waits before the 2nd, 3rd … attempt of a failed run. */
 const RETRY_DELAYS_MS = [60_000, 5 * 60_000, 15 * 60_000, 60 * 60_000, 4 * 60 * 60_000];
@@ -17,7 +17,7 @@ const RETRY_DELAYS_MS = [60_000, 5 * 60_000, 15 * 60_000, 60 * 60_000, 4 * 60 * 
  * (within the catch-up window); failures are retried with backoff and shown on the filter.
  */
 export class ReportScheduler {
-  constructor(private readonly deps: AppDeps) {}
+  constructor(private readonly deps: ReportDeps) {}
 
   /** One tick of the job: record the periods that fell due, then attempt every run that is due. */
   async tick(): Promise<void> {
@@ -95,16 +95,12 @@ export class ReportScheduler {
           periodEnd: period.endDate,
           ...(outcome.status === 'sent' ? { rows: outcome.rows ?? 0 } : { error: outcome.error ?? '', attempts: run.attempts }),
         };
-        enqueueEvent(
-          sqlite,
-          {
-            tenantId: filter.tenant_id,
-            type: outcome.status === 'sent' ? 'REPORTSENT' : 'REPORTFAILED',
-            occurredAt: new Date(now).toISOString(),
-            data,
-          },
-          now,
-        );
+        raiseEvent({ sqlite, clock: { now: () => now } }, OPERATOR, {
+          tenantId: filter.tenant_id,
+          type: outcome.status === 'sent' ? 'REPORTSENT' : 'REPORTFAILED',
+          occurredAt: new Date(now).toISOString(),
+          data,
+        });
       }
     });
     return {

@@ -4,7 +4,7 @@ import type { AppDeps } from '../../deps';
 import type { UserRow } from '../../db/schema';
 import { badRequest, notAuthenticated } from '../../errors';
 import { saveReset, takeReset, tenantRequiresMfa } from '../auth/account.repository';
-import { settle, takePlace, type AttemptRule } from '../auth/attempt-limits';
+import { countAttempt, throttled, type AttemptRule } from '../auth/attempt-limits';
 import { hashToken } from '../auth/mfa';
 import { hashPassword } from '../auth/passwords';
 import { requirePresence, type PresenceProof } from '../auth/presence';
@@ -58,7 +58,7 @@ export class AccountService {
 
   /** The same answer, at the same speed, whether the address has an account or not: the e-mail goes out afterwards. */
   async requestReset(email: string, ip: string): Promise<StatusAnswer> {
-    await settle(this.db, await takePlace(this.db, resetRequestRules(email, ip), this.deps.clock.now), false);
+    await countAttempt({ db: this.db, clock: this.deps.clock }, resetRequestRules(email, ip));
     const user = await findUserByEmail(this.db, email);
     if (!user) return REQUESTED;
     const token = randomBytes(32).toString('base64url');
@@ -77,13 +77,12 @@ export class AccountService {
 
   /** POST /v2/users/reset-password: the token of the e-mail and a new password. */
   async resetWithToken(token: string, password: string, ip: string): Promise<StatusAnswer> {
-    const place = await takePlace(this.db, [resetTokenRule(ip)], this.deps.clock.now);
-    let userId: number | undefined;
-    try {
-      userId = await takeReset(this.db, hashToken(token), this.deps.clock.now());
-    } finally {
-      await settle(this.db, place, userId !== undefined);
-    }
+    const userId = await throttled(
+      { db: this.db, clock: this.deps.clock },
+      [resetTokenRule(ip)],
+      () => takeReset(this.db, hashToken(token), this.deps.clock.now()),
+      (id) => id !== undefined,
+    );
     const user = userId === undefined ? undefined : await findUserById(this.db, userId);
     if (!user) throw notAuthenticated('Invalid or expired reset token: ask for a new one');
     await this.change(user, password);
@@ -100,7 +99,7 @@ export class AccountService {
     if (!user) throw notAuthenticated('Missing, invalid or expired access token');
     if (password.length < 8) throw badRequest('password must be at least 8 characters long');
     await requirePresence({ db: this.db, clock: this.deps.clock }, user, proof, 'currentPassword');
-    await settle(this.db, await takePlace(this.db, [passwordChangeRule(user.id)], this.deps.clock.now), false);
+    await countAttempt({ db: this.db, clock: this.deps.clock }, [passwordChangeRule(user.id)]);
     const version = await this.change(user, password);
     // A new token on the terms of a sign-in: none for a user whose tenant requires the MFA it does not have.
     if (user.mfa_enabled !== 1 && (await tenantRequiresMfa(this.db, user.tenant_id)))

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Caller } from '../../access/caller';
 import { callerOf } from '../../access/caller';
 import { pageOf, pageWindow, windowed, type Page, type PageQuery } from '../../access/paging';
-import { roleOf } from '../../access/permissions';
+import { roleOf, type RoleName } from '../../access/permissions';
 import { listScope, requireTenant, scopeOfStoredRow, type TenantScope } from '../../access/scope';
 import { tenantIn } from '../../access/tenant-filter';
 import type { Db } from '../../db/database';
@@ -20,10 +20,23 @@ import { branchName, findUserByEmail, insertUser } from './users.repository';
  * the caller's scope (another tenant's user is 404).
  */
 
-const RANK: Readonly<Record<number, number>> = { 1: 5, 11: 4, 3: 3, 9: 2, 7: 2, 5: 1 };
+const RANK: Readonly<Record<RoleName, number>> = {
+  PLATFORM_ADMIN: 5,
+  PARTNER_ADMIN: 4,
+  ACCOUNT_ADMIN: 3,
+  REPORTS_ADMIN: 2,
+  QUEUE_MANAGER: 2,
+  BASIC_USER: 1,
+};
+
+/** A role's rank by its name: an unknown number given ranks above everyone, an unknown caller's below. */
+function rankOf(value: number, unknown: number): number {
+  const role = roleOf(value);
+  return role ? RANK[role.name] : unknown;
+}
 
 function mayGive(caller: Caller, role: number): void {
-  if ((RANK[role] ?? 99) > (RANK[caller.user.user_role] ?? 0))
+  if (rankOf(role, 99) > rankOf(caller.user.user_role, 0))
     throw forbidden(
       `Role ${roleOf(role)?.name ?? role} is above your own (${roleOf(caller.user.user_role)?.name ?? caller.user.user_role})`,
     );

@@ -3,7 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { signatureHeaders } from './signing';
-import type { UrlPolicy } from './url-policy';
+import type { UrlPolicy } from '../../net/url-policy';
 
 export interface Target {
   url: string;

@@ -159,3 +159,23 @@ export async function replaceSecret(db: Db, scope: TenantScope, webhookId: numbe
     .where('id', '=', webhookId)
     .execute();
 }
+
+/** How many deliveries there are of each status (the metrics' gauge). */
+export async function deliveryCounts(db: Db): Promise<{ status: string; n: number }[]> {
+  return db
+    .selectFrom('webhook_deliveries')
+    .select((eb) => ['status', eb.fn.countAll<number>().as('n')])
+    .groupBy('status')
+    .execute();
+}
+
+/** How many attempts are kept, and how many of them were retries (the metrics' gauge). */
+export async function attemptCounts(db: Db): Promise<{ all: number; retries: number | null }> {
+  return db
+    .selectFrom('webhook_attempts')
+    .select((eb) => [
+      eb.fn.countAll<number>().as('all'),
+      eb.fn.sum<number>(eb.case().when('attempt', '>', 1).then(1).else(0).end()).as('retries'),
+    ])
+    .executeTakeFirstOrThrow();
+}

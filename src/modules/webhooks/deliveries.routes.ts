@@ -1,10 +1,8 @@
-import type { AppDeps } from '../../deps';
 import { route, type RouteDef } from '../../http/route';
-import { rotateSecret, webhookDeliveries, webhookSecret } from './deliveries.service';
+import { rotateSecret, webhookDeliveries, webhookSecret, type DeliveryDeps } from './deliveries.service';
 
 /** Delivery-side routes of a webhook (additions to the hosted API): its signing secret and its deliveries. */
-export function webhookDeliveryRoutes(deps: AppDeps): RouteDef[] {
-  const { db } = deps.database;
+export function webhookDeliveryRoutes(deps: DeliveryDeps): RouteDef[] {
   const tag = 'Webhooks';
   const path = '/v2/webhooks/:webhookId';
   return [
@@ -18,7 +16,7 @@ export function webhookDeliveryRoutes(deps: AppDeps): RouteDef[] {
       params: 'webhook-id-params',
       query: 'paging-query',
       response: 'webhook-delivery-page',
-      handler: ({ caller, params, query }) => webhookDeliveries(db, caller, params.webhookId, query),
+      handler: ({ caller, params, query }) => webhookDeliveries(deps, caller, params.webhookId, query),
     }),
     route({
       method: 'get',
@@ -29,7 +27,7 @@ export function webhookDeliveryRoutes(deps: AppDeps): RouteDef[] {
       permission: 'webhooks.read',
       params: 'webhook-id-params',
       response: 'webhook-secret',
-      handler: ({ caller, params }) => webhookSecret(db, caller, params.webhookId, deps.clock.now()),
+      handler: ({ caller, params }) => webhookSecret(deps, caller, params.webhookId),
     }),
     route({
       method: 'post',
@@ -40,7 +38,7 @@ export function webhookDeliveryRoutes(deps: AppDeps): RouteDef[] {
       permission: 'webhooks.update',
       params: 'webhook-id-params',
       response: 'webhook-secret',
-      handler: ({ caller, params }) => rotateSecret(db, caller, params.webhookId, deps.clock.now()),
+      handler: ({ caller, params }) => rotateSecret(deps, caller, params.webhookId),
     }),
   ];
 }

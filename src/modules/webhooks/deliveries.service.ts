@@ -1,5 +1,6 @@
 import type { SchemaTypes } from '../../validation/schema-types';
-import type { Db } from '../../db/database';
+import type { Clock } from '../../clock';
+import { transaction, type Db } from '../../db/database';
 import { notFound } from '../../errors';
 import type { Caller } from '../../access/caller';
 import { pageOf, pageWindow, type Page, type PageQuery } from '../../access/paging';
@@ -13,6 +14,12 @@ export const ROTATION_GRACE_MS = 24 * 60 * 60 * 1000;
 export type ApiDelivery = SchemaTypes['webhook-delivery-page']['records'][number];
 
 export type ApiSecret = SchemaTypes['webhook-secret'];
+
+/** What this service uses (docs/architecture.md, "The service shape"). */
+export interface DeliveryDeps {
+  readonly db: Db;
+  readonly clock: Clock;
+}
 
 async function visibleWebhook(db: Db, caller: Caller, id: number) {
   const hook = await findWebhook(db, caller.scope, id);
@@ -36,13 +43,20 @@ function toApiDelivery(d: Delivery): ApiDelivery {
   };
 }
 
-export async function webhookDeliveries(db: Db, caller: Caller, webhookId: number, q: PageQuery): Promise<Page<ApiDelivery>> {
+export async function webhookDeliveries(
+  { db }: Pick<DeliveryDeps, 'db'>,
+  caller: Caller,
+  webhookId: number,
+  q: PageQuery,
+): Promise<Page<ApiDelivery>> {
   await visibleWebhook(db, caller, webhookId);
   const { rows, total } = await listDeliveries(db, caller.scope, webhookId, pageWindow(q));
   return pageOf(rows.map(toApiDelivery), total, q);
 }
 
-export async function webhookSecret(db: Db, caller: Caller, webhookId: number, now: number): Promise<ApiSecret> {
+export async function webhookSecret(deps: DeliveryDeps, caller: Caller, webhookId: number): Promise<ApiSecret> {
+  const { db } = deps;
+  const now = deps.clock.now();
   await visibleWebhook(db, caller, webhookId);
   const row = await readSecret(db, caller.scope, webhookId);
   const until = row.previous_secret_until;
@@ -50,10 +64,10 @@ export async function webhookSecret(db: Db, caller: Caller, webhookId: number, n
 }
 
 /** A new secret signs from now on; the old one signs as well for ROTATION_GRACE_MS, so receivers can switch. */
-export async function rotateSecret(db: Db, caller: Caller, webhookId: number, now: number): Promise<ApiSecret> {
-  return db.transaction().execute(async (trx) => {
+export async function rotateSecret(deps: DeliveryDeps, caller: Caller, webhookId: number): Promise<ApiSecret> {
+  return transaction(deps.db, async (trx) => {
     await visibleWebhook(trx, caller, webhookId);
-    await replaceSecret(trx, caller.scope, webhookId, newWebhookSecret(), now + ROTATION_GRACE_MS);
-    return webhookSecret(trx, caller, webhookId, now);
+    await replaceSecret(trx, caller.scope, webhookId, newWebhookSecret(), deps.clock.now() + ROTATION_GRACE_MS);
+    return webhookSecret({ ...deps, db: trx }, caller, webhookId);
   });
 }

@@ -1,7 +1,10 @@
-import type { AppDeps } from '../../deps';
+import { systemClock, type Clock } from '../../clock';
+import type { Config } from '../../config';
+import type { Db } from '../../db/database';
+import type { Logger } from '../../log';
 import { deliverOnce, type AttemptResult } from './deliver';
 import { claimDelivery, disableWebhook, dueHeads, giveUp, recordAttempt, webhookTarget, type Delivery } from './deliveries.repository';
-import { createUrlPolicy, type UrlPolicy } from './url-policy';
+import { createUrlPolicy, type UrlPolicy } from '../../net/url-policy';
 
 /** Deliveries attempted at the same time (each to a different webhook). */
 const CONCURRENCY = 8;
@@ -28,10 +31,18 @@ export function retryDelay(baseMs: number, attempt: number, random: () => number
   return Math.round(full / 2 + random() * (full / 2));
 }
 
+/** What the deliveries use (docs/architecture.md, "The service shape"). */
+export interface DispatchDeps {
+  readonly db: Db;
+  readonly clock: Clock;
+  readonly log: Logger;
+  readonly config: Pick<Config, 'webhookAllow' | 'webhookDeny' | 'webhookAttempts' | 'webhookTimeoutMs' | 'webhookRetryBaseMs'>;
+}
+
 export class Dispatcher {
   private readonly policy: UrlPolicy;
 
-  constructor(private readonly deps: AppDeps) {
+  constructor(private readonly deps: DispatchDeps) {
     this.policy = createUrlPolicy(deps.config.webhookAllow, deps.config.webhookDeny);
   }
 
@@ -39,7 +50,7 @@ export class Dispatcher {
   async drain(): Promise<number> {
     let attempts = 0;
     for (;;) {
-      const heads = await dueHeads(this.deps.database.db, this.deps.clock.now(), CONCURRENCY * 4);
+      const heads = await dueHeads(this.deps.db, this.deps.clock.now(), CONCURRENCY * 4);
       if (heads.length === 0) return attempts;
       let done = 0;
       for (let i = 0; i < heads.length; i += CONCURRENCY) {
@@ -52,7 +63,7 @@ export class Dispatcher {
   }
 
   private async attempt(d: Delivery): Promise<boolean> {
-    const { db } = this.deps.database;
+    const { db } = this.deps;
     const { config, clock, log } = this.deps;
     const now = clock.now();
     // Attempts never exceed the maximum, even for a delivery left delivering by a process that died.
@@ -98,10 +109,11 @@ export class Dispatcher {
 
   /** One attempt at the webhook's current target (it may have been deleted or disabled meanwhile). */
   private async send(d: Delivery, now: number): Promise<AttemptResult> {
-    const hook = await webhookTarget(this.deps.database.db, d.webhook_id, now);
+    const hook = await webhookTarget(this.deps.db, d.webhook_id, now);
     if (!hook) return { statusCode: null, error: 'the webhook no longer exists', refused: true };
     if (hook.disabled_at) return { statusCode: null, error: 'the webhook is disabled', refused: true };
-    // The signature's timestamp is the wall clock: receivers compare it with theirs to refuse replays.
-    return deliverOnce(hook, d.message_id, d.payload, Math.floor(Date.now() / 1000), this.policy, this.deps.config.webhookTimeoutMs);
+    // The signature's timestamp is the receivers' replay guard, compared with their own wall clock: it is the real
+    // time (systemClock), never the deps' clock, which schedules the deliveries (and which tests move).
+    return deliverOnce(hook, d.message_id, d.payload, Math.floor(systemClock.now() / 1000), this.policy, this.deps.config.webhookTimeoutMs);
   }
 }

@@ -1,3 +1,5 @@
+import { registerFormat } from '../../validation/formats';
+
 /**
  * The one catalogue of webhook event types (decisions.md §7): what a webhook's `type` may be, what
  * `GET /v2/webhooks/list-types` lists, and what delivery fires. Each description says what triggers the
@@ -49,4 +51,12 @@ const TYPES: ReadonlySet<string> = new Set(WEBHOOK_EVENT_TYPES.map((t) => t.type
 
 export function isWebhookEventType(value: string): value is WebhookEventType {
   return TYPES.has(value);
+}
+
+/**
+ * The schemas' `format: webhook-type` is this catalogue (validation knows no module, src/validation/formats.ts):
+ * whatever validates webhook bodies registers it first, by calling this (buildDeps for the server, the seed).
+ */
+export function registerWebhookTypeFormat(): void {
+  registerFormat('webhook-type', isWebhookEventType, `must be one of: ${WEBHOOK_EVENT_TYPES.map((t) => t.type).join(', ')}`);
 }

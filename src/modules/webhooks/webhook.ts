@@ -1,5 +1,5 @@
 import type { SchemaTypes } from '../../validation/schema-types';
-import type { WebhookInput, WebhookRow } from './webhooks.repository';
+import type { WebhookInput, WebhookRow, WebhookUpdate } from './webhooks.repository';
 
 /** The seven fields of api.md §2.8 (get, create, update and delete forms): never the signing secret. */
 export type ApiWebhook = SchemaTypes['webhook'];
@@ -10,7 +10,7 @@ export type ApiWebhookListItem = Pick<ApiWebhook, 'id' | 'tenantId' | 'type' | '
 export type WebhookCreate = Omit<WebhookInput, 'id'>;
 
 /** PATCH: each field given replaces the stored one (schemas/webhook-update.json). */
-export type WebhookUpdate = Partial<Omit<WebhookCreate, 'tenantId'>>;
+export type { WebhookUpdate };
 
 export function toApiWebhook(r: WebhookRow): ApiWebhook {
   return { id: r.id, tenantId: r.tenant_id, type: r.type, url: r.url, username: r.username, password: r.password, authtoken: r.authtoken };

@@ -5,7 +5,6 @@ import type { Db } from '../../db/database';
 import { defineQuery, type Params } from '../../db/query';
 import type { WebhookTable } from '../../db/schema';
 import { newWebhookSecret } from './secret';
-import type { WebhookUpdate } from './webhook';
 
 export interface WebhookInput {
   id?: number;
@@ -16,6 +15,9 @@ export interface WebhookInput {
   password?: string | null;
   authtoken?: string | null;
 }
+
+/** PATCH: each field given replaces the stored one. */
+export type WebhookUpdate = Partial<Omit<WebhookInput, 'id' | 'tenantId'>>;
 
 export async function insertWebhook(db: Db, input: WebhookInput, createdAt: string): Promise<number> {
   const row = await db

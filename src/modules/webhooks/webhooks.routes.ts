@@ -1,12 +1,15 @@
-import { isoNow } from '../../clock';
-import type { AppDeps } from '../../deps';
 import { route, type RouteDef } from '../../http/route';
-import { createUrlPolicy } from './url-policy';
-import { createWebhook, getWebhook, listTenantWebhooks, removeWebhook, updateWebhook, webhookTypes } from './webhooks.service';
+import {
+  createWebhook,
+  getWebhook,
+  listTenantWebhooks,
+  removeWebhook,
+  updateWebhook,
+  webhookTypes,
+  type WebhookDeps,
+} from './webhooks.service';
 
-export function webhookRoutes(deps: AppDeps): RouteDef[] {
-  const { db } = deps.database;
-  const policy = createUrlPolicy(deps.config.webhookAllow, deps.config.webhookDeny);
+export function webhookRoutes(deps: WebhookDeps): RouteDef[] {
   const tag = 'Webhooks';
   const path = '/v2/webhooks';
   return [
@@ -18,7 +21,7 @@ export function webhookRoutes(deps: AppDeps): RouteDef[] {
       permission: 'webhooks.read',
       query: 'webhook-list-query',
       response: 'webhook-list',
-      handler: ({ caller, query }) => listTenantWebhooks(db, caller, query.tenantId),
+      handler: ({ caller, query }) => listTenantWebhooks(deps, caller, query.tenantId),
     }),
     route({
       method: 'post',
@@ -29,7 +32,7 @@ export function webhookRoutes(deps: AppDeps): RouteDef[] {
       permission: 'webhooks.create',
       body: 'webhook-create',
       response: 'webhook',
-      handler: ({ caller, body }) => createWebhook(db, caller, body, isoNow(deps.clock), policy),
+      handler: ({ caller, body }) => createWebhook(deps, caller, body),
     }),
     route({
       method: 'get',
@@ -49,7 +52,7 @@ export function webhookRoutes(deps: AppDeps): RouteDef[] {
       permission: 'webhooks.read',
       params: 'webhook-id-params',
       response: 'webhook',
-      handler: ({ caller, params }) => getWebhook(db, caller, params.webhookId),
+      handler: ({ caller, params }) => getWebhook(deps, caller, params.webhookId),
     }),
     route({
       method: 'patch',
@@ -61,7 +64,7 @@ export function webhookRoutes(deps: AppDeps): RouteDef[] {
       params: 'webhook-id-params',
       body: 'webhook-update',
       response: 'webhook',
-      handler: ({ caller, params, body }) => updateWebhook(db, caller, params.webhookId, body, policy),
+      handler: ({ caller, params, body }) => updateWebhook(deps, caller, params.webhookId, body),
     }),
     route({
       method: 'delete',
@@ -71,7 +74,7 @@ export function webhookRoutes(deps: AppDeps): RouteDef[] {
       permission: 'webhooks.delete',
       params: 'webhook-id-params',
       response: 'webhook',
-      handler: ({ caller, params }) => removeWebhook(db, caller, params.webhookId),
+      handler: ({ caller, params }) => removeWebhook(deps, caller, params.webhookId),
     }),
   ];
 }

@@ -1,8 +1,8 @@
-import common from '../../schemas/common.json';
+import common from '../schemas/common.json';
 
 /*
  * The text rules of schemas/common.json, for code that checks text the schemas never saw: what the server sends to
- * the PBX (an AMI header, src/modules/live-queues/ami-protocol.ts), names stored before a rule existed, names read
+ * the PBX (an AMI header, src/ami/ami-protocol.ts), names stored before a rule existed, names read
  * from the PBX's configuration. The patterns are the schemas' own, so that there is one rule, not two that drift.
  */
 

@@ -1,21 +1,30 @@
-import type { OpenDatabase, Db } from '../../db/database';
-import { tenantsScope } from '../../access/scope';
+import type { Caller } from '../../access/caller';
+import { requireTenant } from '../../access/scope';
+import { transaction, type Db, type OpenDatabase } from '../../db/database';
 import { conflict } from '../../errors';
-import { parseAliases } from '../pbx-logs/agent-names';
-import { agentIdentitiesChanged } from '../pbx-logs/identities';
-import { extensionsOfTenant, insertExtension, updateExtension, type ExtensionRow } from '../extensions/extensions.repository';
-import { findQueues, insertQueue, membersOf, queueByLogName, replaceMembers, updateQueue } from '../queues/queues.repository';
+import { extensionsOfTenant, type ExtensionRow } from '../extensions/extensions.repository';
+import { agentNameOwners, changeExtension, createExtension } from '../extensions/extensions.service';
+import { parseAliases, reResolveAgents } from '../pbx-logs/pbx-logs.service';
+import { findQueues, membersOf, queueByLogName } from '../queues/queues.repository';
+import { changeQueue, createQueue, type QueueCreate } from '../queues/queues.service';
 import { getTenantRef } from '../tenants/tenants.repository';
 import type { SiteConfig, SiteExtension, SiteQueue } from './site-config';
 import { pbxNameKey, samePbxName } from '../../pbx-name';
-import { isPbxName, PBX_NAME_RULE } from '../../validation/text-rules';
+import { isPbxName, PBX_NAME_RULE } from '../../text-rules';
 
 /**
  * `tars pbx sync` (docs/pbx-config.md): what the PBX's configuration says against what a tenant's directory
  * has, as a plan of creations and changes, applied in one transaction. It adds and changes, never removes: an
  * extension, alias, queue or member the configuration does not name stays (it may come from AMI, the API or
- * an admin), and the plan says how many were left alone. Running it again after applying plans nothing.
+ * an admin), and the plan says how many were left alone. Running it again after applying plans nothing. The plan
+ * is applied through the extensions and queues services (their rules, their checks), in one transaction.
  */
+
+/** What the sync uses: the database, and its raw connection for the stored lines to resolve their agents again. */
+export interface SyncDeps {
+  readonly db: Db;
+  readonly database: OpenDatabase;
+}
 
 export interface PlannedExtension {
   readonly action: 'create' | 'change';
@@ -75,8 +84,8 @@ function wanted(e: SiteExtension, notes: string[]): { peerName: string; extName:
 
 function planExtensions(site: SiteConfig, current: ExtensionRow[], notes: string[]) {
   const byNum = new Map(current.map((e) => [e.ext_num, e]));
-  const owner = new Map<string, number>(); // every agent name in the directory → its extension number
-  for (const e of current) for (const n of [e.peer_name, ...parseAliases(e.agent_aliases)]) owner.set(pbxNameKey(n), e.ext_num);
+  // Every agent name's key (pbxNameKey) in the directory → its extension number (one extension per name: the extensions service's rule).
+  const owner = new Map([...agentNameOwners(current)].map(([name, e]) => [name, e.ext_num]));
   const out: PlannedExtension[] = [];
   let unchanged = 0;
   for (const e of site.extensions) {
@@ -109,8 +118,8 @@ function planExtensions(site: SiteConfig, current: ExtensionRow[], notes: string
   return { out, unchanged };
 }
 
-async function planQueues(db: Db, tenantId: number, site: SiteConfig, notes: string[]) {
-  const scope = tenantsScope([tenantId]);
+async function planQueues(db: Db, caller: Caller, tenantId: number, site: SiteConfig, notes: string[]) {
+  const scope = requireTenant(caller.scope, tenantId);
   const current = await findQueues(db, scope);
   const members = await membersOf(
     db,
@@ -189,50 +198,57 @@ function memberNumbers(q: SiteQueue, notes: string[]): number[] {
   return nums;
 }
 
-export async function planSync(db: Db, tenantId: number, site: SiteConfig): Promise<SyncPlan> {
-  await getTenantRef(db, tenantsScope([tenantId]));
+/** What applying would do to a tenant's directory (nothing is written). */
+export async function planSync(deps: Pick<SyncDeps, 'db'>, caller: Caller, tenantId: number, site: SiteConfig): Promise<SyncPlan> {
+  const { db } = deps;
+  const scope = requireTenant(caller.scope, tenantId);
+  await getTenantRef(db, scope);
   const notes = site.notes.map((n) => `${n.file}:${n.line}: ${n.message}`);
-  const exts = planExtensions(site, await extensionsOfTenant(db, tenantsScope([tenantId]), tenantId), notes);
-  const queues = await planQueues(db, tenantId, site, notes);
+  const exts = planExtensions(site, await extensionsOfTenant(db, scope, tenantId), notes);
+  const queues = await planQueues(db, caller, tenantId, site, notes);
   return { tenantId, extensions: exts.out, queues: queues.out, unchanged: { extensions: exts.unchanged, queues: queues.unchanged }, notes };
 }
 
-/** Plans again inside one write transaction and applies that plan; stored log lines then resolve their names again. */
-export async function applySync(database: OpenDatabase, tenantId: number, site: SiteConfig): Promise<SyncPlan> {
-  const scope = tenantsScope([tenantId]);
-  const plan = await database.db.transaction().execute(async (trx) => {
-    const plan = await planSync(trx, tenantId, site);
+/**
+ * Plans again inside one write transaction and applies that plan through the extensions and queues services;
+ * once it is committed, the tenant's stored log lines resolve their agent names again.
+ */
+export async function applySync(deps: SyncDeps, caller: Caller, tenantId: number, site: SiteConfig): Promise<SyncPlan> {
+  const scope = requireTenant(caller.scope, tenantId);
+  const plan = await transaction(deps.db, async (trx) => {
+    const inTrx = { ...deps, db: trx };
+    const plan = await planSync(inTrx, caller, tenantId, site);
     for (const e of plan.extensions) {
-      const fields = { extNum: e.extNum, peerName: e.peerName, extName: e.extName, agentAliases: e.agentAliases };
-      if (e.action === 'create') await insertExtension(trx, { tenantId, ...fields });
-      else {
-        const row = (await extensionsOfTenant(trx, scope, tenantId)).find((r) => r.id === e.id) as ExtensionRow;
-        await updateExtension(trx, scope, row.id, { ...fields, branchId: row.branch_id, callerIdNumber: row.caller_id_number });
-      }
+      if (e.action === 'create')
+        await createExtension(inTrx, caller, {
+          tenantId,
+          extNum: e.extNum,
+          peerName: e.peerName,
+          extName: e.extName,
+          agentAliases: e.agentAliases,
+        });
+      else await changeExtension(inTrx, caller, e.id as number, { extName: e.extName, agentAliases: e.agentAliases });
     }
     const idOf = new Map((await extensionsOfTenant(trx, scope, tenantId)).map((r) => [r.ext_num, r.id]));
     for (const q of plan.queues) {
-      const fields = {
-        name: q.name,
-        logName: q.logName,
-        number: q.number,
-        ringStrategy: q.ringStrategy,
-        serviceLevelSeconds: q.serviceLevelSeconds,
-      };
-      const id = q.action === 'create' ? await insertQueue(trx, { tenantId, ...fields }) : (q.id as number);
-      if (q.action === 'change') {
-        const [row] = await findQueues(trx, scope, id);
-        await updateQueue(trx, scope, id, { ...fields, recording: row?.recording, branchId: row?.branch_id });
-      }
-      await replaceMembers(
-        trx,
-        id,
-        q.members.map((n) => idOf.get(n) as number),
-      );
+      const members = q.members.map((n) => idOf.get(n) as number);
+      const ringStrategy = q.ringStrategy as QueueCreate['ringStrategy'];
+      const { serviceLevelSeconds } = q;
+      if (q.action === 'create')
+        await createQueue(inTrx, caller, {
+          tenantId,
+          name: q.name,
+          logName: q.logName,
+          number: q.number,
+          ringStrategy,
+          serviceLevelSeconds,
+          members,
+        });
+      else await changeQueue(inTrx, caller, q.id as number, { number: q.number, ringStrategy, serviceLevelSeconds, members });
     }
     return plan;
   });
-  if (plan.extensions.length > 0) await database.db.connection().execute(async () => agentIdentitiesChanged(database.sqlite, tenantId));
+  if (plan.extensions.length > 0) await reResolveAgents(deps, caller, tenantId);
   return plan;
 }
 

@@ -1,3 +1,5 @@
+// Outbound network policy: infrastructure, as src/mail/ is, so that the configuration (src/config.ts) can check
+// TARS_WEBHOOK_ALLOW and TARS_WEBHOOK_DENY without knowing the webhooks module that delivers through it.
 import { BlockList, isIP } from 'node:net';
 
 /**

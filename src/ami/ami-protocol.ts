@@ -1,5 +1,5 @@
 import { StringDecoder } from 'node:string_decoder';
-import { isSingleLine, SINGLE_LINE_RULE } from '../../validation/text-rules';
+import { isSingleLine, SINGLE_LINE_RULE } from '../text-rules';
 
 /**
  * One message of the Asterisk Manager Interface: its `Key: value` lines as Asterisk wrote them (main/manager.c

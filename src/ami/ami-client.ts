@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { isIP, connect as netConnect, type Socket } from 'node:net';
 import { connect as tlsConnect, rootCertificates } from 'node:tls';
-import { isSingleLine, SINGLE_LINE_RULE } from '../../validation/text-rules';
+import { isSingleLine, SINGLE_LINE_RULE } from '../text-rules';
 import { AmiParser, formatAction, type AmiMessage } from './ami-protocol';
 
 /** Where one PBX's manager interface is: from `ami://user:secret@host:5038` or `amis://…` (TLS). */
@@ -291,4 +291,24 @@ export class AmiClient extends EventEmitter<{
     this.retryTimer = setTimeout(() => this.open(), delay * (0.8 + Math.random() * 0.4));
     this.retryTimer.unref();
   }
+}
+
+/** Parses TARS_AMI_URL: one or more AMI URLs, comma-separated; throws with every problem at once. */
+export function parseAmiUrls(text: string | undefined): AmiTarget[] {
+  if (text === undefined || text.trim() === '') return [];
+  const problems: string[] = [];
+  const targets = text
+    .split(',')
+    .map((u) => u.trim())
+    .filter((u) => u !== '')
+    .flatMap((u, i) => {
+      try {
+        return [parseAmiUrl(u)];
+      } catch (err) {
+        problems.push(`URL ${i + 1}: ${(err as Error).message}`);
+        return [];
+      }
+    });
+  if (problems.length > 0) throw new Error(problems.join('; '));
+  return targets;
 }

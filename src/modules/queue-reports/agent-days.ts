@@ -1,5 +1,5 @@
 import { subtract, union, type RowSpans, type Interval } from './agent-time';
-import type { AgentCallSums, OutboundByAgent, StoredInterval } from './agents.repository';
+import type { AgentCall, AgentCallSums, OutboundByAgent, StoredInterval } from './agents.repository';
 
 /**
  * Each agent's figures by report row (reporting.md R21), gathered from the repository's pieces: per (queue,
@@ -91,7 +91,7 @@ const key = (queueId: number, agent: number) => `${queueId}|${agent}`;
 export function pairDays(
   p: Pieces,
   calls: readonly AgentCallSums[],
-  outbound: readonly OutboundByAgent[],
+  outbound: readonly MemberOutbound[],
   sessions: readonly StoredInterval[],
   pauses: readonly StoredInterval[],
 ): Map<string, PairDays> {
@@ -112,10 +112,7 @@ export function pairDays(
     if (!figures) days.calls.set(at.row, (figures = emptyCalls()));
     addCalls(figures, c);
   }
-  for (const o of outbound) {
-    const at = p.queueSpan[o.span] as { queueId: number; row: number };
-    addOutbound(pair(at.queueId, o.agent).outbound, at.row, o);
-  }
+  for (const o of outbound) addOutbound(pair(o.queueId, o.agent).outbound, o.row, o);
   for (const s of sessions) p.spans.add(pair(s.queueId, s.agent).login, s.start, s.end ?? p.openEnd);
   for (const s of pauses) {
     const days = pair(s.queueId, s.agent);
@@ -124,6 +121,54 @@ export function pairDays(
     p.spans.add(byRow, s.start, s.end ?? p.openEnd);
   }
   return pairs;
+}
+
+/** R9 per queue, agent and row: the outbound calls an agent placed while a member of the queue, by the row of their start. */
+export interface MemberOutbound extends Outbound {
+  readonly queueId: number;
+  readonly agent: number;
+  readonly row: number;
+}
+
+/**
+ * Each session's agent's calls started within it (its open end: none, as reporting.md R9 reads an open session),
+ * added up by queue, agent and the row of the call's start. `calls` come ordered by agent, then start
+ * (agents.repository.ts agentCalls); a (queue, agent)'s sessions never overlap, so a call counts once per queue.
+ */
+export function memberOutbound(p: Pieces, sessions: readonly StoredInterval[], calls: readonly AgentCall[]): MemberOutbound[] {
+  const byAgent = new Map<number, { first: number; end: number }>();
+  calls.forEach((c, i) => {
+    const range = byAgent.get(c.agent);
+    if (range) range.end = i + 1;
+    else byAgent.set(c.agent, { first: i, end: i + 1 });
+  });
+  const out = new Map<string, MemberOutbound>();
+  for (const s of sessions) {
+    const range = byAgent.get(s.agent);
+    if (!range) continue;
+    let lo = range.first;
+    let hi = range.end;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((calls[mid] as AgentCall).at < s.start) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let k = lo; k < range.end; k++) {
+      const c = calls[k] as AgentCall;
+      if (s.end !== null && c.at >= s.end) break;
+      const row = p.spans.rowAt(c.at);
+      if (row < 0) continue;
+      const k2 = `${s.queueId}|${s.agent}|${row}`;
+      let sums = out.get(k2);
+      if (!sums) out.set(k2, (sums = { queueId: s.queueId, agent: s.agent, row, total: 0, answered: 0, talk: 0 }));
+      sums.total += 1;
+      if (c.answered) {
+        sums.answered += 1;
+        sums.talk += c.billsec;
+      }
+    }
+  }
+  return [...out.values()];
 }
 
 /** Per agent: logged in to at least one of the queues, and available (a member, not paused) in at least one. */

@@ -26,16 +26,27 @@ export class RowSpans {
     }
   }
 
-  /** Adds the seconds of [start, end) that fall in each row to `into[row]`. */
-  add(into: Float64Array, start: number, end: number): void {
+  /** The row whose span holds the instant `t`, or -1 when none does. */
+  rowAt(t: number): number {
+    const k = this.firstEndingAfter(t);
+    return k < this.from.length && (this.from[k] as number) <= t ? (this.row[k] as number) : -1;
+  }
+
+  /** The first span (in time order) that ends after `t`. */
+  private firstEndingAfter(t: number): number {
     let lo = 0;
     let hi = this.to.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if ((this.to[mid] as number) <= start) lo = mid + 1;
+      if ((this.to[mid] as number) <= t) lo = mid + 1;
       else hi = mid;
     }
-    for (let k = lo; k < this.from.length && (this.from[k] as number) < end; k++) {
+    return lo;
+  }
+
+  /** Adds the seconds of [start, end) that fall in each row to `into[row]`. */
+  add(into: Float64Array, start: number, end: number): void {
+    for (let k = this.firstEndingAfter(start); k < this.from.length && (this.from[k] as number) < end; k++) {
       const seconds = Math.min(end, this.to[k] as number) - Math.max(start, this.from[k] as number);
       if (seconds > 0) into[this.row[k] as number] = (into[this.row[k] as number] as number) + seconds;
     }

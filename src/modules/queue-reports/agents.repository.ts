@@ -3,7 +3,7 @@ import type { TenantScope } from '../../access/scope';
 import { tenantIn } from '../../access/tenant-filter';
 import type { Db } from '../../db/database';
 import { EV } from '../pbx-logs/stats.repository';
-import { ANSWERED_EVENTS, outboundCallsOf, OUTBOUND_SUMS } from '../pbx-logs/stats.repository';
+import { ANSWERED_EVENTS, OUTBOUND_SUMS } from '../pbx-logs/stats.repository';
 import type { QueueSpan } from './report-frame';
 import { withSpans } from './span-table.repository';
 
@@ -62,20 +62,35 @@ export interface OutboundByAgent {
   readonly talk: number;
 }
 
-/** R9 per agent: outbound calls of each queue span's members while members, by the call's start. */
-export async function memberOutbound(db: Db, scope: TenantScope, spans: readonly QueueSpan[]): Promise<OutboundByAgent[]> {
-  if (spans.length === 0) return [];
-  const calls = outboundCallsOf({
-    queue: 'sp.queue_id',
-    tenant: '(SELECT q.tenant_id FROM queues q WHERE q.id = sp.queue_id)',
-    from: 'sp.lo',
-    to: 'sp.hi',
-  });
-  const { rows } = await sql<OutboundByAgent>`
-    ${withSpans(spans)}
-    SELECT sp.span AS span, s.agent AS agent, ${sql.raw(OUTBOUND_SUMS)}
-    FROM sp CROSS JOIN ${sql.raw(calls)} AND ${queueInScope(sql.raw('sp.queue_id'), scope)}
-    GROUP BY sp.span, s.agent`.execute(db);
+/** An R9 outbound call of an agent (not through a queue): when it started, whether answered, its billed seconds. */
+export interface AgentCall {
+  readonly agent: number;
+  readonly at: number;
+  readonly answered: number;
+  readonly billsec: number;
+}
+
+/**
+ * Every R9 outbound call of these agents of the tenant started in [from, to), by agent and start, read once through
+ * the agents' index of calls outside queues: which queue's member placed it is the sessions' matter (agent-days.ts
+ * memberOutbound), not a join of each report span with every session of its queue begun before it (that join read
+ * half a year of sessions for each hour of July).
+ */
+export async function agentCalls(
+  db: Db,
+  scope: TenantScope,
+  tenantId: number,
+  agents: readonly number[],
+  from: number,
+  to: number,
+): Promise<AgentCall[]> {
+  if (agents.length === 0 || from >= to) return [];
+  const { rows } = await sql<AgentCall>`
+    SELECT c.src_agent AS agent, c.start_at AS at, c.disposition = 'ANSWERED' AS answered, c.billsec AS billsec
+    FROM cdr_calls c INDEXED BY cdr_calls_src_agent
+    WHERE c.tenant_id = ${tenantId} AND ${tenantIn(scope, 'c.tenant_id')} AND c.src_agent IN (SELECT value FROM json_each(${JSON.stringify(agents)}))
+      AND c.start_at >= ${from} AND c.start_at < ${to} AND c.outbound_r9 = 1 AND c.via_queue = 0
+    ORDER BY c.src_agent, c.start_at`.execute(db);
   return rows;
 }
 

@@ -3,9 +3,9 @@ import type { TenantScope } from '../../access/scope';
 import type { Clock } from '../../clock';
 import type { Db } from '../../db/database';
 import type { SchemaTypes } from '../../validation/schema-types';
-import { addCalls, agentDays, emptyCalls, pairDays, type CallFigures, type Outbound, type Pieces } from './agent-days';
+import { addCalls, agentDays, emptyCalls, memberOutbound, pairDays, type CallFigures, type Outbound, type Pieces } from './agent-days';
 import { RowSpans } from './agent-time';
-import { agentCallSums, agentsOfTenant, intervalsOf, memberOutbound, nonQueueTalk, tenantOutbound } from './agents.repository';
+import { agentCallSums, agentCalls, agentsOfTenant, intervalsOf, nonQueueTalk, tenantOutbound } from './agents.repository';
 import { codePointOrder } from './queue-reports';
 import { frameSpans, percent, reportFrames, type TenantFrame } from './report-frame';
 
@@ -28,10 +28,13 @@ export async function agentsReport(deps: AgentsDeps, caller: Caller, body: Agent
   const sorted: { row: number; tenantId: number; out: AgentRow }[] = [];
   for (const frame of await reportFrames(deps.db, caller, body, body.distribution ?? 'totals'))
     for (const r of await frameRows(deps.db, caller.scope, frame, now)) sorted.push({ ...r, tenantId: frame.tenantId });
+  // Each peer name's place in code point order, found once: not two UTF-8 copies at each of the sort's comparisons.
+  const peers = [...new Set(sorted.map((s) => s.out.peerName))].sort(codePointOrder);
+  const rank = new Map(peers.map((p, i) => [p, i]));
   sorted.sort(
     (a, b) =>
       a.row - b.row ||
-      codePointOrder(a.out.peerName, b.out.peerName) ||
+      (rank.get(a.out.peerName) as number) - (rank.get(b.out.peerName) as number) ||
       a.tenantId - b.tenantId ||
       (a.out.queueId ?? Infinity) - (b.out.queueId ?? Infinity),
   );
@@ -52,12 +55,13 @@ async function frameRows(db: Db, scope: TenantScope, frame: TenantFrame, now: nu
   const ids = frame.queues.map((q) => q.id);
   const { start: S, end: E } = frame.range;
   const tSpans = tenantSpans.map((s, span) => ({ span, from: s.from, to: s.to }));
-  const [calls, outbound, sessions, pauses] = await Promise.all([
+  const [calls, sessions, pauses] = await Promise.all([
     agentCallSums(db, scope, spans),
-    memberOutbound(db, scope, spans),
     intervalsOf(db, scope, 'agent_sessions', ids, S, E),
     intervalsOf(db, scope, 'agent_pauses', ids, S, E),
   ]);
+  const members = [...new Set(sessions.map((s) => s.agent))];
+  const outbound = memberOutbound(pieces, sessions, await agentCalls(db, scope, frame.tenantId, members, S, E));
   const pairs = pairDays(pieces, calls, outbound, sessions, pauses);
   const ofReport = [...new Set([...pairs.values()].map((p) => p.agent))];
   const callers = ofReport.filter((a) => a !== 0); // 0: a line without an agent, which no CDR row names
@@ -142,8 +146,13 @@ function rowOf(
   t: { login: number; available: number; pauseTimes: AgentRow['pauseTimes']; outbound: Outbound | undefined; nonQueueTalk: number },
 ): AgentRow {
   const r = frame.rows[row] as TenantFrame['rows'][number];
+  // The agent's fields written out: spread first into this literal of 26 more fields, V8 made each row ~60 µs (a
+  // month of hourly rows for one queue spent 0.5 s here).
   return {
-    ...who,
+    extId: who.extId,
+    extNum: who.extNum,
+    name: who.name,
+    peerName: who.peerName,
     queueId: queue?.id ?? null,
     queueName: queue?.name ?? null,
     date: r.date,

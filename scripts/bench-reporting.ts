@@ -15,7 +15,8 @@
 //    as CSV and XLSX by `tars serve` under a small --max-old-space-size (the bounded heap of R24).
 // Prints a summary and writes DIR/results.json. `--reports DATA_DIR` measures only step 4, on a data
 // directory a previous run left behind (its path is printed at the end). `--queue-log` measures only the
-// queue_log import and its floor (steps 2 and 3 without the CDR), to iterate on the importer.
+// queue_log import and its floor (steps 2 and 3 without the CDR), to iterate on the importer. With `--reports`,
+// `--cases TEXT` measures only the supervisor reports whose name contains TEXT (e.g. `--cases hourly`), nothing else.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -36,7 +37,7 @@ import { boundedExport, supervisorReports } from './bench-supervisor';
 
 const { values: opts, positionals } = parseArgs({
   allowPositionals: true,
-  options: { reports: { type: 'string' }, 'queue-log': { type: 'boolean' } },
+  options: { reports: { type: 'string' }, 'queue-log': { type: 'boolean' }, cases: { type: 'string' } },
 });
 const dir = resolve(positionals[0] ?? '.tmp/bench');
 const root = resolve(import.meta.dirname, '..');
@@ -124,7 +125,8 @@ const AVAILABILITY_FLOOR = `
       AND dst_agent IN (SELECT agent FROM agent_sessions WHERE queue_id = 1 AND start_at < :e AND (end_at IS NULL OR end_at > :s))
   ) GROUP BY agent`;
 
-async function reports(dataDir: string) {
+/** The app of a data directory listening on loopback, and a POST as user 1 that returns the whole response. */
+async function served(dataDir: string) {
   const deps = await buildDeps(loadConfig({ TARS_LOG_LEVEL: 'silent' }, { 'data-dir': dataDir }), silentLogger);
   const server = createApp(deps).listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
@@ -142,6 +144,28 @@ async function reports(dataDir: string) {
     if (res.status !== 201) throw new Error(`${path}: ${res.status} ${await res.text()}`);
     return res.arrayBuffer(); // the whole response received; parsing it is the client's work, not the server's
   };
+  const user = await deps.database.db.selectFrom('users').selectAll().where('id', '=', 1).executeTakeFirstOrThrow();
+  const caller = await callerOf(deps.database.db, user);
+  const close = async () => {
+    server.close();
+    server.closeAllConnections();
+    await deps.database.close();
+  };
+  return { deps, post, caller, close };
+}
+
+/** `--cases`: the supervisor reports whose name contains `text`, against their floors. */
+async function someSupervisorReports(dataDir: string, text: string) {
+  const { deps, post, caller, close } = await served(dataDir);
+  const raw = new SqliteDatabase(join(dataDir, 'tars.db'), { readonly: true });
+  const figures = await supervisorReports(deps, caller, raw, post, text);
+  raw.close();
+  await close();
+  return figures;
+}
+
+async function reports(dataDir: string) {
+  const { deps, post, caller, close } = await served(dataDir);
   const statsBody = {
     queueId: Array.from({ length: 20 }, (_, i) => i + 1),
     startDate: '2025-01-01',
@@ -160,8 +184,6 @@ async function reports(dataDir: string) {
     s: startOfDay(TZ, localDay(TZ, Date.parse('2025-06-01T12:00:00Z') / 1000)),
     e: startOfDay(TZ, localDay(TZ, Date.parse('2025-07-01T12:00:00Z') / 1000)),
   };
-  const user = await deps.database.db.selectFrom('users').selectAll().where('id', '=', 1).executeTakeFirstOrThrow();
-  const caller = await callerOf(deps.database.db, user);
   const result = {
     statsServiceMs: await timeIt(() => queueStats(deps, caller, statsBody as Parameters<typeof queueStats>[2])),
     availabilityServiceMs: await timeIt(() => agentAvailability(deps, caller, availBody)),
@@ -174,12 +196,14 @@ async function reports(dataDir: string) {
     supervisor: await supervisorReports(deps, caller, raw, post),
   };
   raw.close();
-  server.close();
-  server.closeAllConnections();
-  await deps.database.close();
+  await close();
   return result;
 }
 
+if (opts.reports && opts.cases !== undefined) {
+  console.log(await someSupervisorReports(resolve(opts.reports), opts.cases));
+  process.exit(0);
+}
 if (opts.reports) {
   console.log(await reports(resolve(opts.reports)));
   console.log(await boundedExport(root, resolve(opts.reports)));

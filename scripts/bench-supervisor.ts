@@ -144,6 +144,8 @@ export async function supervisorReports(
   caller: Caller,
   raw: SqliteDatabase.Database,
   post: Post,
+  /** Only the cases whose name contains this text (all without it). */
+  only?: string,
 ): Promise<SupervisorFigures> {
   const year = { queueId: QUEUE_IDS, startDate: '2025-01-01', endDate: '2025-12-31' };
   const july = { queueId: QUEUE_IDS, startDate: '2025-07-01', endDate: '2025-07-31' };
@@ -221,7 +223,7 @@ export async function supervisorReports(
     },
   ];
   const out: SupervisorFigures = {};
-  for (const c of cases) {
+  for (const c of cases.filter((x) => only === undefined || x.name.includes(only))) {
     const alternatives = c.floor.map((set) =>
       set.map((st) =>
         typeof st === 'string' ? { statement: raw.prepare(st), args: [] } : { statement: raw.prepare(st[0]), args: st.slice(1) },

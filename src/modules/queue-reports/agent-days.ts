@@ -1,5 +1,5 @@
 import { subtract, union, type RowSpans, type Interval } from './agent-time';
-import type { AgentCall, AgentCallSums, OutboundByAgent, StoredInterval } from './agents.repository';
+import type { AgentCall, AgentCallSums, StoredInterval } from './agents.repository';
 
 /**
  * Each agent's figures by report row (reporting.md R21), gathered from the repository's pieces: per (queue,
@@ -176,7 +176,7 @@ export function agentDays(
   p: Pieces,
   sessions: readonly StoredInterval[],
   pauses: readonly StoredInterval[],
-  outbound: readonly OutboundByAgent[],
+  placed: readonly AgentCall[],
   otherTalk: readonly { span: number; agent: number; talk: number }[],
 ): Map<number, AgentDays> {
   const agents = new Map<number, AgentDays>();
@@ -210,7 +210,10 @@ export function agentDays(
   }
   for (const [id, list] of logins) for (const i of union(list)) p.spans.add(agent(id).login, i.start, i.end);
   for (const [id, list] of available) for (const i of union(list)) p.spans.add(agent(id).available, i.start, i.end);
-  for (const o of outbound) addOutbound(agent(o.agent).outbound, p.tenantSpanRow[o.span] as number, o);
+  for (const c of placed) {
+    const row = p.spans.rowAt(c.at);
+    if (row >= 0) addOutbound(agent(c.agent).outbound, row, { total: 1, answered: c.answered ? 1 : 0, talk: c.answered ? c.billsec : 0 });
+  }
   for (const t of otherTalk) {
     const days = agent(t.agent);
     const row = p.tenantSpanRow[t.span] as number;

@@ -3,7 +3,7 @@ import type { TenantScope } from '../../access/scope';
 import { tenantIn } from '../../access/tenant-filter';
 import type { Db } from '../../db/database';
 import { EV } from '../pbx-logs/stats.repository';
-import { ANSWERED_EVENTS, OUTBOUND_SUMS } from '../pbx-logs/stats.repository';
+import { ANSWERED_EVENTS } from '../pbx-logs/stats.repository';
 import type { QueueSpan } from './report-frame';
 import { withSpans } from './span-table.repository';
 
@@ -54,14 +54,6 @@ export async function agentCallSums(db: Db, scope: TenantScope, spans: readonly 
   return rows;
 }
 
-export interface OutboundByAgent {
-  readonly span: number;
-  readonly agent: number;
-  readonly total: number;
-  readonly answered: number;
-  readonly talk: number;
-}
-
 /** An R9 outbound call of an agent (not through a queue): when it started, whether answered, its billed seconds. */
 export interface AgentCall {
   readonly agent: number;
@@ -95,30 +87,8 @@ export async function agentCalls(
 }
 
 /**
- * Every R9 outbound call of these agents of the tenant by the span of its start, member of a queue or not (the
- * all-queues rows). Read through the agents' index of calls outside queues: a tenant's CDR is mostly queue legs.
- */
-export async function tenantOutbound(
-  db: Db,
-  scope: TenantScope,
-  tenantId: number,
-  agents: readonly number[],
-  spans: readonly TenantSpan[],
-): Promise<OutboundByAgent[]> {
-  if (spans.length === 0 || agents.length === 0) return [];
-  const { rows } = await sql<OutboundByAgent>`
-    ${withSpans(spans)}
-    SELECT sp.span AS span, c.src_agent AS agent, ${sql.raw(OUTBOUND_SUMS)}
-    FROM sp CROSS JOIN cdr_calls c INDEXED BY cdr_calls_src_agent
-    WHERE c.tenant_id = ${tenantId} AND ${tenantIn(scope, 'c.tenant_id')} AND c.src_agent IN (SELECT value FROM json_each(${JSON.stringify(agents)}))
-      AND c.start_at >= sp.lo AND c.start_at < sp.hi AND c.outbound_r9 = 1 AND c.via_queue = 0
-    GROUP BY sp.span, c.src_agent`.execute(db);
-  return rows;
-}
-
-/**
  * R11's nonQueueTalkTime per agent (of these) and tenant span: answered CDR rows not through a queue, the agent on
- * either side, a call between two of them once for each; through the agents' indexes, as tenantOutbound.
+ * either side, a call between two of them once for each; through the agents' indexes, as agentCalls.
  */
 export async function nonQueueTalk(
   db: Db,

@@ -5,7 +5,7 @@ import type { Db } from '../../db/database';
 import type { SchemaTypes } from '../../validation/schema-types';
 import { addCalls, agentDays, emptyCalls, memberOutbound, pairDays, type CallFigures, type Outbound, type Pieces } from './agent-days';
 import { RowSpans } from './agent-time';
-import { agentCallSums, agentCalls, agentsOfTenant, intervalsOf, nonQueueTalk, tenantOutbound } from './agents.repository';
+import { agentCallSums, agentCalls, agentsOfTenant, intervalsOf, nonQueueTalk } from './agents.repository';
 import { codePointOrder } from './queue-reports';
 import { frameSpans, percent, reportFrames, type TenantFrame } from './report-frame';
 
@@ -60,17 +60,17 @@ async function frameRows(db: Db, scope: TenantScope, frame: TenantFrame, now: nu
     intervalsOf(db, scope, 'agent_sessions', ids, S, E),
     intervalsOf(db, scope, 'agent_pauses', ids, S, E),
   ]);
-  const members = [...new Set(sessions.map((s) => s.agent))];
-  const outbound = memberOutbound(pieces, sessions, await agentCalls(db, scope, frame.tenantId, members, S, E));
-  const pairs = pairDays(pieces, calls, outbound, sessions, pauses);
-  const ofReport = [...new Set([...pairs.values()].map((p) => p.agent))];
+  // Every R9 outbound call of the report's agents, read once: placed by the sessions for the queue rows (a member's
+  // calls) and by their start for the all-queues rows (every call of the agent).
+  const ofReport = [...new Set([...calls.map((c) => c.agent), ...sessions.map((s) => s.agent), ...pauses.map((s) => s.agent)])];
   const callers = ofReport.filter((a) => a !== 0); // 0: a line without an agent, which no CDR row names
-  const [allOutbound, otherTalk, named] = await Promise.all([
-    tenantOutbound(db, scope, frame.tenantId, callers, tSpans),
+  const placed = await agentCalls(db, scope, frame.tenantId, callers, S, E);
+  const pairs = pairDays(pieces, calls, memberOutbound(pieces, sessions, placed), sessions, pauses);
+  const [otherTalk, named] = await Promise.all([
     nonQueueTalk(db, scope, frame.tenantId, callers, tSpans),
     agentsOfTenant(db, scope, frame.tenantId, ofReport),
   ]);
-  const agents = agentDays(pieces, sessions, pauses, allOutbound, otherTalk);
+  const agents = agentDays(pieces, sessions, pauses, placed, otherTalk);
   const names = new Map(named.map((n) => [n.agent, n]));
   const queueName = new Map(frame.queues.map((q) => [q.id, q.name]));
   const out: { row: number; out: AgentRow }[] = [];

@@ -15,8 +15,9 @@ export type AgentAvailabilityRow = SchemaTypes['agent-availability'][number];
  * A stats row; `start` (R20) only for the distributions that are additions, after `date`: the hosted API's rows stay
  * exactly as they were.
  */
+const n = (v: number | null) => v ?? 0;
+
 export function toStatsRow(queue: QueueRow, date: string, distribution: Distribution, s: Sums, start?: string | null): QueueStatsRow {
-  const n = (v: number | null) => v ?? 0;
   return {
     queueId: queue.id,
     queueName: queue.name,

@@ -82,8 +82,6 @@ export interface Pieces {
   readonly openEnd: number;
   /** Per queue span (frameSpans order): its queue and its row. */
   readonly queueSpan: readonly { queueId: number; row: number }[];
-  /** Per tenant span: its row. */
-  readonly tenantSpanRow: readonly number[];
 }
 
 const key = (queueId: number, agent: number) => `${queueId}|${agent}`;
@@ -177,7 +175,7 @@ export function agentDays(
   sessions: readonly StoredInterval[],
   pauses: readonly StoredInterval[],
   placed: readonly AgentCall[],
-  otherTalk: readonly { span: number; agent: number; talk: number }[],
+  otherTalk: readonly { agent: number; at: number; billsec: number }[],
 ): Map<number, AgentDays> {
   const agents = new Map<number, AgentDays>();
   const agent = (id: number): AgentDays => {
@@ -215,9 +213,10 @@ export function agentDays(
     if (row >= 0) addOutbound(agent(c.agent).outbound, row, { total: 1, answered: c.answered ? 1 : 0, talk: c.answered ? c.billsec : 0 });
   }
   for (const t of otherTalk) {
+    const row = p.spans.rowAt(t.at);
+    if (row < 0) continue;
     const days = agent(t.agent);
-    const row = p.tenantSpanRow[t.span] as number;
-    days.nonQueueTalk.set(row, (days.nonQueueTalk.get(row) ?? 0) + t.talk);
+    days.nonQueueTalk.set(row, (days.nonQueueTalk.get(row) ?? 0) + t.billsec);
   }
   return agents;
 }

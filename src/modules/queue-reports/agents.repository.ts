@@ -87,25 +87,26 @@ export async function agentCalls(
 }
 
 /**
- * R11's nonQueueTalkTime per agent (of these) and tenant span: answered CDR rows not through a queue, the agent on
- * either side, a call between two of them once for each; through the agents' indexes, as agentCalls.
+ * R11's nonQueueTalkTime: the answered CDR rows not through a queue started in [from, to) with one of these agents
+ * (of the tenant) on either side, once per agent (a call between two of them once for each), through the agents'
+ * indexes, as agentCalls; their row is the caller's matter (agent-days.ts).
  */
 export async function nonQueueTalk(
   db: Db,
   scope: TenantScope,
   tenantId: number,
   agents: readonly number[],
-  spans: readonly TenantSpan[],
-): Promise<{ span: number; agent: number; talk: number }[]> {
-  if (spans.length === 0 || agents.length === 0) return [];
+  from: number,
+  to: number,
+): Promise<{ agent: number; at: number; billsec: number }[]> {
+  if (agents.length === 0 || from >= to) return [];
   const side = (column: 'src_agent' | 'dst_agent') => sql`
-    SELECT sp.span AS span, c.id AS id, c.${sql.raw(column)} AS agent, c.billsec AS billsec
-    FROM sp CROSS JOIN cdr_calls c INDEXED BY ${sql.raw(`cdr_calls_${column}`)}
+    SELECT c.id AS id, c.${sql.raw(column)} AS agent, c.start_at AS at, c.billsec AS billsec
+    FROM cdr_calls c INDEXED BY ${sql.raw(`cdr_calls_${column}`)}
     WHERE c.tenant_id = ${tenantId} AND ${tenantIn(scope, 'c.tenant_id')} AND c.${sql.raw(column)} IN (SELECT value FROM json_each(${JSON.stringify(agents)}))
-      AND c.start_at >= sp.lo AND c.start_at < sp.hi AND c.disposition = 'ANSWERED' AND c.via_queue = 0`;
-  const { rows } = await sql<{ span: number; agent: number; talk: number }>`
-    ${withSpans(spans)}
-    SELECT span, agent, sum(billsec) AS talk FROM (${side('src_agent')} UNION ${side('dst_agent')}) GROUP BY span, agent`.execute(db);
+      AND c.start_at >= ${from} AND c.start_at < ${to} AND c.disposition = 'ANSWERED' AND c.via_queue = 0`;
+  const { rows } = await sql<{ agent: number; at: number; billsec: number }>`
+    SELECT agent, at, billsec FROM (${side('src_agent')} UNION ${side('dst_agent')})`.execute(db);
   return rows;
 }
 

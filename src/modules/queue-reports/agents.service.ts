@@ -44,17 +44,14 @@ export async function agentsReport(deps: AgentsDeps, caller: Caller, body: Agent
 async function frameRows(db: Db, scope: TenantScope, frame: TenantFrame, now: number): Promise<{ row: number; out: AgentRow }[]> {
   const spans = frameSpans(frame);
   const queueSpan = frame.queues.flatMap((q) => frame.rows.flatMap((r, row) => r.spans.map(() => ({ queueId: q.id, row }))));
-  const tenantSpans = frame.rows.flatMap((r, row) => r.spans.map((s) => ({ ...s, row })));
   const pieces: Pieces = {
     rowCount: frame.rows.length,
     spans: new RowSpans(frame.rows),
     openEnd: Math.min(frame.range.end, now),
     queueSpan,
-    tenantSpanRow: tenantSpans.map((s) => s.row),
   };
   const ids = frame.queues.map((q) => q.id);
   const { start: S, end: E } = frame.range;
-  const tSpans = tenantSpans.map((s, span) => ({ span, from: s.from, to: s.to }));
   const [calls, sessions, pauses] = await Promise.all([
     agentCallSums(db, scope, spans),
     intervalsOf(db, scope, 'agent_sessions', ids, S, E),
@@ -67,7 +64,7 @@ async function frameRows(db: Db, scope: TenantScope, frame: TenantFrame, now: nu
   const placed = await agentCalls(db, scope, frame.tenantId, callers, S, E);
   const pairs = pairDays(pieces, calls, memberOutbound(pieces, sessions, placed), sessions, pauses);
   const [otherTalk, named] = await Promise.all([
-    nonQueueTalk(db, scope, frame.tenantId, callers, tSpans),
+    nonQueueTalk(db, scope, frame.tenantId, callers, S, E),
     agentsOfTenant(db, scope, frame.tenantId, ofReport),
   ]);
   const agents = agentDays(pieces, sessions, pauses, placed, otherTalk);

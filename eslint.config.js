@@ -66,7 +66,7 @@ const MODULES = {
   calls: ['tenants'],
   'call-campaigns': ['tenants'],
   'emergency-locations': ['tenants'],
-  'saved-filters': ['tenants'],
+  'saved-filters': ['tenants', 'queues', 'queue-reports'],
   webhooks: ['tenants'],
   'phone-numbers': ['tenants', 'branches', 'extensions'],
   queues: ['tenants', 'branches', 'extensions'],
@@ -78,7 +78,7 @@ const MODULES = {
   'live-queues': ['tenants', 'queues', 'extensions', 'users', 'pbx-logs', 'queue-reports', 'webhooks'],
   'pbx-config': ['tenants', 'extensions', 'queues', 'pbx-logs'],
   console: ['auth', 'users', 'tenants'],
-  'scheduled-reports': ['tenants', 'saved-filters', 'calls', 'users', 'webhooks'],
+  'scheduled-reports': ['tenants', 'saved-filters', 'calls', 'users', 'webhooks', 'queue-reports'],
 };
 
 /** Throws on a cycle in MODULES or a module it does not list. */

@@ -10,10 +10,13 @@
 // 4. reports, warm (median of 7 after 2 warm-up runs), over HTTP against the running app (until the whole
 //    response is received) and in-process (the service function, no HTTP or JSON): queues/stats for all 20
 //    queues, daily, the whole year; agent-availability for queue 1 over June. Each against a floor: one
-//    hand-written SQL statement giving the same sums from the same stored rows.
+//    hand-written SQL statement giving the same sums from the same stored rows. Then the supervisor reports
+//    (reporting.md R19–R23, scripts/bench-supervisor.ts) against their floors, and a year of lost calls exported
+//    as CSV and XLSX by `tars serve` under a small --max-old-space-size (the bounded heap of R24).
 // Prints a summary and writes DIR/results.json. `--reports DATA_DIR` measures only step 4, on a data
 // directory a previous run left behind (its path is printed at the end). `--queue-log` measures only the
-// queue_log import and its floor (steps 2 and 3 without the CDR), to iterate on the importer.
+// queue_log import and its floor (steps 2 and 3 without the CDR), to iterate on the importer. With `--reports`,
+// `--cases TEXT` measures only the supervisor reports whose name contains TEXT (e.g. `--cases hourly`), nothing else.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -30,10 +33,11 @@ import { callerOf } from '../src/access/caller';
 import { queueStats } from '../src/modules/queue-reports/queue-stats.service';
 import { agentAvailability } from '../src/modules/queue-reports/availability.service';
 import { localDay, startOfDay } from '../src/time/zone';
+import { boundedExport, supervisorReports } from './bench-supervisor';
 
 const { values: opts, positionals } = parseArgs({
   allowPositionals: true,
-  options: { reports: { type: 'string' }, 'queue-log': { type: 'boolean' } },
+  options: { reports: { type: 'string' }, 'queue-log': { type: 'boolean' }, cases: { type: 'string' } },
 });
 const dir = resolve(positionals[0] ?? '.tmp/bench');
 const root = resolve(import.meta.dirname, '..');
@@ -121,21 +125,47 @@ const AVAILABILITY_FLOOR = `
       AND dst_agent IN (SELECT agent FROM agent_sessions WHERE queue_id = 1 AND start_at < :e AND (end_at IS NULL OR end_at > :s))
   ) GROUP BY agent`;
 
-async function reports(dataDir: string) {
+/** The app of a data directory listening on loopback, and a POST as user 1 that returns the whole response. */
+async function served(dataDir: string) {
   const deps = await buildDeps(loadConfig({ TARS_LOG_LEVEL: 'silent' }, { 'data-dir': dataDir }), silentLogger);
   const server = createApp(deps).listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const token = deps.tokens.issue({ uid: 1, ver: 0 });
   const post = async (path: string, body: unknown) => {
-    const res = await fetch(url + path, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
+    const send = () =>
+      fetch(url + path, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    // A kept-alive connection the server closed while the in-process runs were timed is reset on its first use: once more.
+    const res = await send().catch(send);
     if (res.status !== 201) throw new Error(`${path}: ${res.status} ${await res.text()}`);
     return res.arrayBuffer(); // the whole response received; parsing it is the client's work, not the server's
   };
+  const user = await deps.database.db.selectFrom('users').selectAll().where('id', '=', 1).executeTakeFirstOrThrow();
+  const caller = await callerOf(deps.database.db, user);
+  const close = async () => {
+    server.close();
+    server.closeAllConnections();
+    await deps.database.close();
+  };
+  return { deps, post, caller, close };
+}
+
+/** `--cases`: the supervisor reports whose name contains `text`, against their floors. */
+async function someSupervisorReports(dataDir: string, text: string) {
+  const { deps, post, caller, close } = await served(dataDir);
+  const raw = new SqliteDatabase(join(dataDir, 'tars.db'), { readonly: true });
+  const figures = await supervisorReports(deps, caller, raw, post, text);
+  raw.close();
+  await close();
+  return figures;
+}
+
+async function reports(dataDir: string) {
+  const { deps, post, caller, close } = await served(dataDir);
   const statsBody = {
     queueId: Array.from({ length: 20 }, (_, i) => i + 1),
     startDate: '2025-01-01',
@@ -154,8 +184,6 @@ async function reports(dataDir: string) {
     s: startOfDay(TZ, localDay(TZ, Date.parse('2025-06-01T12:00:00Z') / 1000)),
     e: startOfDay(TZ, localDay(TZ, Date.parse('2025-07-01T12:00:00Z') / 1000)),
   };
-  const user = await deps.database.db.selectFrom('users').selectAll().where('id', '=', 1).executeTakeFirstOrThrow();
-  const caller = await callerOf(deps.database.db, user);
   const result = {
     statsServiceMs: await timeIt(() => queueStats(deps, caller, statsBody as Parameters<typeof queueStats>[2])),
     availabilityServiceMs: await timeIt(() => agentAvailability(deps, caller, availBody)),
@@ -165,16 +193,20 @@ async function reports(dataDir: string) {
     availabilityAgents: (parse(await post('/v2/reporting/queues/agent-availability', availBody)) as unknown[]).length,
     availabilityMs: await timeIt(() => post('/v2/reporting/queues/agent-availability', availBody)),
     availabilityFloorMs: await timeIt(() => availFloor.all(june)),
+    supervisor: await supervisorReports(deps, caller, raw, post),
   };
   raw.close();
-  server.close();
-  server.closeAllConnections();
-  await deps.database.close();
+  await close();
   return result;
 }
 
+if (opts.reports && opts.cases !== undefined) {
+  console.log(await someSupervisorReports(resolve(opts.reports), opts.cases));
+  process.exit(0);
+}
 if (opts.reports) {
   console.log(await reports(resolve(opts.reports)));
+  console.log(await boundedExport(root, resolve(opts.reports)));
   process.exit(0);
 }
 const floor = await importFloor(join(dir, 'queue_log'));
@@ -193,6 +225,7 @@ if (opts['queue-log']) {
 const cdr = cli(['import', 'cdr', join(dir, 'Master.csv'), '--data-dir', dataDir]);
 const cdrRows = Number(/(\d+) lines read/.exec(cdr.out)?.[1]);
 const r = await reports(dataDir);
+const exported = await boundedExport(root, dataDir);
 const results = {
   queueLog: {
     lines: floor.lines,
@@ -204,6 +237,7 @@ const results = {
   queueLogFloor: { seconds: floor.seconds, linesPerSecond: Math.round(floor.lines / floor.seconds) },
   cdr: { lines: cdrRows, seconds: cdr.seconds, linesPerSecond: Math.round(cdrRows / cdr.seconds), peakMb: cdr.peakMb, summary: cdr.out },
   reports: r,
+  boundedExport: exported,
 };
 writeFileSync(join(dir, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
 const ratio = (a: number, b: number) => (a / b).toFixed(2);
@@ -212,4 +246,11 @@ console.log(`queue_log import: ${floor.lines} lines in ${queueLog.seconds.toFixe
 CDR import: ${cdrRows} lines in ${cdr.seconds.toFixed(1)} s = ${results.cdr.linesPerSecond} lines/s, peak RSS ${cdr.peakMb} MB
 queues/stats, 20 queues, daily, 2025 (${r.statsRows} rows): HTTP ${r.statsMs} ms, in-process ${r.statsServiceMs} ms; floor ${r.statsFloorMs} ms; ratios ${ratio(r.statsMs, r.statsFloorMs)} and ${ratio(r.statsServiceMs, r.statsFloorMs)}
 agent-availability, queue 1, June 2025 (${r.availabilityAgents} agents): HTTP ${r.availabilityMs} ms, in-process ${r.availabilityServiceMs} ms; floor ${r.availabilityFloorMs} ms; ratios ${ratio(r.availabilityMs, r.availabilityFloorMs)} and ${ratio(r.availabilityServiceMs, r.availabilityFloorMs)}
+${Object.entries(r.supervisor)
+  .map(
+    ([name, f]) =>
+      `${name} (${f.rows} rows): HTTP ${f.httpMs} ms, in-process ${f.serviceMs} ms; floor ${f.floorMs} ms; ratios ${ratio(f.httpMs, f.floorMs)} and ${ratio(f.serviceMs, f.floorMs)}`,
+  )
+  .join('\n')}
+lost calls of 2025 exported under --max-old-space-size=${exported.heapMb}: ${JSON.stringify(exported)}
 (written to ${join(dir, 'results.json')}; data directory ${dataDir})`);

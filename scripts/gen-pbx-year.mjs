@@ -6,7 +6,9 @@
 // about 2.4 million rows), starting 2025-01-01. Deterministic: the same arguments give the same files.
 // Each agent works a 9-hour shift a day in one or two queues, with three pauses (Break, Lunch, DND);
 // `--calls` calls a day arrive between 07:00 and 21:00, are answered by an agent on shift (after 0–2
-// unanswered rings), abandoned, time out or leave by key; each agent also places four outbound calls a day.
+// unanswered rings), abandoned, time out or leave by key; each agent also places four outbound calls a day,
+// and every fifth agent's first one of the day calls back a caller lost that day (reporting.md R22; chosen
+// without drawing from the generator, so the rest of the data is what it was before callbacks were added).
 import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { join } from 'node:path';
@@ -87,7 +89,7 @@ function shiftEvents(day, lines) {
   }
 }
 
-function callEvents(day, lines, rows) {
+function callEvents(day, lines, rows, lost) {
   for (let n = 0; n < CALLS; n++) {
     const q = int(0, QUEUES - 1);
     const t0 = day + 7 * 3600 + int(0, 14 * 3600 - 1);
@@ -128,6 +130,7 @@ function callEvents(day, lines, rows) {
               ? ['EXITWITHTIMEOUT', `1|1|${wait}`]
               : ['ABANDON', `1|1|${wait}`];
       log(t0 + 1 + wait, 'NONE', exit[0], exit[1]);
+      lost.push(caller.slice(1));
       cdrQueue('', t0, t0 + 1, t0 + 1 + wait, 'ANSWERED');
       continue;
     }
@@ -148,11 +151,12 @@ function callEvents(day, lines, rows) {
   }
 }
 
-function outboundRows(day, rows) {
-  for (const a of agents) {
+function outboundRows(day, rows, lost) {
+  for (const [i, a] of agents.entries()) {
     for (let n = 0; n < 4; n++) {
       const start = day + (a.shift + int(0, 8)) * 3600 + int(0, 3599);
-      const number = `1630555${String(int(0, 9999)).padStart(4, '0')}`;
+      const drawn = `1630555${String(int(0, 9999)).padStart(4, '0')}`;
+      const number = n === 0 && i % 5 === 0 && lost.length > 0 ? lost[(i * 7) % lost.length] : drawn;
       const disp = rand() < 0.7 ? 'ANSWERED' : rand() < 0.5 ? 'NO ANSWER' : 'BUSY';
       const answer = disp === 'ANSWERED' ? start + int(3, 20) : null;
       const end = (answer ?? start) + int(10, 400);
@@ -188,9 +192,10 @@ for (let d = 0; d < DAYS; d++) {
   const day = START + d * 86400;
   const lines = [];
   const rows = [];
+  const lost = [];
   shiftEvents(day, lines);
-  callEvents(day, lines, rows);
-  outboundRows(day, rows);
+  callEvents(day, lines, rows, lost);
+  outboundRows(day, rows, lost);
   await write(qlog, lines);
   await write(cdr, rows);
 }

@@ -9,6 +9,8 @@ import * as agentAliases from './2026-11-25T1000_agent_aliases';
 import * as directory from './2026-11-25T1200_directory';
 import * as selfService from './2026-11-25T1300_self_service';
 import * as liveQueues from './2026-11-25T1400_live_queues';
+import * as queueServiceLevel from './2026-11-26T1300_queue_service_level';
+import * as lostCallDetails from './2026-11-26T1310_lost_call_details';
 import * as consoleTables from './2026-11-26T1400_console';
 import * as idsNeverReused from './2026-11-27T1000_ids_never_reused';
 
@@ -27,6 +29,8 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-25T1200_directory': directory,
   '2026-11-25T1300_self_service': selfService,
   '2026-11-25T1400_live_queues': liveQueues,
+  '2026-11-26T1300_queue_service_level': queueServiceLevel,
+  '2026-11-26T1310_lost_call_details': lostCallDetails,
   '2026-11-26T1400_console': consoleTables,
   '2026-11-27T1000_ids_never_reused': idsNeverReused,
 };

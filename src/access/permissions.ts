@@ -14,7 +14,7 @@ export const PERMISSIONS = {
   'reporting.saved.update': 'change a saved filter',
   'reporting.saved.delete': 'delete a saved filter',
   'reporting.saved.run': 'run a saved filter now and e-mail the report',
-  'reporting.queues.read': 'queue statistics and agent availability',
+  'reporting.queues.read': 'the queue reports: statistics, agent availability, service level, agents, lost calls, agent sessions',
   'reporting.calls.read': 'the calls report',
   'reporting.logs.ingest': 'send PBX log lines over HTTP',
   'reporting.wallboards.manage': "make, list and revoke read-only wallboard links (TV mode) to the live state of a tenant's queues",

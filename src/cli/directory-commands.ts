@@ -189,6 +189,7 @@ const QUEUE_FIELDS = `
   --number NUM         the number callers dial
   --strategy S         ringall, leastrecent, fewestcalls, random, rrmemory, rrordered, linear or wrandom
   --branch ID          a branch of the tenant
+  --service-level S    its service level threshold in seconds, 1-3600 (Asterisk's servicelevel; default 30)
   --member ID          an extension id of a static member (repeat for several; replaces the list)`;
 const QUEUE_OPTIONS = {
   tenant: { type: 'string' },
@@ -197,6 +198,7 @@ const QUEUE_OPTIONS = {
   number: { type: 'string' },
   strategy: { type: 'string' },
   branch: { type: 'string' },
+  'service-level': { type: 'string' },
   member: { type: 'string', multiple: true },
 } as const satisfies Options;
 
@@ -222,7 +224,7 @@ async function queueNamed(deps: DirectoryDeps, v: Values) {
 export const queueAddCommand = directoryCommand(
   ['queue', 'add'],
   'add a queue to a tenant',
-  `--tenant ID --log-name NAME --name NAME [--number NUM] [--strategy S] [--branch ID] [--member ID]… [--data-dir DIR]
+  `--tenant ID --log-name NAME --name NAME [--number NUM] [--strategy S] [--branch ID] [--service-level S] [--member ID]… [--data-dir DIR]
 ${QUEUE_FIELDS}`,
   QUEUE_OPTIONS,
   (deps, v) =>
@@ -236,6 +238,7 @@ ${QUEUE_FIELDS}`,
         number: text(v.number),
         ringStrategy: text(v.strategy),
         branchId: int(v, 'branch', false),
+        serviceLevelSeconds: int(v, 'service-level', false),
         members: members(v),
       }),
     ),
@@ -244,7 +247,7 @@ ${QUEUE_FIELDS}`,
 export const queueUpdateCommand = directoryCommand(
   ['queue', 'update'],
   'change a queue (found by its queue_log name)',
-  `--tenant ID --log-name NAME [--name NAME] [--new-log-name NAME] [--number NUM] [--strategy S] [--branch ID] [--member ID]… [--data-dir DIR]
+  `--tenant ID --log-name NAME [--name NAME] [--new-log-name NAME] [--number NUM] [--strategy S] [--branch ID] [--service-level S] [--member ID]… [--data-dir DIR]
 ${QUEUE_FIELDS}
   --new-log-name NAME  a new queue_log name`,
   { ...QUEUE_OPTIONS, 'new-log-name': { type: 'string' } },
@@ -256,6 +259,7 @@ ${QUEUE_FIELDS}
       number: text(v.number),
       ringStrategy: text(v.strategy),
       branchId: int(v, 'branch', false),
+      serviceLevelSeconds: int(v, 'service-level', false),
       members: members(v),
     });
     if (Object.keys(patch).length === 0) throw new CliError('nothing to change: give at least one option to change', EXIT.usage);

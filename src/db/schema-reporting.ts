@@ -11,6 +11,8 @@ export interface ReportingTables {
   cdr_calls: CdrCallTable;
   import_line_counts: ImportLineCountTable;
   queue_day_stats: QueueDayStatsTable;
+  queue_hour_stats: QueueHourStatsTable;
+  queue_outbound_hour: QueueOutboundHourTable;
 }
 
 /** Lines of all imports so far, by log kind (queue-log, cdr), outcome and skip reason ('' unless skipped). */
@@ -64,6 +66,10 @@ export interface CdrCallTable {
   duration: number;
   billsec: number;
   disposition: string;
+  /** The record's lastapp (NULL for rows imported before it was kept, unless Queue or an R9 Dial). */
+  last_app: string | null;
+  /** The match key of its dst (callerKey, digits.ts), NULL under 3 digits. */
+  destination_key: string | null;
 }
 
 /** Sums of the queue statistics (reporting.md R5) over one local day of the queue's tenant's timezone; null: no row counted. */
@@ -92,4 +98,37 @@ export interface QueueDayStatsTable {
   ob_total: number;
   ob_answered: number;
   ob_talk: number;
+}
+
+/** Sums of the queue statistics (reporting.md R5) over one hour (epoch hour) of a queue's lines, by their anchor. */
+export interface QueueHourStatsTable {
+  queue_id: number;
+  hour: number;
+  inbound: number;
+  answered: number;
+  talk: number;
+  under30: number;
+  wait_sum: number;
+  wait_n: number;
+  wait_min: number | null;
+  wait_max: number | null;
+  ring: number;
+  abandons: number;
+  abandons_u10: number;
+  exit_timeout: number;
+  exit_key: number;
+  rna: number;
+  rna_ms: number;
+  cb_req: number;
+  cb_ok: number;
+  cb_fail: number;
+}
+
+/** R9's outbound figures of a queue's members over one hour, by the call's start. */
+export interface QueueOutboundHourTable {
+  queue_id: number;
+  hour: number;
+  total: number;
+  answered: number;
+  talk: number;
 }

@@ -121,6 +121,8 @@ export interface QueueTable {
   ring_strategy: Generated<string>;
   recording: Generated<string>;
   branch_id: number | null;
+  /** Its service level threshold (Asterisk's `servicelevel`), reporting.md R19. */
+  service_level_seconds: Generated<number>;
 }
 
 /** A queue's live alert thresholds (src/modules/live-queues/alerts.ts); null: that alert is off. */

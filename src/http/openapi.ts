@@ -119,7 +119,7 @@ function operation(route: RouteDef, path: string): Json {
       : isPublic
         ? { security: [] }
         : { security: [{ bearer: [] }], 'x-permission': route.permission }),
-    parameters: [...parameters(route, 'path'), ...parameters(route, 'query')],
+    parameters: [...parameters(route, 'path'), ...parameters(route, 'query'), ...(route.sheet ? [FORMAT_PARAMETER] : [])],
     ...(route.body ? { requestBody: { required: true, content: json(route.body) } } : {}),
     responses: {
       [status]: route.stream
@@ -129,7 +129,10 @@ function operation(route: RouteDef, path: string): Json {
               'text/event-stream': { schema: { type: 'string' }, 'x-event-data': { $ref: `#/components/schemas/${route.response}` } },
             },
           }
-        : { description: status === 201 ? 'Created' : 'OK', content: json(route.response) },
+        : {
+            description: status === 201 ? 'Created' : 'OK',
+            content: { ...json(route.response), ...(route.sheet ? SHEET_CONTENT : {}) },
+          },
       ...Object.fromEntries(errors.map((code) => [code, { $ref: `#/components/responses/${ERRORS[code][0]}` }])),
       default: { $ref: '#/components/responses/GeneralError' },
     },
@@ -143,6 +146,20 @@ function operationId(method: string, path: string): string {
     .map((p) => (p.startsWith('{') ? `by-${p.slice(1, -1)}` : p));
   return [method, ...words].join('-').replace(/[-_.]+([a-zA-Z0-9])/g, (_, c: string) => c.toUpperCase());
 }
+
+/** The spreadsheet forms of a report (reporting.md R24), asked for with `format` or an Accept header. */
+const FORMAT_PARAMETER: Json = {
+  name: 'format',
+  in: 'query',
+  required: false,
+  description:
+    'The answer as a spreadsheet: csv (text/csv) or xlsx, an attachment of every row (all pages); json (the default) as without it. The Accept header chooses the same way when this is absent.',
+  schema: { type: 'string', enum: ['json', 'csv', 'xlsx'] },
+};
+const SHEET_CONTENT: Json = {
+  'text/csv': { schema: { type: 'string', description: 'RFC 4180 with a header row; the JSON fields as columns (reporting.md R24).' } },
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': { schema: { type: 'string', format: 'binary' } },
+};
 
 const json = (schemaId: string) => ({ 'application/json': { schema: { $ref: `#/components/schemas/${schemaId}` } } });
 

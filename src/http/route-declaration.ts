@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Caller } from '../access/caller';
 import type { Permission } from '../access/permissions';
+import type { Workbook } from '../sheets/sheet';
 import type { SchemaId, SchemaTypes } from '../validation/schema-types';
 
 /**
@@ -112,12 +113,18 @@ export interface TypedRoute<
   /** The permission the caller needs; 'authenticated' when any signed-in user may call it, 'public' without a token. */
   readonly permission: C;
   readonly handler: (ctx: Ctx<C, B, Q, P>) => Loose<SchemaTypes[NoInfer<R>]> | Promise<Loose<SchemaTypes[NoInfer<R>]>>;
+  /**
+   * The answer as a spreadsheet too (reporting.md R24): asked for with `?format=csv|xlsx` or an Accept header, it
+   * is this workbook, written as it is read (src/http/sheet-response.ts). JSON stays the default.
+   */
+  readonly sheet?: (ctx: Ctx<C, B, Q, P>) => Promise<Workbook>;
 }
 
 /** A route of the table, its types erased: what the dispatcher, the OpenAPI generator and the tests read. */
 export interface RouteDef extends RouteBase<SchemaId, SchemaId, SchemaId, SchemaId> {
   readonly permission: Permission | 'authenticated' | 'public';
   readonly handler: (ctx: PublicContext<unknown, unknown, unknown> & { readonly caller?: Caller }) => unknown;
+  readonly sheet?: (ctx: PublicContext<unknown, unknown, unknown> & { readonly caller?: Caller }) => Promise<Workbook>;
 }
 
 /**

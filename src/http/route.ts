@@ -8,6 +8,7 @@ import { callerOfRequest, exchangeOf, type SessionResolver } from './request-cal
 import type { EventStream, RouteDef } from './route-declaration';
 import type { SchemaId } from '../validation/schema-types';
 import type { Validator } from '../validation/validation';
+import { requestedFormat, sendWorkbook, type ReportFormat } from './sheet-response';
 
 /**
  * A route is declared, not hand-wired: its method and path, the permission it needs (one word), the
@@ -130,22 +131,27 @@ function runner(route: RouteDef, deps: RouteDeps, opts: MountOptions): (req: Req
     if (caller && route.permission !== 'authenticated' && route.permission !== 'public' && !caller.permissions.has(route.permission)) {
       throw forbidden(`Your role does not allow ${route.permission}`);
     }
-    const result = await route.handler({
-      ...input,
+    const ctx = {
+      body: input.body,
+      query: input.query,
+      params: input.params,
       caller,
       requestId: String(res.locals.requestId ?? ''),
       get ip() {
         return req.ip ?? '';
       },
       http: exchangeOf(req, res),
-    });
+    };
+    const status = route.status ?? (route.method === 'post' ? 201 : 200);
+    if (route.sheet && input.format !== 'json') return sendWorkbook(res, status, await route.sheet(ctx), input.format);
+    const result = await route.handler(ctx);
     if (route.stream) return (result as EventStream).attach(req, res);
     if (opts.checkResponses) {
       const wrong = deps.validator.problems(route.response, result);
       if (wrong.length > 0)
         throw new Error(`response of ${route.method.toUpperCase()} ${route.path} breaks schema ${route.response}: ${wrong.join('; ')}`);
     }
-    res.status(route.status ?? (route.method === 'post' ? 201 : 200)).json(result);
+    res.status(status).json(result);
   };
 }
 
@@ -153,18 +159,30 @@ interface CheckedInput {
   body: unknown;
   query: unknown;
   params: unknown;
+  /** What a route with a spreadsheet form is asked for (reporting.md R24); json for every other route. */
+  format: ReportFormat;
 }
 
 /** Validates path parameters, query and the body read (if the route has one), collecting every problem into one 400. */
 function checkInput(route: RouteDef, req: Request, validator: Validator, read: unknown): CheckedInput {
   const problems: string[] = [];
   const params = route.params ? checked(problems, validator, 'text', route.params, req.params) : {};
-  const query = route.query ? checked(problems, validator, 'text', route.query, req.query) : {};
+  let format: ReportFormat = 'json';
+  let rawQuery = req.query as Record<string, unknown>;
+  if (route.sheet) {
+    // `format` chooses the answer's form; it is no filter of the report's own query schema
+    const asked = requestedFormat(req);
+    if (typeof asked === 'string') format = asked;
+    else problems.push(asked.problem);
+    const { format: _format, ...rest } = rawQuery;
+    rawQuery = rest;
+  }
+  const query = route.query ? checked(problems, validator, 'text', route.query, rawQuery) : {};
   const body = route.body
     ? checked(problems, validator, 'body', route.body, read === undefined && route.bodyOptional ? {} : read)
     : undefined;
   if (problems.length > 0) throw new AppError(400, problems[0] as string, { validationErrors: [...new Set(problems)] });
-  return { body, query, params };
+  return { body, query, params, format };
 }
 
 /** The value checked by the schema, or undefined with its problems added to `problems` (a 400 of the validator). */

@@ -15,7 +15,13 @@ export interface ReportRange {
   readonly end: number;
 }
 
-export type Distribution = 'daily' | 'weekly' | 'monthly' | 'totals';
+/** The hosted API's periods (R7). */
+export type CalendarDistribution = 'daily' | 'weekly' | 'monthly' | 'totals';
+/** Local clock intervals (R20). */
+export type IntervalDistribution = 'hourly' | 'halfHourly' | 'quarterHourly';
+/** Every distribution a report takes (R7, R20); report-rows.ts makes the rows of each. */
+export type Distribution = CalendarDistribution | IntervalDistribution | 'hourOfDay' | 'dayOfWeek';
+export const CALENDAR_DISTRIBUTIONS: readonly Distribution[] = ['daily', 'weekly', 'monthly', 'totals'];
 
 export interface Period {
   /** The period's first day, YYYY-MM-DD (for totals: the start's day). */
@@ -67,7 +73,7 @@ export function resolveRange(tz: string, start: ReportDate, end: ReportDate): Re
 }
 
 /** One period per local day, week or month the range touches (R7); totals: one. An empty range has no periods but totals. */
-export function periodsOf(tz: string, range: ReportRange, distribution: Distribution): Period[] {
+export function periodsOf(tz: string, range: ReportRange, distribution: CalendarDistribution): Period[] {
   const { start, end } = range;
   const first = localDay(tz, start);
   if (distribution === 'totals') return [{ date: formatDay(first), from: start, to: end }];
@@ -84,14 +90,14 @@ export function periodsOf(tz: string, range: ReportRange, distribution: Distribu
 }
 
 /** The first day of the period of `distribution` that holds `day` (a Monday, a 1st). */
-export function periodStart(day: number, distribution: Distribution): number {
+export function periodStart(day: number, distribution: CalendarDistribution): number {
   if (distribution === 'weekly') return day - weekdayOf(day);
   if (distribution === 'monthly') return dayNumber({ ...civilOf(day), day: 1 });
   return day;
 }
 
 /** The first day of the period after the one starting on `day`. */
-export function periodAfter(day: number, distribution: Distribution): number {
+export function periodAfter(day: number, distribution: CalendarDistribution): number {
   if (distribution === 'weekly') return day + 7;
   if (distribution === 'monthly') {
     const { year, month } = civilOf(day);

@@ -118,6 +118,51 @@ export function formatDay(dayNum: number): string {
   return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
 }
 
+/** The instant `t` as ISO 8601 in the zone's local time with its offset: `2026-11-01T01:00:00-05:00` (UTC: `+00:00`). */
+export function isoInZone(tz: string, t: number): string {
+  const offset = offsetAt(tz, t);
+  const local = new Date((t + offset) * 1000).toISOString().slice(0, 19);
+  const abs = Math.abs(offset);
+  const hh = String(Math.floor(abs / 3600)).padStart(2, '0');
+  const mm = String(Math.floor((abs % 3600) / 60)).padStart(2, '0');
+  return `${local}${offset < 0 ? '-' : '+'}${hh}:${mm}`;
+}
+
+/** The local wall-clock time of `t` written as if UTC (seconds), as wallToInstant takes it back. */
+export const wallOf = (tz: string, t: number): number => t + offsetAt(tz, t);
+
+/**
+ * The zone's offset over [from, to) as a function of the instant, for code that asks for thousands of instants of
+ * one range (the rows of an hour-of-day report over a year): the offset is read once a day and where two days'
+ * offsets differ the change is found by bisection, so that ICU is asked a few hundred times, not once per instant.
+ * (A zone changes its offset at most a few times a year, never twice in a day.)
+ */
+export function offsetsOver(tz: string, from: number, to: number): (t: number) => number {
+  if (tz === 'UTC') return () => 0;
+  const changes: { at: number; offset: number }[] = [{ at: -Infinity, offset: icuOffsetAt(tz, from) }];
+  let before = changes[0] as { offset: number };
+  for (let t = from + 86_400; ; t = Math.min(t + 86_400, to)) {
+    const offset = icuOffsetAt(tz, t);
+    if (offset !== before.offset) {
+      let lo = t - 86_400; // offset there is before.offset
+      let hi = t;
+      while (hi - lo > 1) {
+        const mid = Math.floor((lo + hi) / 2);
+        if (icuOffsetAt(tz, mid) === before.offset) lo = mid;
+        else hi = mid;
+      }
+      before = { offset };
+      changes.push({ at: hi, offset });
+    }
+    if (t >= to) break;
+  }
+  return (t) => {
+    let i = changes.length - 1;
+    while (i > 0 && (changes[i] as { at: number }).at > t) i--;
+    return (changes[i] as { offset: number }).offset;
+  };
+}
+
 // Made on first use: listing the zones takes milliseconds the start does not need.
 let ianaTimezones: ReadonlySet<string> | undefined;
 

@@ -56,7 +56,7 @@ export interface SchemaTypes {
     /**
      * Accepted and validated; the report is always the totals over the range.
      */
-    distribution?: 'daily' | 'weekly' | 'monthly' | 'totals';
+    distribution?: 'daily' | 'weekly' | 'monthly' | 'totals' | 'hourly' | 'halfHourly' | 'quarterHourly' | 'hourOfDay' | 'dayOfWeek';
   };
   /**
    * The response of POST /v2/reporting/queues/agent-availability: one element per agent who was a member of the queue in the range, sorted by peerName (api.md §2.10, reporting.md R11). Times in seconds.
@@ -838,6 +838,10 @@ export interface SchemaTypes {
     recording: string;
     branchId: number | null;
     branchName: string | null;
+    /**
+     * Addition to the hosted API: its service level threshold in seconds (Asterisk's servicelevel), reporting.md R19.
+     */
+    serviceLevelSeconds: number;
   }[];
   /**
    * A queue as the hosted API lists it (GET /v2/queues?tenantId=; the mobile app's CallQueue).
@@ -853,6 +857,10 @@ export interface SchemaTypes {
     recording: string;
     branchId: number | null;
     branchName: string | null;
+    /**
+     * Addition to the hosted API: its service level threshold in seconds (Asterisk's servicelevel), reporting.md R19.
+     */
+    serviceLevelSeconds: number;
   };
   /**
    * One imported CDR row (Asterisk Master.csv) as the calls report shows it.
@@ -1754,6 +1762,10 @@ export interface SchemaTypes {
       tenantId: number;
       name: (string | null) & string;
       logName: ((string | null) & string) & string;
+      /**
+       * The queue's service level threshold in seconds (Asterisk's servicelevel; default 30): a call answered after waiting at most this long is answered within the service level (docs/reporting.md R19).
+       */
+      serviceLevelSeconds?: number;
     }[];
     phoneNumbers?: {
       /**
@@ -1969,9 +1981,16 @@ export interface SchemaTypes {
     savedFilters?: ({
       url?: (string | null) & string;
       /**
-       * Reporting module.
+       * Reporting module: calls (the calls report), or a queue report (an addition, reporting.md R24).
        */
-      module?: 'calls';
+      module?:
+        | 'calls'
+        | 'queue-stats'
+        | 'queue-agent-availability'
+        | 'queue-service-level'
+        | 'queue-agents'
+        | 'queue-lost-calls'
+        | 'queue-agent-sessions';
       name?: (string | null) & string;
       description?: string | null;
       /**
@@ -1979,7 +1998,7 @@ export interface SchemaTypes {
        */
       queryParams?: {} | null;
       /**
-       * JSON body of the report (calls-report filters).
+       * JSON body of the report (calls-report filters; a queue report's request, its queueId required, its dates replaced by each run's period), and format: csv (the default) or xlsx, the e-mailed attachment.
        */
       postParams?: {} | null;
       /**
@@ -2003,9 +2022,16 @@ export interface SchemaTypes {
       tenantId: number;
       url: (string | null) & string;
       /**
-       * Reporting module.
+       * Reporting module: calls (the calls report), or a queue report (an addition, reporting.md R24).
        */
-      module: 'calls';
+      module:
+        | 'calls'
+        | 'queue-stats'
+        | 'queue-agent-availability'
+        | 'queue-service-level'
+        | 'queue-agents'
+        | 'queue-lost-calls'
+        | 'queue-agent-sessions';
       name: (string | null) & string;
     })[];
   };
@@ -2146,7 +2172,7 @@ export interface SchemaTypes {
        */
       live: boolean;
       /**
-       * The queue's servicelevel in Asterisk, 30 when it has none.
+       * The queue's servicelevel in Asterisk; when it has none, the queue's serviceLevelSeconds in TARS (30 unless set).
        */
       serviceLevelSeconds: number;
       callersWaiting: number;
@@ -2614,6 +2640,197 @@ export interface SchemaTypes {
     }[];
   };
   /**
+   * The body of POST /v2/reporting/queues/agent-sessions (reporting.md R23): the stats request's fields; distribution is checked and ignored.
+   */
+  'queue-agent-sessions-request': {
+    /**
+     * The queues to report on; each queue's rows use its own tenant's timezone.
+     *
+     * @minItems 1
+     * @maxItems 1000
+     *
+     * Items: A record id: a positive integer.
+     */
+    queueId: number[];
+    /**
+     * YYYY-MM-DD (a local day), YYYY-MM-DD HH:MM[:SS] (wall-clock time in the tenant's timezone), or ISO 8601 with Z or an offset (that instant). Fractional seconds are dropped.
+     */
+    startDate: string;
+    /**
+     * YYYY-MM-DD (a local day), YYYY-MM-DD HH:MM[:SS] (wall-clock time in the tenant's timezone), or ISO 8601 with Z or an offset (that instant). Fractional seconds are dropped.
+     */
+    endDate: string;
+    /**
+     * Periods of the rows: local days, weeks starting on Monday, calendar months, or (the default) one row for the whole range; additions (reporting.md R20): local clock hours, half hours and quarter hours (a range of at most 31 local days), the 24 hours of the day and the 7 days of the week summed over the range.
+     */
+    distribution?: 'daily' | 'weekly' | 'monthly' | 'totals' | 'hourly' | 'halfHourly' | 'quarterHourly' | 'hourOfDay' | 'dayOfWeek';
+  };
+  /**
+   * The response of POST /v2/reporting/queues/agent-sessions (reporting.md R23): per agent and queue, its logins and pauses over the range (the data of a timeline), sorted by peerName, then queueId. Times are ISO 8601 in the tenant's offset.
+   */
+  'queue-agent-sessions': {
+    extId: number | null;
+    peerName: string;
+    name: string;
+    queueId: number;
+    queueName: string;
+    /**
+     * Its memberships of the queue, clipped to the range, in order.
+     */
+    sessions: {
+      start: string;
+      /**
+       * null only for an interval still open now when the range reaches past now (its seconds run to now).
+       */
+      end: string | null;
+      seconds: number;
+    }[];
+    /**
+     * Its pauses in the queue, clipped to the range, in order, with the reason the log gave ("" when none).
+     */
+    pauses: {
+      start: string;
+      end: string | null;
+      seconds: number;
+      reason: string;
+    }[];
+  }[];
+  /**
+   * The body of POST /v2/reporting/queues/agents (reporting.md R21): the stats request's fields.
+   */
+  'queue-agents-request': {
+    /**
+     * The queues to report on; each queue's rows use its own tenant's timezone.
+     *
+     * @minItems 1
+     * @maxItems 1000
+     *
+     * Items: A record id: a positive integer.
+     */
+    queueId: number[];
+    /**
+     * YYYY-MM-DD (a local day), YYYY-MM-DD HH:MM[:SS] (wall-clock time in the tenant's timezone), or ISO 8601 with Z or an offset (that instant). Fractional seconds are dropped.
+     */
+    startDate: string;
+    /**
+     * YYYY-MM-DD (a local day), YYYY-MM-DD HH:MM[:SS] (wall-clock time in the tenant's timezone), or ISO 8601 with Z or an offset (that instant). Fractional seconds are dropped.
+     */
+    endDate: string;
+    /**
+     * Periods of the rows: local days, weeks starting on Monday, calendar months, or (the default) one row for the whole range; additions (reporting.md R20): local clock hours, half hours and quarter hours (a range of at most 31 local days), the 24 hours of the day and the 7 days of the week summed over the range.
+     */
+    distribution?: 'daily' | 'weekly' | 'monthly' | 'totals' | 'hourly' | 'halfHourly' | 'quarterHourly' | 'hourOfDay' | 'dayOfWeek';
+  };
+  /**
+   * The response of POST /v2/reporting/queues/agents (reporting.md R21): the request's queueId array as sent, and per agent, queue and period one row, with per agent and period one more over all the requested queues (queueId null). Sorted by period, then peerName (code points), then queueId (the all-queues row last). Times in seconds.
+   */
+  'queue-agents': {
+    queueIds: number[];
+    results: {
+      /**
+       * The agent's extension; null when its name resolves to none.
+       */
+      extId: number | null;
+      extNum: number | null;
+      /**
+       * The extension's name; "" without one.
+       */
+      name: string;
+      /**
+       * The extension's peerName, else the name the log wrote.
+       */
+      peerName: string;
+      /**
+       * null: the agent over all the requested queues.
+       */
+      queueId: number | null;
+      queueName: string | null;
+      /**
+       * The period, as in the stats report (reporting.md R7, R20).
+       */
+      date: string;
+      /**
+       * The instant the row's period begins, ISO 8601 with the tenant's offset (two 01:00 rows of the day DST ends differ by it): for daily, weekly and monthly the local start of date's period, for totals the range's start, null for hourOfDay and dayOfWeek (reporting.md R20).
+       */
+      start: string | null;
+      /**
+       * Periods of the rows: local days, weeks starting on Monday, calendar months, or (the default) one row for the whole range; additions (reporting.md R20): local clock hours, half hours and quarter hours (a range of at most 31 local days), the 24 hours of the day and the 7 days of the week summed over the range.
+       */
+      distribution: 'daily' | 'weekly' | 'monthly' | 'totals' | 'hourly' | 'halfHourly' | 'quarterHourly' | 'hourOfDay' | 'dayOfWeek';
+      /**
+       * Calls the agent answered (they count at the caller's ENTERQUEUE).
+       */
+      answered: number;
+      /**
+       * Of those, ended by the agent (COMPLETEAGENT).
+       */
+      agentHangups: number;
+      /**
+       * Ended by the caller (COMPLETECALLER).
+       */
+      callerHangups: number;
+      /**
+       * Transferred (blind, attended, Asterisk 1.4's TRANSFER).
+       */
+      transfers: number;
+      talkTime: number;
+      /**
+       * The callers' waits before the agent answered.
+       */
+      holdTime: number;
+      /**
+       * talkTime / answered, to the second; null without answered calls.
+       */
+      avgTalkTime: number | null;
+      avgHoldTime: number | null;
+      /**
+       * Calls that rang the agent and were not answered (RINGNOANSWER).
+       */
+      ringNoAnswer: number;
+      /**
+       * Their ringing in seconds (milliseconds / 1000, up to three decimals).
+       */
+      ringNoAnswerTime: number;
+      /**
+       * Ringing before the agent answered (CONNECT).
+       */
+      ringTime: number;
+      /**
+       * Time as a member of the queue; in the all-queues row the time a member of at least one of them (not a sum).
+       */
+      loginTime: number;
+      /**
+       * Login time not paused (all-queues row: unpaused in at least one queue).
+       */
+      availableTime: number;
+      /**
+       * loginTime − availableTime.
+       */
+      pausedTime: number;
+      /**
+       * Paused time by reason, as agent availability's offDutyTimes ("" shown as Paused); [] in the all-queues row.
+       */
+      pauseTimes: {
+        offDutyReason: string;
+        offDutyTime: number;
+      }[];
+      /**
+       * 100 × talkTime / availableTime, one decimal; null when availableTime is 0 (over 100 when calls outlast the period).
+       */
+      occupancy: number | null;
+      /**
+       * Answered outbound calls (R9; all-queues row: every one of the agent's).
+       */
+      outbound: number;
+      totalOutbound: number;
+      outboundTalkTime: number;
+      /**
+       * Talk on calls that did not pass through a queue; 0 in per-queue rows.
+       */
+      nonQueueTalkTime: number;
+    }[];
+  };
+  /**
    * PUT /v2/queues/{queueId}/alerts: the queue's thresholds, whole; a field left out is off (null, false, no e-mail; cooldown 300 s).
    */
   'queue-alerts-update': {
@@ -2692,6 +2909,10 @@ export interface SchemaTypes {
      * Items: A record id: a positive integer.
      */
     members?: number[];
+    /**
+     * The queue's service level threshold in seconds (Asterisk's servicelevel; default 30): a call answered after waiting at most this long is answered within the service level (docs/reporting.md R19).
+     */
+    serviceLevelSeconds?: number;
   };
   'queue-delete-query': {
     /**
@@ -2710,6 +2931,226 @@ export interface SchemaTypes {
      * Id of the tenant the record belongs to.
      */
     tenantId?: number;
+  };
+  /**
+   * The body of POST /v2/reporting/queues/lost-calls (reporting.md R22): the stats request's fields (distribution checked and ignored), what a short abandon is, how long a recovery may take, and the paging of every list.
+   */
+  'queue-lost-calls-request': {
+    /**
+     * The queues to report on; each queue's rows use its own tenant's timezone.
+     *
+     * @minItems 1
+     * @maxItems 1000
+     *
+     * Items: A record id: a positive integer.
+     */
+    queueId: number[];
+    /**
+     * YYYY-MM-DD (a local day), YYYY-MM-DD HH:MM[:SS] (wall-clock time in the tenant's timezone), or ISO 8601 with Z or an offset (that instant). Fractional seconds are dropped.
+     */
+    startDate: string;
+    /**
+     * YYYY-MM-DD (a local day), YYYY-MM-DD HH:MM[:SS] (wall-clock time in the tenant's timezone), or ISO 8601 with Z or an offset (that instant). Fractional seconds are dropped.
+     */
+    endDate: string;
+    /**
+     * Periods of the rows: local days, weeks starting on Monday, calendar months, or (the default) one row for the whole range; additions (reporting.md R20): local clock hours, half hours and quarter hours (a range of at most 31 local days), the 24 hours of the day and the 7 days of the week summed over the range.
+     */
+    distribution?: 'daily' | 'weekly' | 'monthly' | 'totals' | 'hourly' | 'halfHourly' | 'quarterHourly' | 'hourOfDay' | 'dayOfWeek';
+    /**
+     * A caller who abandons (ABANDON) after waiting fewer seconds than this is a short abandon: not counted among the callers the queue could have served (reporting.md R19). Default 10, as abandonsUnder10.
+     */
+    shortAbandonSeconds?: number;
+    /**
+     * A lost caller counts as recovered when an agent called the number back, or the caller called in again and was answered, within this many hours of hanging up. Default 24.
+     */
+    recoveryWindowHours?: number;
+    /**
+     * 1-based page number, at most 10,000,000.
+     */
+    page?: number;
+    recordsPerPage?: number;
+    /**
+     * 0 returns every record on one page.
+     */
+    paginated?: 0 | 1;
+  };
+  /**
+   * The response of POST /v2/reporting/queues/lost-calls (reporting.md R22): a page of the callers who left a queue unanswered, oldest first, and per requested queue a summary of the whole range.
+   */
+  'queue-lost-calls': {
+    records: {
+      queueId: number;
+      queueName: string;
+      callId: string;
+      /**
+       * The caller's number as the PBX wrote it; "" when it wrote none.
+       */
+      callerIdNum: string;
+      /**
+       * When the caller entered the queue (the tenant's offset).
+       */
+      enteredAt: string;
+      /**
+       * enteredAt + waitTime.
+       */
+      leftAt: string;
+      /**
+       * Hung up, reached the queue's timeout, pressed a key to leave, or left a queue without agents.
+       */
+      outcome: 'abandon' | 'timeout' | 'keypress' | 'empty';
+      waitTime: number;
+      /**
+       * Place in the queue when leaving; null when the log does not say.
+       */
+      position: number | null;
+      /**
+       * Place in the queue on entering.
+       */
+      originalPosition: number | null;
+      /**
+       * Hung up after waiting less than shortAbandonSeconds.
+       */
+      short: boolean;
+      recovery:
+        | null
+        | {
+            how: 'calledBack';
+            at: string;
+            afterSeconds: number;
+            peerName: string;
+            extId: number | null;
+          }
+        | {
+            how: 'calledIn';
+            at: string;
+            afterSeconds: number;
+            queueId: number;
+            callId: string;
+          };
+    }[];
+    page: number;
+    maxPage: number;
+    total: number;
+    summary: {
+      queueId: number;
+      queueName: string;
+      lost: number;
+      short: number;
+      recovered: number;
+      recoveredCalledBack: number;
+      recoveredCalledIn: number;
+      unrecovered: number;
+      /**
+       * Average time from hanging up to the recovery; null when none was recovered.
+       */
+      avgRecoverySeconds: number | null;
+    }[];
+  };
+  /**
+   * The body of POST /v2/reporting/queues/service-level (reporting.md R19): the stats request's fields, the thresholds to judge at besides each queue's own, and what a short abandon is.
+   */
+  'queue-service-level-request': {
+    /**
+     * The queues to report on; each queue's rows use its own tenant's timezone.
+     *
+     * @minItems 1
+     * @maxItems 1000
+     *
+     * Items: A record id: a positive integer.
+     */
+    queueId: number[];
+    /**
+     * YYYY-MM-DD (a local day), YYYY-MM-DD HH:MM[:SS] (wall-clock time in the tenant's timezone), or ISO 8601 with Z or an offset (that instant). Fractional seconds are dropped.
+     */
+    startDate: string;
+    /**
+     * YYYY-MM-DD (a local day), YYYY-MM-DD HH:MM[:SS] (wall-clock time in the tenant's timezone), or ISO 8601 with Z or an offset (that instant). Fractional seconds are dropped.
+     */
+    endDate: string;
+    /**
+     * Periods of the rows: local days, weeks starting on Monday, calendar months, or (the default) one row for the whole range; additions (reporting.md R20): local clock hours, half hours and quarter hours (a range of at most 31 local days), the 24 hours of the day and the 7 days of the week summed over the range.
+     */
+    distribution?: 'daily' | 'weekly' | 'monthly' | 'totals' | 'hourly' | 'halfHourly' | 'quarterHourly' | 'hourOfDay' | 'dayOfWeek';
+    /**
+     * Up to 8 more thresholds in seconds, each judged after the queue's own serviceLevelSeconds (one equal to it is not repeated).
+     *
+     * @minItems 1
+     * @maxItems 8
+     */
+    serviceLevelThresholds?: number[];
+    /**
+     * A caller who abandons (ABANDON) after waiting fewer seconds than this is a short abandon: not counted among the callers the queue could have served (reporting.md R19). Default 10, as abandonsUnder10.
+     */
+    shortAbandonSeconds?: number;
+  };
+  /**
+   * The response of POST /v2/reporting/queues/service-level (reporting.md R19): the request's queueId array as sent, and one row per queue and period, sorted by queue id, then period.
+   */
+  'queue-service-level': {
+    queueIds: number[];
+    results: {
+      queueId: number;
+      queueName: string;
+      /**
+       * The period, as in the stats report (reporting.md R7, R20).
+       */
+      date: string;
+      /**
+       * The instant the row's period begins, ISO 8601 with the tenant's offset (two 01:00 rows of the day DST ends differ by it): for daily, weekly and monthly the local start of date's period, for totals the range's start, null for hourOfDay and dayOfWeek (reporting.md R20).
+       */
+      start: string | null;
+      /**
+       * Periods of the rows: local days, weeks starting on Monday, calendar months, or (the default) one row for the whole range; additions (reporting.md R20): local clock hours, half hours and quarter hours (a range of at most 31 local days), the 24 hours of the day and the 7 days of the week summed over the range.
+       */
+      distribution: 'daily' | 'weekly' | 'monthly' | 'totals' | 'hourly' | 'halfHourly' | 'quarterHourly' | 'hourOfDay' | 'dayOfWeek';
+      /**
+       * Callers who entered the queue (totalInbound).
+       */
+      offered: number;
+      /**
+       * Calls answered (inboundAnswered).
+       */
+      answered: number;
+      /**
+       * Callers who left unanswered other than by a key press: hung up, timed out or left an empty queue (Asterisk's Abandoned).
+       */
+      abandoned: number;
+      /**
+       * Callers who hung up after waiting less than shortAbandonSeconds.
+       */
+      shortAbandons: number;
+      /**
+       * The queue's own threshold.
+       */
+      serviceLevelSeconds: number;
+      /**
+       * One per threshold: the queue's own first, then the requested ones in ascending order.
+       */
+      levels: {
+        seconds: number;
+        /**
+         * Answered after a wait of at most `seconds`.
+         */
+        answeredWithin: number;
+        /**
+         * Abandoned after a wait of at most `seconds`.
+         */
+        abandonedWithin: number;
+        /**
+         * 100 × answeredWithin / answered, one decimal (Asterisk's ServicelevelPerf); null without answered calls.
+         */
+        serviceLevel: number | null;
+        /**
+         * 100 × (answeredWithin + abandonedWithin) / (answered + abandoned) (Asterisk's ServicelevelPerf2).
+         */
+        serviceLevel2: number | null;
+        /**
+         * 100 × answeredWithin / (offered − shortAbandons): of the callers who stayed long enough to be served, the share answered in time.
+         */
+        serviceLevelOffered: number | null;
+      }[];
+    }[];
   };
   /**
    * The body of POST /v2/reporting/queues/stats (api.md §4.3).
@@ -2733,9 +3174,9 @@ export interface SchemaTypes {
      */
     endDate: string;
     /**
-     * Periods of the rows: local days, weeks starting on Monday, calendar months, or (the default) one row for the whole range.
+     * Periods of the rows: local days, weeks starting on Monday, calendar months, or (the default) one row for the whole range; additions (reporting.md R20): local clock hours, half hours and quarter hours (a range of at most 31 local days), the 24 hours of the day and the 7 days of the week summed over the range.
      */
-    distribution?: 'daily' | 'weekly' | 'monthly' | 'totals';
+    distribution?: 'daily' | 'weekly' | 'monthly' | 'totals' | 'hourly' | 'halfHourly' | 'quarterHourly' | 'hourOfDay' | 'dayOfWeek';
   };
   /**
    * The response of POST /v2/reporting/queues/stats: the request's queueId array as sent, and one row per queue and period (api.md §2.9, reporting.md R5, R12). Times in seconds; noAnswerRingTime may have three decimals.
@@ -2746,10 +3187,17 @@ export interface SchemaTypes {
       queueId: number;
       queueName: string;
       /**
-       * The period's first day, YYYY-MM-DD, in the tenant's timezone.
+       * The period's first day, YYYY-MM-DD, in the tenant's timezone; for the additions of reporting.md R20 the interval's local start (YYYY-MM-DD HH:MM), the hour (HH:00) or the weekday (Monday … Sunday).
        */
       date: string;
-      distribution: 'daily' | 'weekly' | 'monthly' | 'totals';
+      /**
+       * Only on rows of hourly, halfHourly, quarterHourly, hourOfDay and dayOfWeek (reporting.md R20): the instant the interval begins, null for hourOfDay and dayOfWeek. The hosted API's rows do not have it.
+       */
+      start?: string | null;
+      /**
+       * Periods of the rows: local days, weeks starting on Monday, calendar months, or (the default) one row for the whole range; additions (reporting.md R20): local clock hours, half hours and quarter hours (a range of at most 31 local days), the 24 hours of the day and the 7 days of the week summed over the range.
+       */
+      distribution: 'daily' | 'weekly' | 'monthly' | 'totals' | 'hourly' | 'halfHourly' | 'quarterHourly' | 'hourOfDay' | 'dayOfWeek';
       peerName: '';
       totalInbound: number;
       inboundAnswered: number;
@@ -2792,6 +3240,10 @@ export interface SchemaTypes {
      * Items: A record id: a positive integer.
      */
     members?: number[];
+    /**
+     * The queue's service level threshold in seconds (Asterisk's servicelevel; default 30): a call answered after waiting at most this long is answered within the service level (docs/reporting.md R19).
+     */
+    serviceLevelSeconds?: number;
   };
   /**
    * Addition to the hosted API: a queue with what TARS needs to read the PBX's logs: `logName` (its name in queue_log, unique without case) and its static members (extension ids).
@@ -2812,6 +3264,10 @@ export interface SchemaTypes {
     recording: string;
     branchId: number | null;
     branchName: string | null;
+    /**
+     * Its service level threshold in seconds (reporting.md R19).
+     */
+    serviceLevelSeconds: number;
     /**
      * Extension ids of its static members.
      *
@@ -2903,9 +3359,16 @@ export interface SchemaTypes {
   'saved-filter-create': {
     url?: (string | null) & string;
     /**
-     * Reporting module.
+     * Reporting module: calls (the calls report), or a queue report (an addition, reporting.md R24).
      */
-    module?: 'calls';
+    module?:
+      | 'calls'
+      | 'queue-stats'
+      | 'queue-agent-availability'
+      | 'queue-service-level'
+      | 'queue-agents'
+      | 'queue-lost-calls'
+      | 'queue-agent-sessions';
     name?: (string | null) & string;
     description?: string | null;
     /**
@@ -2913,7 +3376,7 @@ export interface SchemaTypes {
      */
     queryParams?: {} | null;
     /**
-     * JSON body of the report (calls-report filters).
+     * JSON body of the report (calls-report filters; a queue report's request, its queueId required, its dates replaced by each run's period), and format: csv (the default) or xlsx, the e-mailed attachment.
      */
     postParams?: {} | null;
     /**
@@ -2929,9 +3392,16 @@ export interface SchemaTypes {
     tenantId: number;
     url: (string | null) & string;
     /**
-     * Reporting module.
+     * Reporting module: calls (the calls report), or a queue report (an addition, reporting.md R24).
      */
-    module: 'calls';
+    module:
+      | 'calls'
+      | 'queue-stats'
+      | 'queue-agent-availability'
+      | 'queue-service-level'
+      | 'queue-agents'
+      | 'queue-lost-calls'
+      | 'queue-agent-sessions';
     name: (string | null) & string;
   };
   /**
@@ -3054,9 +3524,16 @@ export interface SchemaTypes {
   'saved-filter-update': {
     url?: (string | null) & string;
     /**
-     * Reporting module.
+     * Reporting module: calls (the calls report), or a queue report (an addition, reporting.md R24).
      */
-    module?: 'calls';
+    module?:
+      | 'calls'
+      | 'queue-stats'
+      | 'queue-agent-availability'
+      | 'queue-service-level'
+      | 'queue-agents'
+      | 'queue-lost-calls'
+      | 'queue-agent-sessions';
     name?: (string | null) & string;
     description?: string | null;
     /**
@@ -3064,7 +3541,7 @@ export interface SchemaTypes {
      */
     queryParams?: {} | null;
     /**
-     * JSON body of the report (calls-report filters).
+     * JSON body of the report (calls-report filters; a queue report's request, its queueId required, its dates replaced by each run's period), and format: csv (the default) or xlsx, the e-mailed attachment.
      */
     postParams?: {} | null;
     /**
@@ -3699,7 +4176,7 @@ export interface SchemaTypes {
          */
         live: boolean;
         /**
-         * The queue's servicelevel in Asterisk, 30 when it has none.
+         * The queue's servicelevel in Asterisk; when it has none, the queue's serviceLevelSeconds in TARS (30 unless set).
          */
         serviceLevelSeconds: number;
         callersWaiting: number;

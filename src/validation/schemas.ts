@@ -72,12 +72,20 @@ import phoneNumberPage from '../../schemas/phone-number-page.json';
 import phoneNumberQuery from '../../schemas/phone-number-query.json';
 import phoneNumberRecord from '../../schemas/phone-number-record.json';
 import phoneNumber from '../../schemas/phone-number.json';
+import queueAgentSessionsRequest from '../../schemas/queue-agent-sessions-request.json';
+import queueAgentSessions from '../../schemas/queue-agent-sessions.json';
+import queueAgentsRequest from '../../schemas/queue-agents-request.json';
+import queueAgents from '../../schemas/queue-agents.json';
 import queueAlertsUpdate from '../../schemas/queue-alerts-update.json';
 import queueAlerts from '../../schemas/queue-alerts.json';
 import queueCreate from '../../schemas/queue-create.json';
 import queueDeleteQuery from '../../schemas/queue-delete-query.json';
 import queueIdParams from '../../schemas/queue-id-params.json';
 import queueListQuery from '../../schemas/queue-list-query.json';
+import queueLostCallsRequest from '../../schemas/queue-lost-calls-request.json';
+import queueLostCalls from '../../schemas/queue-lost-calls.json';
+import queueServiceLevelRequest from '../../schemas/queue-service-level-request.json';
+import queueServiceLevel from '../../schemas/queue-service-level.json';
 import queueStatsRequest from '../../schemas/queue-stats-request.json';
 import queueStats from '../../schemas/queue-stats.json';
 import queueUpdate from '../../schemas/queue-update.json';
@@ -201,12 +209,20 @@ export const SCHEMAS: readonly object[] = [
   phoneNumberQuery,
   phoneNumberRecord,
   phoneNumber,
+  queueAgentSessionsRequest,
+  queueAgentSessions,
+  queueAgentsRequest,
+  queueAgents,
   queueAlertsUpdate,
   queueAlerts,
   queueCreate,
   queueDeleteQuery,
   queueIdParams,
   queueListQuery,
+  queueLostCallsRequest,
+  queueLostCalls,
+  queueServiceLevelRequest,
+  queueServiceLevel,
   queueStatsRequest,
   queueStats,
   queueUpdate,

@@ -26,8 +26,26 @@ describe('the directory: extensions and queues over the API (issue 18)', () => {
     const res = await app.request('GET', '/v2/queues?tenantId=1', { token: admin });
     expect(res.status).to.equal(200);
     expect(res.body).to.deep.equal([
-      { id: 1, name: 'Support', number: '', ringStrategy: 'ringall', recording: '', branchId: null, branchName: null },
-      { id: 2, name: 'Sales', number: '', ringStrategy: 'ringall', recording: '', branchId: null, branchName: null },
+      {
+        id: 1,
+        name: 'Support',
+        number: '',
+        ringStrategy: 'ringall',
+        recording: '',
+        branchId: null,
+        branchName: null,
+        serviceLevelSeconds: 30,
+      },
+      {
+        id: 2,
+        name: 'Sales',
+        number: '',
+        ringStrategy: 'ringall',
+        recording: '',
+        branchId: null,
+        branchName: null,
+        serviceLevelSeconds: 30,
+      },
     ]);
     expectError(await app.request('GET', '/v2/queues?tenantId=1', { token: basic }), 403);
     expectError(await app.request('GET', '/v2/queues?tenantId=2', { token: admin }), 403);
@@ -105,5 +123,31 @@ describe('the directory: extensions and queues over the API (issue 18)', () => {
     for (const table of ['queue_events', 'queue_hour_stats', 'queue_day_stats', 'agent_sessions'])
       expect(rows().prepare(`SELECT count(*) FROM ${table} WHERE queue_id = 2`).pluck().get(), table).to.equal(0);
     expect(rows().prepare('SELECT count(*) FROM queue_events WHERE queue_id = 1').pluck().get()).to.be.greaterThan(0);
+  });
+
+  it('when a queue is given a service level threshold, then it is kept, listed, changed alone and refused outside 1-3600 (reporting.md R19)', async () => {
+    const made = await app.request('POST', '/v2/queues', {
+      token: admin,
+      body: { tenantId: 1, name: 'Service level', logName: 'sl-queue', serviceLevelSeconds: 20 },
+    });
+    expect(made.status).to.equal(201);
+    expect(made.body.serviceLevelSeconds).to.equal(20);
+    const listed = (await app.request('GET', '/v2/queues?tenantId=1', { token: admin })).body as {
+      id: number;
+      serviceLevelSeconds: number;
+    }[];
+    expect(listed.find((q) => q.id === made.body.id)?.serviceLevelSeconds).to.equal(20);
+    const renamed = await app.request('PATCH', `/v2/queues/${made.body.id}`, { token: admin, body: { name: 'Renamed' } });
+    expect(renamed.body).to.deep.include({ name: 'Renamed', serviceLevelSeconds: 20 }); // a patch without it keeps it
+    const changed = await app.request('PATCH', `/v2/queues/${made.body.id}`, { token: admin, body: { serviceLevelSeconds: 3600 } });
+    expect(changed.body.serviceLevelSeconds).to.equal(3600);
+    for (const bad of [0, 3601, 1.5, '30'])
+      expectError(await app.request('PATCH', `/v2/queues/${made.body.id}`, { token: admin, body: { serviceLevelSeconds: bad } }), 400, [
+        'serviceLevelSeconds',
+      ]);
+    expect((await app.request('GET', `/v2/queues/${made.body.id}`, { token: admin })).body.serviceLevelSeconds).to.equal(3600);
+    expect(
+      (await app.request('POST', '/v2/queues', { token: admin, body: { tenantId: 1, name: 'Plain', logName: 'sl-plain' } })).body,
+    ).to.have.property('serviceLevelSeconds', 30);
   });
 });

@@ -118,7 +118,15 @@ describe('fuzzing every route (property-based, from schemas/)', function () {
       { weight: 1, arbitrary: extremeNumbers(valid) },
     );
   };
+  /** A report with a spreadsheet form (reporting.md R24) also gets `format`: its forms, a wrong one, or none. */
   const queryArb = (route: RouteDef): fc.Arbitrary<Record<string, string> | undefined> => {
+    const own = ownQueryArb(route);
+    if (!route.sheet) return own;
+    return fc
+      .tuple(own, fc.option(fc.constantFrom('csv', 'xlsx', 'json', 'pdf', '', 'CSV', 'xlsx ')))
+      .map(([q, format]) => (format === null ? q : { ...(q ?? {}), format }));
+  };
+  const ownQueryArb = (route: RouteDef): fc.Arbitrary<Record<string, string> | undefined> => {
     if (!route.query) return fc.constant(undefined);
     const valid = validOf(schemaById(route.query)).map((q) =>
       Object.fromEntries(

@@ -8,6 +8,9 @@ import { CdrImporter } from '../../src/modules/pbx-logs/cdr-importer';
 import { recomputeHours } from '../../src/modules/pbx-logs/derived-hours';
 import { importFile } from '../../src/modules/pbx-logs/file-import';
 import { QueueLogImporter } from '../../src/modules/pbx-logs/queue-log-importer';
+import { readFixtureFile, seedFixture } from '../../src/seed/seed';
+import { Validator } from '../../src/validation/validation';
+import { ACME } from '../helpers/fixtures';
 import { acmeDatabase, CDR_SAMPLE, dumpReporting, QUEUE_LOG_SAMPLE, sampleLines } from '../helpers/pbx-logs';
 
 type Db = Awaited<ReturnType<typeof acmeDatabase>>;
@@ -158,11 +161,31 @@ describe('importing PBX logs: idempotency, resumption, late lines', () => {
           CASE event WHEN 2 THEN ring_ms / 1000 WHEN 11 THEN ring_ms WHEN 20 THEN pause_reason IS NOT NULL ELSE wait_time END,
           talk_time, CASE WHEN event = 24 THEN pause_reason END
         FROM today.queue_events`);
+      old.sqlite.exec('INSERT INTO reporting_counters SELECT * FROM today.reporting_counters'); // the import order so far
       old.sqlite.exec('DETACH today');
       // Later migrations follow it; this one is the first the old file needs.
       expect((await migrateToLatest(old))[0]).to.equal('2026-11-24T1000_queue_event_columns');
+      // What the old schema did not keep (caller numbers, exit positions, migration 2026-11-26T1310) is left empty …
+      const kept = (sqlite: typeof today) =>
+        sqlite
+          .prepare(
+            'SELECT queue_id, anchor, time, line_key, seq, event, callid, agent, raw_agent, wait_time, talk_time, ring_ms, pause_reason FROM queue_events ORDER BY time, line_key',
+          )
+          .all();
+      expect(kept(old.sqlite)).to.have.length(480).and.to.deep.equal(kept(today));
+      expect(
+        old.sqlite.prepare('SELECT count(*) FROM queue_events WHERE caller IS NOT NULL OR position IS NOT NULL').pluck().get(),
+      ).to.equal(0);
+      // … until the same file is imported again into the site (its directory seeded): its lines are duplicates, and
+      // fill in what they carry.
+      await seedFixture(old, new Validator(), await readFixtureFile(ACME), new Date());
+      const again = (await importFile(new QueueLogImporter(old.sqlite), QUEUE_LOG_SAMPLE)).toJSON();
+      expect(again).to.deep.include({ duplicates: 480 }); // (and the two PBX starts, which the copy did not hold)
       const rows = (sqlite: typeof today) => sqlite.prepare('SELECT * FROM queue_events ORDER BY time, line_key').all();
-      expect(rows(old.sqlite)).to.have.length(480).and.to.deep.equal(rows(today));
+      expect(rows(old.sqlite)).to.deep.equal(rows(today));
+      expect(today.prepare('SELECT count(*) FROM queue_events WHERE caller_key IS NOT NULL AND event = 1').pluck().get()).to.be.greaterThan(
+        100,
+      );
     } finally {
       await old.close();
       rmSync(dir, { recursive: true, force: true });

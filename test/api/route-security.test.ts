@@ -113,6 +113,10 @@ const SAMPLES: Record<string, Sample> = {
   'post /v2/reporting/queues/agent-availability': {
     body: (t) => ({ queueId: queueOf(t), startDate: '2026-01-01', endDate: '2026-01-31' }),
   },
+  'post /v2/reporting/queues/service-level': { body: (t) => ({ queueId: [queueOf(t)], startDate: '2026-01-01', endDate: '2026-01-31' }) },
+  'post /v2/reporting/queues/agents': { body: (t) => ({ queueId: [queueOf(t)], startDate: '2026-01-01', endDate: '2026-01-31' }) },
+  'post /v2/reporting/queues/lost-calls': { body: (t) => ({ queueId: [queueOf(t)], startDate: '2026-01-01', endDate: '2026-01-31' }) },
+  'post /v2/reporting/queues/agent-sessions': { body: (t) => ({ queueId: [queueOf(t)], startDate: '2026-01-01', endDate: '2026-01-31' }) },
   'get /v2/reporting/queues/live': { query: byTenant },
   // Every role's user of the matrix has the extension PJSIP/<9000 + tenant> as its own (before()); no PBX is configured: 503.
   'get /v2/queues/agent-status': { query: (t) => ({ peerName: `PJSIP/${9000 + t}` }) },

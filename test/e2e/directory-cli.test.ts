@@ -88,6 +88,14 @@ describe('tars extension / queue (the built CLI), and the commands an import sum
     const bad = tars(['queue', 'add', '--tenant', '1', '--log-name', 'x', '--name', 'X', '--strategy', 'sometimes', '--data-dir', data]);
     expect(bad.status).to.equal(2);
     expect(bad.stderr).to.include('ringStrategy');
+    // reporting.md R19: a queue's service level threshold from the command line
+    const sl = tars(['queue', 'add', '--tenant', '1', '--log-name', 'sl-cli', '--name', 'SL', '--service-level', '20', '--data-dir', data]);
+    expect(JSON.parse(sl.stdout).serviceLevelSeconds, sl.stderr).to.equal(20);
+    const up = tars(['queue', 'update', '--tenant', '1', '--log-name', 'sl-cli', '--service-level', '45', '--data-dir', data]);
+    expect(JSON.parse(up.stdout).serviceLevelSeconds, up.stderr).to.equal(45);
+    const tooLong = tars(['queue', 'update', '--tenant', '1', '--log-name', 'sl-cli', '--service-level', '3601', '--data-dir', data]);
+    expect(tooLong.status).to.equal(2);
+    expect(tooLong.stderr).to.include('serviceLevelSeconds');
     const listed = tars(['extension', 'list', '--tenant', '1', '--data-dir', data])
       .stdout.trim()
       .split('\n')

@@ -36,7 +36,7 @@ function directory(data: string) {
         .all(),
       queues: db
         .prepare(
-          `SELECT q.log_name AS logName, q.ring_strategy AS strategy,
+          `SELECT q.log_name AS logName, q.ring_strategy AS strategy, q.service_level_seconds AS serviceLevel,
             (SELECT group_concat(e.ext_num) FROM queue_members m JOIN extensions e ON e.id = m.extension_id WHERE m.queue_id = q.id) AS members
            FROM queues q ORDER BY q.id`,
         )
@@ -63,9 +63,9 @@ describe('tars pbx sync (the built CLI) on real and hand-written Asterisk config
 
     expect(tars(['pbx', 'sync', '--from', join(LAB, 'etc'), '--tenant', '1', '--apply', '--data-dir', data]).status).to.equal(0);
     expect(directory(data).queues).to.deep.equal([
-      { logName: 'sales', strategy: 'ringall', members: '201,202,203' },
-      { logName: 'support', strategy: 'rrmemory', members: '203,204,205' },
-      { logName: 'billing', strategy: 'leastrecent', members: '206,207' },
+      { logName: 'sales', strategy: 'ringall', serviceLevel: 30, members: '201,202,203' },
+      { logName: 'support', strategy: 'rrmemory', serviceLevel: 30, members: '203,204,205' },
+      { logName: 'billing', strategy: 'leastrecent', serviceLevel: 30, members: '206,207' },
     ]);
     expect(directory(data).extensions[0]).to.deep.equal({
       n: 201,
@@ -75,6 +75,13 @@ describe('tars pbx sync (the built CLI) on real and hand-written Asterisk config
     });
     const again = tars(['pbx', 'sync', '--from', join(LAB, 'etc'), '--tenant', '1', '--json', '--data-dir', data]);
     expect(JSON.parse(again.stdout)).to.deep.include({ extensions: [], queues: [], unchanged: { extensions: 7, queues: 3 }, notes: [] });
+    // A threshold changed in TARS is set back to the configuration's servicelevel (reporting.md R19).
+    expect(tars(['queue', 'update', '--tenant', '1', '--log-name', 'sales', '--service-level', '20', '--data-dir', data]).status).to.equal(
+      0,
+    );
+    const back = tars(['pbx', 'sync', '--from', join(LAB, 'etc'), '--tenant', '1', '--apply', '--data-dir', data]);
+    expect(back.stdout).to.include('changed queue sales: service level 20 s → 30 s');
+    expect(directory(data).queues[0]).to.deep.include({ logName: 'sales', serviceLevel: 30 });
 
     const imported = tars(['import', 'queue-log', join(LAB, 'queue_log'), '--data-dir', data]).stdout;
     expect(imported).not.to.include('unknown queues');
@@ -99,8 +106,8 @@ describe('tars pbx sync (the built CLI) on real and hand-written Asterisk config
       aliases: '["Local/1001@from-queue/n","Bob Smith"]',
     });
     expect(queues).to.deep.equal([
-      { logName: '400', strategy: 'ringall', members: '1001,1002,1003' },
-      { logName: '401', strategy: 'rrmemory', members: '1002,1004,1005' },
+      { logName: '400', strategy: 'ringall', serviceLevel: 60, members: '1001,1002,1003' },
+      { logName: '401', strategy: 'rrmemory', serviceLevel: 30, members: '1002,1004,1005' }, // servicelevel=0: none, the default stays
     ]);
   });
 
@@ -111,7 +118,8 @@ describe('tars pbx sync (the built CLI) on real and hand-written Asterisk config
     const plan = tars(['pbx', 'sync', '--from', plain, '--tenant', '1', '--data-dir', data]).stdout;
     expect(plan)
       .to.include('would change extension 3002: alias + "Jones, Bob"; name "" → "Bob Jones"')
-      .and.include('would create queue Helpdesk');
+      .and.include('would create queue Helpdesk: "Helpdesk", fewestcalls, service level 45 s')
+      .and.include('note: queues.conf:22: servicelevel 7200 of orders is more than 3600 seconds: not taken');
 
     const broken = tars(['pbx', 'sync', '--from', join(FIXTURES, 'pbx-config', 'broken'), '--tenant', '1', '--data-dir', data]);
     expect(broken.status).to.equal(1);

@@ -56,3 +56,30 @@ export function oracleStats(lines: readonly string[], queueName: string, from: n
     noAnswerRingTime: ringMs / 1000,
   };
 }
+
+/**
+ * An independent reading of reporting.md R19 for tests: a queue's service-level counts over [from, to) at the
+ * threshold `t`, straight from the log text (calls counted at their ENTERQUEUE, R3).
+ */
+export function oracleServiceLevel(lines: readonly string[], queueName: string, from: number, to: number, t: number, short = 10) {
+  const entered = new Map<string, number>();
+  const s = { offered: 0, answered: 0, abandoned: 0, shortAbandons: 0, answeredWithin: 0, abandonedWithin: 0 };
+  for (const line of lines) {
+    const e = parseQueueLogLine(line);
+    if (typeof e === 'string' || e.queueName.toLowerCase() !== queueName.toLowerCase() || e.code >= EV.ADDMEMBER) continue;
+    if (e.code === EV.ENTERQUEUE) entered.set(e.callid, e.time);
+    const at = e.code === EV.ENTERQUEUE ? e.time : (entered.get(e.callid) ?? e.time);
+    if (at < from || at >= to) continue;
+    if (e.code === EV.ENTERQUEUE) s.offered++;
+    if (e.code >= EV.COMPLETEAGENT && e.code <= EV.ATTENDEDTRANSFER) {
+      s.answered++;
+      if (e.waitTime <= t) s.answeredWithin++;
+    }
+    if (e.code === EV.ABANDON || e.code === EV.EXITWITHTIMEOUT || e.code === EV.EXITEMPTY) {
+      s.abandoned++;
+      if (e.waitTime <= t) s.abandonedWithin++;
+    }
+    if (e.code === EV.ABANDON && e.waitTime < short) s.shortAbandons++;
+  }
+  return s;
+}

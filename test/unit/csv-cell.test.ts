@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { csvCell } from '../../src/modules/scheduled-reports/render';
+import { csvCell } from '../../src/sheets/csv';
 
 /**
  * The CSV formula guard (reporting.md R24, issue 27): a text cell that begins with =, +, -, @, a tab or a carriage

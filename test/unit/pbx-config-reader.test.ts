@@ -35,6 +35,7 @@ describe('Asterisk configuration reader (main/config.c)', () => {
       'strategy=leastrecent',
       'timeout=15',
       'wrapuptime=5',
+      'servicelevel=45',
       'member=PJSIP/alice,0,Alice Martin',
       'member=PJSIP/bob, 1, "Jones, Bob"',
       'strategy=fewestcalls',
@@ -71,6 +72,7 @@ describe('Asterisk configuration reader (main/config.c)', () => {
       'strategy=leastrecent',
       'timeout=15',
       'wrapuptime=5',
+      'servicelevel=45',
       'strategy=roundrobin',
       'member=Local/3001@staff/n,0,Alice Martin,PJSIP/alice',
       'periodic-announce=queue-periodic-announce',
@@ -79,13 +81,13 @@ describe('Asterisk configuration reader (main/config.c)', () => {
 
   it('when (+) names an existing section, then the lines join that section, found without case, in another file too', () => {
     expect(pairs(plain(), 'orders').slice(-2)).to.deep.equal(['member=Agent/3003', 'member=PJSIP/carol']);
-    expect(section(plain(), 'orders')).to.include({ file: 'queues.conf', line: 21 });
+    expect(section(plain(), 'orders')).to.include({ file: 'queues.conf', line: 22 });
   });
 
   it('when a line is "name => value", then object is true; "+=" appends to the last value of that name', () => {
     const pjsip = readAsteriskConfig(path.join(FIXTURES, 'plain'), 'pjsip.conf') as ConfFile;
     expect(pairs(pjsip, 'dave')).to.include('context=staff-night');
-    expect(section(plain(), 'Helpdesk').variables.find((v) => v.name === 'joinempty')).to.include({ object: false, line: 19 });
+    expect(section(plain(), 'Helpdesk').variables.find((v) => v.name === 'joinempty')).to.include({ object: false, line: 20 });
     expect(section(plain(), 'orders').variables.at(-1)).to.include({ object: true, file: 'conf.d/20-orders.conf', line: 4 });
   });
 

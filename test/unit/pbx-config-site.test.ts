@@ -15,10 +15,10 @@ describe('site configuration: the Asterisk 22 lab run (test/fixtures/asterisk/et
   const lab = (): SiteConfig => site('asterisk/etc');
 
   it('when its queues.conf is read, then sales, support and billing have the static members 201–207 it lists', () => {
-    expect(lab().queues.map((q) => [q.logName, q.name, q.number, q.strategy])).to.deep.equal([
-      ['sales', 'sales', null, 'ringall'],
-      ['support', 'support', null, 'rrmemory'],
-      ['billing', 'billing', null, 'leastrecent'],
+    expect(lab().queues.map((q) => [q.logName, q.name, q.number, q.strategy, q.serviceLevelSeconds])).to.deep.equal([
+      ['sales', 'sales', null, 'ringall', 30],
+      ['support', 'support', null, 'rrmemory', 30],
+      ['billing', 'billing', null, 'leastrecent', 30],
     ]);
     expect(members(lab())).to.deep.equal({
       sales: [
@@ -54,9 +54,10 @@ describe('site configuration: a FreePBX-style tree', () => {
   const fpbx = (): SiteConfig => site('pbx-config/freepbx');
 
   it('when queues_additional.conf lists Local/…@from-queue/n members with hint: state interfaces, then each maps to its extension', () => {
-    expect(fpbx().queues.map((q) => [q.logName, q.number, q.strategy])).to.deep.equal([
-      ['400', '400', 'ringall'],
-      ['401', '401', 'rrmemory'],
+    // servicelevel=60 is taken; 401's servicelevel=0 is Asterisk's "none" (reporting.md R19)
+    expect(fpbx().queues.map((q) => [q.logName, q.number, q.strategy, q.serviceLevelSeconds])).to.deep.equal([
+      ['400', '400', 'ringall', 60],
+      ['401', '401', 'rrmemory', null],
     ]);
     expect(members(fpbx())).to.deep.equal({
       '400': [
@@ -115,10 +116,11 @@ describe('site configuration: a plain Asterisk tree with templates', () => {
   const plain = (): SiteConfig => site('pbx-config/plain');
 
   it('when queues take members from templates and (+) additions in included files, then every member is there, none from comments', () => {
-    expect(plain().queues.map((q) => [q.logName, q.strategy])).to.deep.equal([
-      ['Helpdesk', 'fewestcalls'],
-      ['orders', 'leastrecent'],
-      ['night', 'rrmemory'],
+    // servicelevel comes from the template; orders overrides it (7200, read as written: the sync notes it)
+    expect(plain().queues.map((q) => [q.logName, q.strategy, q.serviceLevelSeconds])).to.deep.equal([
+      ['Helpdesk', 'fewestcalls', 45],
+      ['orders', 'leastrecent', 7200],
+      ['night', 'rrmemory', 45],
     ]);
     expect(members(plain())).to.deep.equal({
       Helpdesk: [

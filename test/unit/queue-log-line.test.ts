@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { EV, parseQueueLogLine, QUEUE_LOG_SKIPS } from '../../src/modules/pbx-logs/queue-log-line';
+import { callerKey } from '../../src/modules/pbx-logs/digits';
 import { QUEUE_LOG_SAMPLE } from '../helpers/pbx-logs';
 
 const parse = (line: string) => parseQueueLogLine(line);
@@ -136,5 +137,35 @@ describe('queue_log lines (reporting.md R1, R4)', () => {
     expect(lines).to.have.length(489);
     const skipped = lines.flatMap((l, i) => (typeof parse(l) === 'string' ? [i + 1] : []));
     expect(skipped).to.deep.equal([123, 153, 219, 318, 347, 418, 489]);
+  });
+});
+
+describe('what the lost-calls report reads from a line (reporting.md R22)', () => {
+  const ev = (line: string) => {
+    const e = parseQueueLogLine(line);
+    if (typeof e === 'string') throw new Error(`skipped: ${e}`);
+    return e;
+  };
+
+  it("when an exit line is read, then its positions are where each event writes them; an old form's missing ones are null", () => {
+    const positions = (line: string) => [ev(line).position, ev(line).origPosition];
+    expect(positions('1|c|q|NONE|ABANDON|2|5|40')).to.deep.equal([2, 5]);
+    expect(positions('1|c|q|NONE|EXITWITHTIMEOUT|1|3|300')).to.deep.equal([1, 3]);
+    expect(positions('1|c|q|NONE|EXITEMPTY|1|1|2')).to.deep.equal([1, 1]);
+    expect(positions('1|c|q|NONE|EXITWITHKEY|2|4|6|31')).to.deep.equal([4, 6]);
+    expect(positions('1|c|q|NONE|EXITWITHTIMEOUT|3')).to.deep.equal([3, null]); // Asterisk 1.4 (R17)
+    expect(positions('1|c|q|NONE|EXITWITHKEY|1|2')).to.deep.equal([2, null]);
+    expect(positions('1|c|q|Alice|COMPLETECALLER|4|60|1')).to.deep.equal([null, null]);
+  });
+
+  it('when caller numbers are compared, then digits decide: the last 10 of two long numbers, all of two short ones, none under 3', () => {
+    expect(callerKey('+1 (312) 555-0100')).to.equal('3125550100');
+    expect(callerKey('3125550100')).to.equal('3125550100');
+    expect(callerKey('0044 20 7946 0958')).to.equal('2079460958');
+    expect(callerKey('5550100')).to.equal('5550100'); // 7 digits: all of them, so it matches only 5550100
+    expect(callerKey('201')).to.equal('201');
+    for (const none of ['', 'anonymous', 'unknown', 'Restricted', '12', '+1']) expect(callerKey(none), none).to.equal(null);
+    expect(ev('1|c|q|NONE|ENTERQUEUE||+13125550100|1').callerIdNum).to.equal('+13125550100');
+    expect(ev('1|c|q|NONE|ENTERQUEUE||anonymous|1').callerIdNum).to.equal('anonymous');
   });
 });

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { AppError } from '../../src/errors';
-import { parseReportDate, periodsOf, resolveRange, type Distribution } from '../../src/time/report-range';
+import { parseReportDate, periodsOf, resolveRange, type CalendarDistribution as Distribution } from '../../src/time/report-range';
 import { localDay, startOfDay, wallToInstant } from '../../src/time/zone';
 
 const CHI = 'America/Chicago';

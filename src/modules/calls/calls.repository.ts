@@ -55,3 +55,16 @@ export async function listCalls(db: Db, w: CallsWhere, offset: number, limit: nu
     offset,
   }).execute();
 }
+
+/** The next `limit` records, newest first, after the record (start, id) `before` (none: from the newest): an export's batch. */
+export async function callsBefore(
+  db: Db,
+  w: CallsWhere,
+  before: { start: number; id: number } | null,
+  limit: number,
+): Promise<Selectable<CdrCallTable>[]> {
+  let q = db.selectFrom('cdr_calls').selectAll().where(where(w));
+  if (before)
+    q = q.where((eb) => eb.or([eb('start_at', '<', before.start), eb.and([eb('start_at', '=', before.start), eb('id', '<', before.id)])]));
+  return windowed(q.orderBy('start_at', 'desc').orderBy('id', 'desc'), { limit, offset: 0 }).execute();
+}

@@ -16,9 +16,6 @@ import type { LivePbx, LiveQueues } from './live-queues';
 import { memberState, type LiveCaller, type LiveMember, type LiveQueue } from './live-state';
 import { pbxNameKey } from '../../pbx-name';
 
-/** Asterisk's default `servicelevel` is 0 (none); a queue without one is judged at the hosted API's 30 s. */
-const DEFAULT_SERVICE_LEVEL = 30;
-
 const iso = (d: Date | undefined): string | null => (d ? d.toISOString() : null);
 const fromEpoch = (s: number): string | null => (s > 0 ? new Date(s * 1000).toISOString() : null);
 
@@ -212,7 +209,7 @@ export class TenantView {
       name: q.name,
       logName: q.log_name,
       live: current !== undefined,
-      serviceLevelSeconds: serviceLevelOf(current?.serviceLevel),
+      serviceLevelSeconds: serviceLevelOf(current?.serviceLevel, q),
       callersWaiting: callers.length,
       longestWaitSeconds: Math.max(0, ...callers.map((c) => c.waitSeconds)),
       agentsLoggedIn: members.length,
@@ -282,7 +279,8 @@ function alertsView(r: QueueAlertRow | undefined) {
   };
 }
 
-const serviceLevelOf = (seconds: number | undefined) => (seconds && seconds > 0 ? seconds : DEFAULT_SERVICE_LEVEL);
+/** The PBX's `servicelevel` as AMI reports it; when it has none (0), the queue's own threshold in TARS (reporting.md R19). */
+const serviceLevelOf = (seconds: number | undefined, q: QueueDetailRow) => (seconds && seconds > 0 ? seconds : q.service_level_seconds);
 
 function latest(dates: readonly (Date | undefined)[]): Date | undefined {
   return dates.reduce<Date | undefined>((a, d) => (d && (!a || d > a) ? d : a), undefined);
@@ -305,7 +303,7 @@ async function todayCounters(
   // One count per service level in use, over the queues judged at it.
   const byLevel = new Map<number, number[]>();
   for (const q of queues) {
-    const seconds = serviceLevelOf(liveServiceLevel(q));
+    const seconds = serviceLevelOf(liveServiceLevel(q), q);
     const ids = byLevel.get(seconds);
     if (ids) ids.push(q.id);
     else byLevel.set(seconds, [q.id]);

@@ -29,6 +29,8 @@ export interface SiteQueue {
   /** The section name when it is all digits (FreePBX names queues by their number), else null. */
   number: string | null;
   strategy: QueueStrategy;
+  /** queues.conf's `servicelevel` when greater than 0 (seconds), else null: reporting.md R19. */
+  serviceLevelSeconds: number | null;
   members: SiteQueueMember[];
   file: string;
   line: number;
@@ -72,6 +74,7 @@ export function readSiteConfig(configDir: string, options: ReadOptions = {}): Si
     name: q.logName,
     number: /^\d+$/.test(q.logName) ? q.logName : null,
     strategy: q.strategy,
+    serviceLevelSeconds: q.serviceLevel,
     members: built.members[i] ?? [],
     file: q.file,
     line: q.line,

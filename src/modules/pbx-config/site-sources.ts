@@ -29,6 +29,8 @@ export interface QueueSection {
   /** The section name as written: app_queue writes exactly this into queue_log's queuename field. */
   logName: string;
   strategy: QueueStrategy;
+  /** `servicelevel` in seconds when it is greater than 0 (Asterisk's 0, the default, means none); else null. */
+  serviceLevel: number | null;
   members: QueueMemberLine[];
   file: string;
   line: number;
@@ -82,7 +84,7 @@ export function queueSections(conf: ConfFile | null, problems: Problems): QueueS
     seen.set(pbxNameKey(section.name), section);
     const strategy = readStrategy(section, problems);
     const members = named(section, 'member').flatMap((v) => readMember(v, problems) ?? []);
-    queues.push({ logName: section.name, strategy, members, ...at(section) });
+    queues.push({ logName: section.name, strategy, serviceLevel: readServiceLevel(section), members, ...at(section) });
   }
   return queues;
 }
@@ -98,6 +100,13 @@ function readStrategy(section: ConfSection, problems: Problems): QueueStrategy {
       reason: `unknown strategy '${v.value}' (Asterisk would use ringall): one of ${QUEUE_STRATEGIES.join(', ')}, roundrobin`,
     });
   return known ?? 'ringall';
+}
+
+/** app_queue reads `servicelevel` with atoi(): leading blanks, a sign and digits; anything else is 0 (none). */
+function readServiceLevel(section: ConfSection): number | null {
+  const v = lastValue(section, 'servicelevel');
+  const n = Number(/^\s*([+-]?\d+)/.exec(v?.value ?? '')?.[1] ?? 0);
+  return n > 0 ? n : null;
 }
 
 function readMember(v: ConfVariable, problems: Problems): QueueMemberLine | null {

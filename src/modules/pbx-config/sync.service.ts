@@ -43,6 +43,8 @@ export interface PlannedQueue {
   readonly name: string;
   readonly number: string;
   readonly ringStrategy: string;
+  /** Its service level threshold (reporting.md R19): the configuration's, else the stored one (30 for a new queue). */
+  readonly serviceLevelSeconds: number;
   /** Extension numbers of its static members. */
   readonly members: number[];
   readonly changes: string[];
@@ -129,6 +131,7 @@ async function planQueues(db: Db, caller: Caller, tenantId: number, site: SiteCo
   for (const q of site.queues) {
     if (!keepable(q.logName, `queue (${q.file}:${q.line})`, notes)) continue;
     const wantMembers = memberNumbers(q, notes);
+    const serviceLevel = serviceLevelOf(q, notes);
     const have = current.find((c) => samePbxName(c.log_name, q.logName));
     if (!have) {
       const elsewhere = await queueByLogName(db, q.logName);
@@ -142,6 +145,7 @@ async function planQueues(db: Db, caller: Caller, tenantId: number, site: SiteCo
         name: q.name,
         number: q.number ?? '',
         ringStrategy: q.strategy,
+        serviceLevelSeconds: serviceLevel ?? DEFAULT_SERVICE_LEVEL,
         members: wantMembers,
         changes: [],
       });
@@ -151,6 +155,8 @@ async function planQueues(db: Db, caller: Caller, tenantId: number, site: SiteCo
     const addMembers = wantMembers.filter((m) => !haveMembers.includes(m));
     const changes = addMembers.map((m) => `member + extension ${m}`);
     if (q.strategy !== have.ring_strategy) changes.push(`strategy ${have.ring_strategy} → ${q.strategy}`);
+    if (serviceLevel !== null && serviceLevel !== have.service_level_seconds)
+      changes.push(`service level ${have.service_level_seconds} s → ${serviceLevel} s`);
     const number = q.number ?? have.number;
     if (number !== have.number) changes.push(`number ${JSON.stringify(have.number)} → ${JSON.stringify(number)}`);
     if (changes.length === 0) unchanged++;
@@ -162,11 +168,25 @@ async function planQueues(db: Db, caller: Caller, tenantId: number, site: SiteCo
         name: have.name,
         number,
         ringStrategy: q.strategy,
+        serviceLevelSeconds: serviceLevel ?? have.service_level_seconds,
         members: [...haveMembers, ...addMembers],
         changes,
       });
   }
   return { out, unchanged };
+}
+
+/** A new queue's threshold when its configuration sets none (the hosted API's answeredUnder30). */
+const DEFAULT_SERVICE_LEVEL = 30;
+/** The most a queue's threshold may be in TARS (queue-create's schema). */
+const MAX_SERVICE_LEVEL = 3600;
+
+/** The configuration's `servicelevel` when TARS can keep it; a larger one is noted and left alone. */
+function serviceLevelOf(q: SiteQueue, notes: string[]): number | null {
+  const s = q.serviceLevelSeconds;
+  if (s === null || s <= MAX_SERVICE_LEVEL) return s;
+  notes.push(`${q.file}:${q.line}: servicelevel ${s} of ${q.logName} is more than ${MAX_SERVICE_LEVEL} seconds: not taken`);
+  return null;
 }
 
 function memberNumbers(q: SiteQueue, notes: string[]): number[] {
@@ -213,9 +233,18 @@ export async function applySync(deps: SyncDeps, caller: Caller, tenantId: number
     for (const q of plan.queues) {
       const members = q.members.map((n) => idOf.get(n) as number);
       const ringStrategy = q.ringStrategy as QueueCreate['ringStrategy'];
+      const { serviceLevelSeconds } = q;
       if (q.action === 'create')
-        await createQueue(inTrx, caller, { tenantId, name: q.name, logName: q.logName, number: q.number, ringStrategy, members });
-      else await changeQueue(inTrx, caller, q.id as number, { number: q.number, ringStrategy, members });
+        await createQueue(inTrx, caller, {
+          tenantId,
+          name: q.name,
+          logName: q.logName,
+          number: q.number,
+          ringStrategy,
+          serviceLevelSeconds,
+          members,
+        });
+      else await changeQueue(inTrx, caller, q.id as number, { number: q.number, ringStrategy, serviceLevelSeconds, members });
     }
     return plan;
   });
@@ -235,7 +264,10 @@ export function planText(plan: SyncPlan, applied: boolean): string {
     lines.push(`${verb(e.action)} extension ${e.extNum}: ${what}`);
   }
   for (const q of plan.queues) {
-    const what = q.action === 'create' ? `"${q.name}", ${q.ringStrategy}, members ${q.members.join(', ') || 'none'}` : q.changes.join('; ');
+    const what =
+      q.action === 'create'
+        ? `"${q.name}", ${q.ringStrategy}, service level ${q.serviceLevelSeconds} s, members ${q.members.join(', ') || 'none'}`
+        : q.changes.join('; ');
     lines.push(`${verb(q.action)} queue ${q.logName}: ${what}`);
   }
   lines.push(

@@ -11,6 +11,7 @@ import {
   type CdrLayout,
   type CdrRecord,
 } from './cdr-line';
+import { callerKey } from './digits';
 import { rawOrNull, type PbxDirectory } from './directory';
 import { ImportRefused, ImportRun, type ImportOptions, type StoredChunk } from './import-run';
 import type { ImportSummary } from './import-summary';
@@ -214,6 +215,8 @@ function callRow(
     duration: r.duration,
     billsec: r.billsec,
     disposition: r.disposition,
+    last_app: r.lastApp,
+    destination_key: callerKey(r.dst),
   };
 }
 

@@ -62,7 +62,7 @@ export interface QueueMarks {
 const CALL_COLUMNS = [
   'tenant_id', 'start_at', 'answer_at', 'end_at', 'line_key', 'unique_id', 'direction', 'outbound_r9', 'via_queue', 'source', 'destination',
   'source_digits', 'destination_digits', 'caller_name', 'src_agent', 'dst_agent', 'src_raw', 'dst_raw', 'src_ext', 'dst_ext', 'extension', 'queue_id', 'duration',
-  'billsec', 'disposition',
+  'billsec', 'disposition', 'last_app', 'destination_key',
 ] as const satisfies readonly Exclude<keyof CdrCallTable, 'id'>[];
 
 /** A cdr_calls row to insert, by column name. */
@@ -89,6 +89,12 @@ export interface QueueEventRow {
   readonly talkTime: number;
   readonly ringMs: number;
   readonly pauseReason: string | null;
+  /** ENTERQUEUE: the caller's number as written, and its match key (digits.ts callerKey); else null. */
+  readonly caller: string | null;
+  readonly callerKey: string | null;
+  /** An exit's positions when the caller left and entered (reporting.md R22); else null. */
+  readonly position: number | null;
+  readonly origPosition: number | null;
 }
 
 /** queue_events columns in the order `putEventRow` writes them. */
@@ -106,6 +112,10 @@ const EVENT_COLUMNS = [
   'talk_time',
   'ring_ms',
   'pause_reason',
+  'caller',
+  'caller_key',
+  'position',
+  'orig_position',
 ];
 const INSERT_EVENTS = `INSERT OR IGNORE INTO queue_events (${EVENT_COLUMNS.join(', ')}) VALUES`;
 const eventValues = (n: number) => Array.from({ length: n }, () => `(${EVENT_COLUMNS.map(() => '?').join(', ')})`).join(', ');
@@ -126,6 +136,10 @@ function putEventRow(args: unknown[], at: number, row: QueueEventRow): void {
   args[at + 10] = row.talkTime;
   args[at + 11] = row.ringMs;
   args[at + 12] = row.pauseReason;
+  args[at + 13] = row.caller;
+  args[at + 14] = row.callerKey;
+  args[at + 15] = row.position;
+  args[at + 16] = row.origPosition;
 }
 
 const statementsOf = preparedStatements({
@@ -214,6 +228,9 @@ const statementsOf = preparedStatements({
   reassignDst: statement<{ tenant: number; raw: number; agent: number; rawAgent: number | null; ext: number | null }>(
     'UPDATE cdr_calls SET dst_agent = @agent, dst_raw = @rawAgent, dst_ext = @ext WHERE tenant_id = @tenant AND coalesce(dst_raw, dst_agent) = @raw',
   ),
+  // a line stored before its caller and positions were kept (migration 2026-11-26T1310), met again: they are filled in
+  fillDetails: positional(`UPDATE queue_events SET caller = ?, caller_key = ?, position = ?, orig_position = ?
+    WHERE time = ? AND line_key = ? AND caller IS NULL AND position IS NULL`),
   storedSeq: statement<{ time: number; lineKey: number }, { seq: number }>(
     'SELECT seq FROM queue_events WHERE time = @time AND line_key = @lineKey',
   ),
@@ -310,6 +327,7 @@ export function pbxLogs(sqlite: Sqlite) {
     /** Adds sums (STATS_COLUMNS order, stats.repository.ts vectors) to an hour of a queue. */
     addHourStats: (at: Queue & { hour: number }, sums: Float64Array) => s.addHourStats.run([at.queue, at.hour, ...vectorParams(sums)]),
     addHourTalk: (r: HourTalkRow) => s.addHourTalk.run([r.queue, r.hour, r.agent, r.talk]),
+    fillDetails: (r: QueueEventRow) => s.fillDetails.run([r.caller, r.callerKey, r.position, r.origPosition, r.time, r.lineKey]),
     events: new EventInserter(s),
   };
 }

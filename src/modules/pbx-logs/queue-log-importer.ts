@@ -1,5 +1,6 @@
 import type { Sqlite } from '../../db/database';
 import { AnchorCache } from './anchors';
+import { callerKey } from './digits';
 import { rawOrNull, type QueueRef } from './directory';
 import { HourAccumulator } from './derived-hours';
 import { ImportRefused, ImportRun, type ImportOptions, type StoredChunk } from './import-run';
@@ -219,6 +220,10 @@ export class QueueLogImporter {
       talkTime: event.talkTime,
       ringMs: event.ringMs,
       pauseReason: event.pauseReason,
+      caller: event.callerIdNum,
+      callerKey: event.callerIdNum === null ? null : callerKey(event.callerIdNum),
+      position: event.position,
+      origPosition: event.origPosition,
     };
     if (++b.size === EVENTS_PER_INSERT) this.flush();
   }
@@ -260,6 +265,7 @@ export class QueueLogImporter {
     const { summary } = this.run;
     if (!stored) {
       if (counts) summary.duplicates++;
+      if (row.caller !== null || row.position !== null) this.repo.fillDetails(row);
       return false;
     }
     if (counts) summary.imported++;

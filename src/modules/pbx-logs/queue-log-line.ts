@@ -71,6 +71,9 @@ interface EventRule {
   readonly ringSeconds?: number;
   /** Ring time in milliseconds (RINGNOANSWER). */
   readonly ringMs?: number;
+  /** The caller's position when it left, and when it entered (the exits). */
+  readonly position?: number;
+  readonly origPosition?: number;
 }
 
 /** Every event a log may name (the *_ALL codes are the importer's, never written by a PBX). */
@@ -82,12 +85,12 @@ const RULES: Readonly<Record<Exclude<EventName, 'AGENTLOGIN_ALL' | 'AGENTLOGOFF_
   COMPLETECALLER: { min: 3, ints: [1, 2, 3], wait: 1, talk: 2 },
   BLINDTRANSFER: { min: 5, ints: [3, 4, 5], wait: 3, talk: 4 },
   ATTENDEDTRANSFER: { min: 5, ints: [3, 4, 5], wait: 3, talk: 4 },
-  ABANDON: { min: 3, ints: [1, 2, 3], wait: 3 },
+  ABANDON: { min: 3, ints: [1, 2, 3], wait: 3, position: 1, origPosition: 2 },
   // Asterisk 1.4 writes EXITWITHTIMEOUT with only the position, EXITWITHKEY with only key|position (R17):
   // their wait is then the time since the call's ENTERQUEUE (waitTime -1 here; the importer knows the call).
-  EXITWITHTIMEOUT: { min: 1, ints: [1, 2, 3], wait: 3 },
-  EXITEMPTY: { min: 3, ints: [1, 2, 3], wait: 3 },
-  EXITWITHKEY: { min: 2, ints: [2, 3, 4], wait: 4 },
+  EXITWITHTIMEOUT: { min: 1, ints: [1, 2, 3], wait: 3, position: 1, origPosition: 2 },
+  EXITEMPTY: { min: 3, ints: [1, 2, 3], wait: 3, position: 1, origPosition: 2 },
+  EXITWITHKEY: { min: 2, ints: [2, 3, 4], wait: 4, position: 2, origPosition: 3 },
   RINGNOANSWER: { min: 1, ints: [1], ringMs: 1 },
   ADDMEMBER: { min: 0, ints: [] },
   REMOVEMEMBER: { min: 0, ints: [] },
@@ -132,6 +135,9 @@ export interface QueueLogEvent {
   readonly pauseReason: string | null;
   /** ENTERQUEUE: the caller's number (data2); null for every other event. */
   readonly callerIdNum: string | null;
+  /** An exit's position when the caller left and when it entered; null when the line does not give it (or another event). */
+  readonly position: number | null;
+  readonly origPosition: number | null;
   /** The time was a wall-clock datetime read in the PBX's zone (R16), not an epoch. */
   readonly wallClock: boolean;
 }
@@ -153,14 +159,16 @@ for (const [name, r] of Object.entries(RULES)) {
     talk: r.talk ?? 0,
     ringSeconds: r.ringSeconds ?? 0,
     ringMs: r.ringMs ?? 0,
+    position: r.position ?? 0,
+    origPosition: r.origPosition ?? 0,
   };
   (RULES_BY_LENGTH[name.length] ??= []).push(rule);
 }
 
 /** Asterisk 1.4–11 names read as today's events (reporting.md R17). */
-const member = { min: 0, ints: [], wait: 0, talk: 0, ringSeconds: 0, ringMs: 0 };
+const member = { min: 0, ints: [], wait: 0, talk: 0, ringSeconds: 0, ringMs: 0, position: 0, origPosition: 0 };
 const OLD_NAMES: readonly Rule[] = [
-  { name: 'TRANSFER', code: EV.BLINDTRANSFER, min: 4, ints: [3, 4], wait: 3, talk: 4, ringSeconds: 0, ringMs: 0 },
+  { ...member, name: 'TRANSFER', code: EV.BLINDTRANSFER, min: 4, ints: [3, 4], wait: 3, talk: 4 },
   { ...member, name: 'AGENTCALLBACKLOGIN', code: EV.AGENTLOGIN },
   { ...member, name: 'AGENTCALLBACKLOGOFF', code: EV.AGENTLOGOFF },
 ];
@@ -206,6 +214,12 @@ function dataEnd(line: string, start: number): number {
 function dataInt(line: string, bar: number, i: number): number {
   const start = dataStart(line, bar, i);
   return start < 0 ? -1 : digitsAt(line, start, dataEnd(line, start));
+}
+
+/** Data field i (1-based) as a position; null when the line does not give it. */
+function positionAt(line: string, bar: number, i: number): number | null {
+  const n = dataInt(line, bar, i);
+  return n < 0 ? null : n;
 }
 
 /** Data field i (1-based) as text; "" when it is absent. */
@@ -264,6 +278,8 @@ export function parseQueueLogLine(raw: string, zone: PbxZone = UTC_ZONE): QueueL
     ringMs: rule.ringSeconds ? Math.max(0, dataInt(line, p5, rule.ringSeconds)) * 1000 : rule.ringMs ? dataInt(line, p5, rule.ringMs) : 0,
     pauseReason: code === EV.PAUSE ? dataText(line, p5, 1) : code === EV.ADDMEMBER && dataIs(line, p5, 1, 'PAUSED') ? '' : null,
     callerIdNum: code === EV.ENTERQUEUE ? dataText(line, p5, 2) : null,
+    position: rule.position ? positionAt(line, p5, rule.position) : null,
+    origPosition: rule.origPosition ? positionAt(line, p5, rule.origPosition) : null,
     wallClock,
   };
 }

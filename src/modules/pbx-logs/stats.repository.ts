@@ -1,5 +1,8 @@
 import { EV, hasWaitTime, isAnswered, type EventName } from './queue-log-line';
 
+/** The event codes the stored lines are written with (the queue reports' queries name them): queue-log-line.ts. */
+export { EV } from './queue-log-line';
+
 /**
  * reporting.md R5 and R9 as SQL over `queue_events` and `cdr_calls` rows. The same expressions fill the
  * per-hour tables and compute the partial hours at a report's edges, so the two can never disagree.

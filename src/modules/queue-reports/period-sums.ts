@@ -2,7 +2,7 @@ import type { TenantScope } from '../../access/scope';
 import type { Db } from '../../db/database';
 import type { Period, ReportRange } from '../../time/report-range';
 import { localDay, startOfDay } from '../../time/zone';
-import { dayRows, edgeOutbound, edgeStats, hourOutbound, hourStats, type DayRow } from './queue-stats.repository';
+import { dayRows, edgeOutbound, edgeStats, hourOutbound, hourRange, hourStats, type DayRow } from './queue-stats.repository';
 import { addOutbound, addStats, emptySums, splitPieces, type Piece, type Sums } from './spans';
 
 interface QueueRef {
@@ -98,4 +98,62 @@ async function sumPieces(db: Db, scope: TenantScope, pieces: readonly Piece[]): 
   for (const row of [...(await hourOutbound(db, scope, hours)), ...(await edgeOutbound(db, scope, edges))])
     addOutbound(sums[row.span] as Sums, row);
   return sums;
+}
+
+/**
+ * The statistics of many short spans of queues (the interval distributions, R20: an hourly month, the hours of
+ * the day over a year), per queue in the order of `spans`, which must not overlap: their whole hours from one
+ * range read of the per-hour rows, the parts of hours at their edges from the stored rows.
+ */
+export async function spanSums(
+  db: Db,
+  scope: TenantScope,
+  queues: readonly QueueRef[],
+  spans: readonly { readonly from: number; readonly to: number }[],
+): Promise<Map<number, Sums[]>> {
+  const hourSpan = new Map<number, number>();
+  const edges: { span: number; from: number; to: number }[] = [];
+  const edge = (span: number, from: number, to: number) => {
+    if (from < to) edges.push({ span, from, to });
+  };
+  let first = Infinity;
+  let last = -Infinity;
+  spans.forEach((s, i) => {
+    const fromHour = Math.ceil(s.from / 3600);
+    const toHour = Math.floor(s.to / 3600);
+    if (fromHour >= toHour) return edge(i, s.from, s.to);
+    for (let h = fromHour; h < toHour; h++) hourSpan.set(h, i);
+    first = Math.min(first, fromHour);
+    last = Math.max(last, toHour);
+    edge(i, s.from, fromHour * 3600);
+    edge(i, toHour * 3600, s.to);
+  });
+  const out = new Map(queues.map((q) => [q.id, spans.map(() => emptySums())]));
+  const at = (queueId: number, hour: number) => {
+    const i = hourSpan.get(hour);
+    return i === undefined ? undefined : out.get(queueId)?.[i];
+  };
+  const { stats, outbound } = await hourRange(
+    db,
+    scope,
+    queues.map((q) => q.id),
+    first,
+    last,
+  );
+  for (const r of stats) {
+    const into = at(r.queue_id, r.hour);
+    if (into) addStats(into, r);
+  }
+  for (const r of outbound) {
+    const into = at(r.queue_id, r.hour);
+    if (into) addOutbound(into, r);
+  }
+  const pieces = queues.flatMap((q) => edges.map((e) => ({ queueId: q.id, from: e.from, to: e.to, span: e.span })));
+  (await sumPieces(db, scope, pieces)).forEach((s, k) => {
+    const p = pieces[k] as (typeof pieces)[number];
+    const into = out.get(p.queueId)?.[p.span] as Sums;
+    addStats(into, s);
+    addOutbound(into, { total: s.outboundTotal, answered: s.outbound, talk: s.outboundTalk });
+  });
+  return out;
 }

@@ -11,12 +11,18 @@ export type QueueStatsResponse = SchemaTypes['queue-stats'];
 /** An agent availability result (api.md §2.10). */
 export type AgentAvailabilityRow = SchemaTypes['agent-availability'][number];
 
-export function toStatsRow(queue: QueueRow, date: string, distribution: Distribution, s: Sums): QueueStatsRow {
-  const n = (v: number | null) => v ?? 0;
+/**
+ * A stats row; `start` (R20) only for the distributions that are additions, after `date`: the hosted API's rows stay
+ * exactly as they were.
+ */
+const n = (v: number | null) => v ?? 0;
+
+export function toStatsRow(queue: QueueRow, date: string, distribution: Distribution, s: Sums, start?: string | null): QueueStatsRow {
   return {
     queueId: queue.id,
     queueName: queue.name,
     date,
+    ...(start === undefined ? {} : { start }),
     distribution,
     peerName: '',
     totalInbound: n(s.inbound),

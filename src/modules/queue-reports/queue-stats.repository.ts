@@ -157,3 +157,42 @@ export async function answeredWithin(
     GROUP BY queue_id`.execute(db);
   return new Map(rows.map((r) => [r.queue_id, r.n]));
 }
+
+const hourRangeOf = defineQuery((db, p: Params<{ queueIds: string; from: number; to: number; scope: TenantScope }>) =>
+  db
+    .selectFrom('queue_hour_stats')
+    .select(['queue_id', 'hour', ...STATS_COLUMNS])
+    .where(inJsonList('queue_id', p.queueIds))
+    .where('queue_id', 'in', (eb) => eb.selectFrom('queues').select('id').where(tenantIn(p.scope)))
+    .where('hour', '>=', p.from)
+    .where('hour', '<', p.to)
+    .orderBy('queue_id'),
+);
+
+const outboundRangeOf = defineQuery((db, p: Params<{ queueIds: string; from: number; to: number; scope: TenantScope }>) =>
+  db
+    .selectFrom('queue_outbound_hour')
+    .select(['queue_id', 'hour', 'total', 'answered', 'talk'])
+    .where(inJsonList('queue_id', p.queueIds))
+    .where('queue_id', 'in', (eb) => eb.selectFrom('queues').select('id').where(tenantIn(p.scope)))
+    .where('hour', '>=', p.from)
+    .where('hour', '<', p.to)
+    .orderBy('queue_id'),
+);
+
+/**
+ * Every per-hour row of these queues (of the scope) in hours [fromHour, toHour), with the queue's outbound sums:
+ * one range read, for reports of many hours (an hourly month, the hours of the day over a year).
+ */
+export async function hourRange(
+  db: Db,
+  scope: TenantScope,
+  queueIds: readonly number[],
+  fromHour: number,
+  toHour: number,
+): Promise<{ stats: (StatsSums & { queue_id: number; hour: number })[]; outbound: (OutboundSums & { queue_id: number; hour: number })[] }> {
+  if (queueIds.length === 0 || fromHour >= toHour) return { stats: [], outbound: [] };
+  const p = { queueIds: JSON.stringify(queueIds), from: fromHour, to: toHour, scope };
+  const [stats, outbound] = await Promise.all([hourRangeOf.all(db, p), outboundRangeOf.all(db, p)]);
+  return { stats, outbound };
+}

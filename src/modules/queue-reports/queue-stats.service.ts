@@ -2,13 +2,22 @@ import type { Db } from '../../db/database';
 import type { SchemaTypes } from '../../validation/schema-types';
 import type { Caller } from '../../access/caller';
 import { requireTenant } from '../../access/scope';
-import { parseReportDate, periodsOf, resolveRange, type ReportDate } from '../../time/report-range';
-import { getQueuesInScope } from '../queues/queues.repository';
+import {
+  parseReportDate,
+  periodsOf,
+  resolveRange,
+  type Distribution,
+  type Period,
+  type ReportDate,
+  type ReportRange,
+} from '../../time/report-range';
+import { isCalendar, reportRows } from '../../time/report-rows';
+import { isoInZone } from '../../time/zone';
+import { getQueuesInScope, type QueueRow } from '../queues/queues.repository';
 import { timezoneOfTenant } from '../tenants/tenants.repository';
-import { periodSums } from './period-sums';
-import type { Period, ReportRange } from '../../time/report-range';
+import { periodSums, spanSums } from './period-sums';
 import { toStatsRow, type QueueStatsResponse, type QueueStatsRow } from './queue-reports';
-import type { Sums } from './spans';
+import { addSums, emptySums, type Sums } from './spans';
 
 export type QueueStatsBody = SchemaTypes['queue-stats-request'];
 
@@ -42,6 +51,10 @@ export async function queueStats(deps: QueueReportDeps, caller: Caller, body: Qu
     const ofTenant = queues.filter((q) => q.tenantId === tenantId);
     const tz = await timezoneOfTenant(db, requireTenant(caller.scope, tenantId));
     const range = resolveRange(tz, start, end);
+    if (!isCalendar(distribution)) {
+      for (const [id, list] of await intervalRows(db, caller, ofTenant, tz, range, distribution)) rows.set(id, list);
+      continue;
+    }
     const periods = periodsOf(tz, range, distribution);
     const sums = await periodSums(db, caller.scope, ofTenant, tz, range, periods);
     for (const q of ofTenant)
@@ -51,6 +64,43 @@ export async function queueStats(deps: QueueReportDeps, caller: Caller, body: Qu
       );
   }
   return { queueIds: body.queueId, results: queues.flatMap((q) => rows.get(q.id) ?? []) };
+}
+
+/** Rows of the distributions that are additions (R20): each row's spans summed, then added up; rows carry `start`. */
+async function intervalRows(
+  db: Db,
+  caller: Caller,
+  queues: readonly QueueRow[],
+  tz: string,
+  range: ReportRange,
+  distribution: Distribution,
+): Promise<Map<number, QueueStatsRow[]>> {
+  const rows = reportRows(tz, range, distribution);
+  const starts = rows.map((r) => (r.start === null ? null : isoInZone(tz, r.start))); // once, for every queue
+  const sums = await spanSums(
+    db,
+    caller.scope,
+    queues,
+    rows.flatMap((r) => r.spans),
+  );
+  const out = new Map<number, QueueStatsRow[]>();
+  for (const q of queues) {
+    const ofQueue = sums.get(q.id) ?? [];
+    let k = 0;
+    out.set(
+      q.id,
+      rows.map((r, index) => {
+        let total = ofQueue[k] ?? emptySums(); // a row of one span (an interval): its sums as they are
+        if (r.spans.length !== 1) {
+          total = emptySums();
+          for (let i = 0; i < r.spans.length; i++) addSums(total, ofQueue[k + i] as Sums);
+        }
+        k += r.spans.length;
+        return toStatsRow(q, r.date, distribution, total, starts[index]);
+      }),
+    );
+  }
+  return out;
 }
 
 /**

@@ -73,6 +73,14 @@ export function addStats(into: Sums, add: StatsSums): void {
   into.wait_max = pick(into.wait_max, add.wait_max, Math.max);
 }
 
+/** Adds the sums of one span to those of its row (the spans of an hour of the day, R20). */
+export function addSums(into: Sums, add: Sums): void {
+  addStats(into, add);
+  into.outboundTotal += add.outboundTotal;
+  into.outbound += add.outbound;
+  into.outboundTalk += add.outboundTalk;
+}
+
 export function addOutbound(into: Sums, add: OutboundSums): void {
   into.outboundTotal += add.total ?? 0;
   into.outbound += add.answered ?? 0;

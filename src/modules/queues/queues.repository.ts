@@ -15,6 +15,7 @@ export interface QueueInput {
   ringStrategy?: string;
   recording?: string;
   branchId?: number | null;
+  serviceLevelSeconds?: number;
 }
 
 const queueColumns = (input: Omit<QueueInput, 'id' | 'tenantId'>) => ({
@@ -24,6 +25,7 @@ const queueColumns = (input: Omit<QueueInput, 'id' | 'tenantId'>) => ({
   ring_strategy: input.ringStrategy ?? 'ringall',
   recording: input.recording ?? '',
   branch_id: input.branchId ?? null,
+  service_level_seconds: input.serviceLevelSeconds ?? 30,
 });
 
 export async function insertQueue(db: Db, input: QueueInput): Promise<number> {
@@ -63,6 +65,7 @@ const COLUMN_OF = {
   ringStrategy: 'ring_strategy',
   recording: 'recording',
   branchId: 'branch_id',
+  serviceLevelSeconds: 'service_level_seconds',
 } as const satisfies Record<keyof Omit<QueueInput, 'id' | 'tenantId'>, keyof ReturnType<typeof queueColumns>>;
 
 export async function deleteQueue(db: Db, scope: TenantScope, id: number): Promise<void> {
@@ -80,6 +83,7 @@ export interface QueueDetailRow {
   recording: string;
   branch_id: number | null;
   branch_name: string | null;
+  service_level_seconds: number;
 }
 
 export async function findQueues(db: Db, scope: TenantScope, id?: number): Promise<QueueDetailRow[]> {
@@ -96,6 +100,7 @@ export async function findQueues(db: Db, scope: TenantScope, id?: number): Promi
       'q.recording',
       'q.branch_id',
       'b.name as branch_name',
+      'q.service_level_seconds',
     ])
     .where(tenantIn(scope, 'q.tenant_id'))
     .orderBy('q.id');
@@ -148,10 +153,17 @@ export interface QueueRow {
   id: number;
   tenantId: number;
   name: string;
+  /** Its service level threshold (reporting.md R19). */
+  serviceLevelSeconds: number;
 }
 
 const queuesById = defineQuery((db, p: Params<{ ids: string; scope: TenantScope }>) =>
-  db.selectFrom('queues').select(['id', 'tenant_id', 'name']).where(inJsonList('id', p.ids)).where(tenantIn(p.scope)).orderBy('id'),
+  db
+    .selectFrom('queues')
+    .select(['id', 'tenant_id', 'name', 'service_level_seconds'])
+    .where(inJsonList('id', p.ids))
+    .where(tenantIn(p.scope))
+    .orderBy('id'),
 );
 
 /**
@@ -160,7 +172,7 @@ const queuesById = defineQuery((db, p: Params<{ ids: string; scope: TenantScope 
  */
 export async function getQueuesInScope(db: Db, scope: TenantScope, ids: readonly number[]): Promise<QueueRow[]> {
   const found = ids.length > 0 ? await queuesById.all(db, { ids: JSON.stringify(ids), scope }) : [];
-  const rows = found.map(({ id, tenant_id, name }) => ({ id, tenantId: tenant_id, name }));
+  const rows = found.map((r) => ({ id: r.id, tenantId: r.tenant_id, name: r.name, serviceLevelSeconds: r.service_level_seconds }));
   const missing = ids.find((id) => !rows.some((r) => r.id === id));
   if (missing !== undefined) throw notFound(`Queue ${missing}`);
   return rows;

@@ -38,6 +38,7 @@ const toCallQueue = (r: QueueDetailRow): CallQueue => ({
   recording: r.recording,
   branchId: r.branch_id,
   branchName: r.branch_name,
+  serviceLevelSeconds: r.service_level_seconds,
 });
 
 const toApiQueue = (r: QueueDetailRow, members: number[]): ApiQueue => {

@@ -18,30 +18,13 @@ export interface CallRow {
   disposition: string;
 }
 
+/** An e-mail of a run; its attachment (every row, CSV or XLSX) is made by the one spreadsheet writer (src/sheets). */
 export interface ReportEmail {
   subject: string;
   text: string;
   html: string;
-  csv: string;
-  csvName: string;
 }
 
-const COLUMNS: ReadonlyArray<keyof CallRow> = [
-  'id',
-  'uniqueId',
-  'start',
-  'answer',
-  'end',
-  'direction',
-  'source',
-  'destination',
-  'callerName',
-  'extension',
-  'queueId',
-  'duration',
-  'billsec',
-  'disposition',
-];
 const HTML_ROWS = 50;
 
 export interface ReportInput {
@@ -53,7 +36,7 @@ export interface ReportInput {
   rows: readonly CallRow[];
 }
 
-/** The e-mail of one run: a readable HTML summary, a plain-text twin, and every row as CSV. */
+/** The e-mail of one run of the calls report: a readable HTML summary and its plain-text twin (every row is attached). */
 export function renderReport(r: ReportInput): ReportEmail {
   const label = periodLabel(r.period);
   const answered = r.rows.filter((x) => x.disposition === 'ANSWERED');
@@ -78,7 +61,7 @@ export function renderReport(r: ReportInput): ReportEmail {
 ${r.description ? `<p>${esc(r.description)}</p>` : ''}
 <p>${esc(r.tenantName)} &middot; ${esc(periodText)}</p>
 <table cellpadding="4" style="border-collapse:collapse">${summary.map(([k, v]) => `<tr><th align="left">${esc(k)}</th><td>${esc(v)}</td></tr>`).join('')}</table>
-<h3>Calls${r.rows.length > HTML_ROWS ? ` (first ${HTML_ROWS} of ${r.rows.length}; all in the attached CSV)` : ''}</h3>
+<h3>Calls${r.rows.length > HTML_ROWS ? ` (first ${HTML_ROWS} of ${r.rows.length}; all in the attachment)` : ''}</h3>
 ${
   shown.length === 0
     ? '<p>No calls in this period.</p>'
@@ -97,30 +80,48 @@ ${
     '',
     ...summary.map(([k, v]) => `${k}: ${v}`),
     '',
-    'Every call is in the attached CSV file.',
+    'Every call is in the attached file.',
   ]
     .filter((l, i) => l !== '' || i > 1)
     .join('\n');
-  const csv = [COLUMNS.join(','), ...r.rows.map((x) => COLUMNS.map((c) => csvCell(x[c])).join(','))].join('\r\n') + '\r\n';
-  const csvName = `${slug(r.filterName)}-${r.period.startDate}.csv`;
-  return { subject, text, html, csv, csvName };
+  return { subject, text, html };
 }
+
+export interface QueueReportInput {
+  filterName: string;
+  description: string | null;
+  tenantName: string;
+  timezone: string;
+  period: Period;
+  /** The report's title (Queue statistics, Lost calls …) and how many rows it has. */
+  title: string;
+  rows: number;
+  attachment: string;
+}
+
+/** The e-mail of one run of a queue report (reporting.md R24): what it is, for when, and the attachment that holds it. */
+export function renderQueueReport(r: QueueReportInput): ReportEmail {
+  const subject = `TARS report "${r.filterName}": ${periodLabel(r.period)}`;
+  const periodText = `${r.period.startDate} to ${r.period.endDate} (${r.timezone})`;
+  const lines = [`${r.title}: ${r.rows} ${r.rows === 1 ? 'row' : 'rows'}`, `Attached: ${r.attachment}`];
+  const html = `<!doctype html><html><body style="font-family:sans-serif">
+<h2>${esc(r.filterName)}</h2>
+${r.description ? `<p>${esc(r.description)}</p>` : ''}
+<p>${esc(r.tenantName)} &middot; ${esc(periodText)}</p>
+${lines.map((l) => `<p>${esc(l)}</p>`).join('\n')}
+</body></html>`;
+  const text = [r.filterName, r.description ?? '', `${r.tenantName}, ${periodText}`, '', ...lines]
+    .filter((l, i) => l !== '' || i > 1)
+    .join('\n');
+  return { subject, text, html };
+}
+
+/** The attachment's name: the filter's name and the period's first day. */
+export const attachmentName = (filterName: string, period: Period, format: string): string =>
+  `${slug(filterName)}-${period.startDate}.${format}`;
 
 function esc(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
-}
-
-/**
- * One CSV cell, RFC 4180 quoted, with reporting.md R24's formula guard: a text cell that begins with `=`, `+`, `-`,
- * `@`, a tab or a carriage return gets a leading `'`, except `+` or `-` followed by digits only (a phone number such
- * as +13125550100, a negative number), which stays as it is. `+1+HYPERLINK(…)` and `-1+1+cmd|…` are formulas to a
- * spreadsheet: only digits to the end keep a sign. Numbers are written as they are.
- */
-export function csvCell(v: unknown): string {
-  if (v === null || v === undefined) return '';
-  let s = String(v);
-  if (typeof v === 'string' && /^[=+\-@\t\r]/.test(s) && !/^[+-][0-9]+$/.test(s)) s = `'${s}`;
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
 function duration(seconds: number): string {

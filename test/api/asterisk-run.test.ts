@@ -1,21 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { CdrImporter } from '../../src/modules/pbx-logs/cdr-importer';
-import { importFile } from '../../src/modules/pbx-logs/file-import';
-import { QueueLogImporter } from '../../src/modules/pbx-logs/queue-log-importer';
-import { readFixtureFile, seedFixture } from '../../src/seed/seed';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { tokenFor } from '../helpers/factories';
 import { amiTranscript } from '../helpers/ami-transcript';
-import { FIXTURES } from '../helpers/fixtures';
+import { ASTERISK_RUN, seedAsteriskRun } from '../helpers/pbx-logs';
 
 /**
  * reporting.md R14, R15, R18: the logs of a real Asterisk 22 run (test/fixtures/asterisk/README.md) against
  * the counters Asterisk itself reported in its last QueueStatus answer, read from the recorded AMI transcript.
  */
-const RUN = join(FIXTURES, 'asterisk');
-const QUEUE_LOG = join(RUN, 'queue_log');
+const QUEUE_LOG = join(ASTERISK_RUN, 'queue_log');
 
 /** Asterisk's own counters: the QueueParams and QueueMember events of the last QueueStatus answer. */
 function asteriskCounters() {
@@ -61,10 +56,7 @@ describe('a real Asterisk 22 run, checked against Asterisk itself (reporting.md 
 
   before(async () => {
     app = await startTestApp({ clock: { now: () => Date.parse('2026-11-24T12:00:00Z') } });
-    const { database, validator } = app.deps;
-    await seedFixture(database, validator, await readFixtureFile(join(RUN, 'fixture.json')), new Date());
-    summary = (await importFile(new QueueLogImporter(database.sqlite), QUEUE_LOG)).toJSON() as unknown as Record<string, unknown>;
-    await importFile(new CdrImporter(database.sqlite), join(RUN, 'Master.csv'));
+    summary = await seedAsteriskRun(app);
     token = await tokenFor(app, { id: 1 });
   });
   after(() => app.close());

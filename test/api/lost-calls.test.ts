@@ -1,15 +1,12 @@
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { CdrImporter } from '../../src/modules/pbx-logs/cdr-importer';
-import { importFile } from '../../src/modules/pbx-logs/file-import';
 import { QueueLogImporter } from '../../src/modules/pbx-logs/queue-log-importer';
-import { readFixtureFile, seedFixture } from '../../src/seed/seed';
 import { amiTranscript } from '../helpers/ami-transcript';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { expectError } from '../helpers/errors';
 import { tokenFor } from '../helpers/factories';
-import { FIXTURES } from '../helpers/fixtures';
-import { sampleLines, seedAcmeWithSampleLogs } from '../helpers/pbx-logs';
+import { ASTERISK_RUN, sampleLines, seedAcmeWithSampleLogs, seedAsteriskRun } from '../helpers/pbx-logs';
 
 const PATH = '/v2/reporting/queues/lost-calls';
 interface Lost {
@@ -223,15 +220,11 @@ describe('POST /v2/reporting/queues/lost-calls (reporting.md R22)', () => {
 describe('lost calls of a real Asterisk 22 run (reporting.md R18, R22)', () => {
   let app: TestApp;
   let token: string;
-  const RUN = join(FIXTURES, 'asterisk');
-  const log = sampleLines(join(RUN, 'queue_log'));
+  const log = sampleLines(join(ASTERISK_RUN, 'queue_log'));
 
   before(async () => {
     app = await startTestApp({ clock: { now: () => Date.parse('2026-11-24T12:00:00Z') } });
-    const { database, validator } = app.deps;
-    await seedFixture(database, validator, await readFixtureFile(join(RUN, 'fixture.json')), new Date());
-    await importFile(new QueueLogImporter(database.sqlite), join(RUN, 'queue_log'));
-    await importFile(new CdrImporter(database.sqlite), join(RUN, 'Master.csv'));
+    await seedAsteriskRun(app);
     token = await tokenFor(app, { id: 1 });
   });
   after(() => app.close());

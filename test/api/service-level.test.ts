@@ -1,16 +1,11 @@
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { CdrImporter } from '../../src/modules/pbx-logs/cdr-importer';
-import { importFile } from '../../src/modules/pbx-logs/file-import';
-import { QueueLogImporter } from '../../src/modules/pbx-logs/queue-log-importer';
 import { percent } from '../../src/modules/queue-reports/report-frame';
-import { readFixtureFile, seedFixture } from '../../src/seed/seed';
 import { amiTranscript } from '../helpers/ami-transcript';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { expectError } from '../helpers/errors';
 import { tokenFor } from '../helpers/factories';
-import { FIXTURES } from '../helpers/fixtures';
-import { QUEUE_LOG_SAMPLE, sampleLines, seedAcmeWithSampleLogs } from '../helpers/pbx-logs';
+import { ASTERISK_RUN, QUEUE_LOG_SAMPLE, sampleLines, seedAcmeWithSampleLogs, seedAsteriskRun } from '../helpers/pbx-logs';
 import { oracleServiceLevel } from '../helpers/queue-oracle';
 import { expectAddsUp } from '../helpers/report-sums';
 
@@ -161,17 +156,13 @@ describe('percentages of the supervisor reports', () => {
 describe('service level of a real Asterisk 22 run, against the ServicelevelPerf Asterisk reported (reporting.md R18, R19)', () => {
   let app: TestApp;
   let token: string;
-  const RUN = join(FIXTURES, 'asterisk');
   const params = (amiTranscript().checkpoints.at(-1)?.answer ?? []).filter((m) => m.Event === 'QueueParams');
-  const log = sampleLines(join(RUN, 'queue_log'));
+  const log = sampleLines(join(ASTERISK_RUN, 'queue_log'));
   const count = (queue: string, event: string) => log.filter((l) => l.split('|')[2] === queue && l.split('|')[4] === event).length;
 
   before(async () => {
     app = await startTestApp({ clock: { now: () => Date.parse('2026-11-24T12:00:00Z') } });
-    const { database, validator } = app.deps;
-    await seedFixture(database, validator, await readFixtureFile(join(RUN, 'fixture.json')), new Date());
-    await importFile(new QueueLogImporter(database.sqlite), join(RUN, 'queue_log'));
-    await importFile(new CdrImporter(database.sqlite), join(RUN, 'Master.csv'));
+    await seedAsteriskRun(app);
     token = await tokenFor(app, { id: 1 });
   });
   after(() => app.close());

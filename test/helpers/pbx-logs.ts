@@ -23,6 +23,18 @@ export async function seedAcmeWithSampleLogs(app: TestApp): Promise<void> {
   await importFile(new CdrImporter(database.sqlite), CDR_SAMPLE);
 }
 
+/** The recorded Asterisk 22 run (test/fixtures/asterisk): its fixture seeded, its queue_log and Master.csv imported. */
+export const ASTERISK_RUN = join(FIXTURES, 'asterisk');
+
+/** Seeds the recorded run's fixture and imports its two logs as the CLI would; answers the queue_log import's summary. */
+export async function seedAsteriskRun(app: TestApp): Promise<Record<string, unknown>> {
+  const { database, validator } = app.deps;
+  await seedFixture(database, validator, await readFixtureFile(join(ASTERISK_RUN, 'fixture.json')), new Date());
+  const summary = await importFile(new QueueLogImporter(database.sqlite), join(ASTERISK_RUN, 'queue_log'));
+  await importFile(new CdrImporter(database.sqlite), join(ASTERISK_RUN, 'Master.csv'));
+  return summary.toJSON() as unknown as Record<string, unknown>;
+}
+
 export interface ExpectedReport {
   file: string;
   request: { queueId: number | number[]; startDate: string; endDate: string; distribution?: string };

@@ -149,3 +149,28 @@ export function Submit(props: { form: FormState; children: ComponentChildren; cl
     </button>
   );
 }
+
+/** A new password and the same again (fields `password` and `confirm`), as the reset and the account page ask for it. */
+export function NewPasswordFields(props: { form: FormState; hint: ComponentChildren }) {
+  return (
+    <>
+      <Field
+        form={props.form}
+        name="password"
+        label="New password"
+        type="password"
+        autoComplete="new-password"
+        hint={props.hint}
+        required
+      />
+      <Field form={props.form} name="confirm" label="New password again" type="password" autoComplete="new-password" required />
+    </>
+  );
+}
+
+/** Marks `confirm` and throws when the two passwords of NewPasswordFields differ: nothing is sent. */
+export function checkSamePassword(form: FormState, v: Record<string, string>): void {
+  if (v.password === v.confirm) return;
+  form.fieldErrors.value = { confirm: 'confirm must be the same password again' };
+  throw new Error('Please correct the fields marked below.');
+}

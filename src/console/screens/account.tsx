@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api';
-import { Field, Form, Submit, useForm } from '../components/form';
+import { checkSamePassword, Field, Form, NewPasswordFields, Submit, useForm } from '../components/form';
 import { loadSession, notice, session, sessionEnded, user } from '../session';
 import { zoneName } from '../time';
 import type { SetupAnswer, StatusAnswer, User } from '../types';
@@ -271,10 +271,7 @@ function Password() {
         form={form}
         label="Change your password"
         onSubmit={async (v) => {
-          if (v.password !== v.confirm) {
-            form.fieldErrors.value = { confirm: 'confirm must be the same password again' };
-            throw new Error('Please correct the fields marked below.');
-          }
+          checkSamePassword(form, v);
           await api.postProof('/v2/users/manual-reset-password', { currentPassword: v.currentPassword ?? '', password: v.password ?? '' });
           // Every session and token of the user ended with the old password, this one too.
           sessionEnded('Your password was changed: sign in with the new one.');
@@ -282,16 +279,10 @@ function Password() {
         }}
       >
         <Field form={form} name="currentPassword" label="Current password" type="password" autoComplete="current-password" required />
-        <Field
+        <NewPasswordFields
           form={form}
-          name="password"
-          label="New password"
-          type="password"
-          autoComplete="new-password"
           hint="At least 8 characters. Every sign-in of yours ends with the old one, this one too: sign in again with the new one."
-          required
         />
-        <Field form={form} name="confirm" label="New password again" type="password" autoComplete="new-password" required />
         <Submit form={form}>Change the password</Submit>
       </Form>
     </section>

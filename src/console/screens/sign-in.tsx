@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api';
-import { Field, Form, Submit, useForm } from '../components/form';
+import { checkSamePassword, Field, Form, NewPasswordFields, Submit, useForm } from '../components/form';
 import { navigate, safeNext } from '../router';
 import { notice, signedIn } from '../session';
 import type { Challenge, Session, SetupAnswer, SetupRequired, StatusAnswer } from '../types';
@@ -99,10 +99,31 @@ function CodeField(props: { form: ReturnType<typeof useForm> }) {
   );
 }
 
+/** The button that has a code sent again (POST /v2/mfa/resend-otp); onResend answers the notice shown after it. */
+function ResendCode(props: { onResend: () => Promise<string> }) {
+  const form = useForm([]);
+  return (
+    <Form form={form} label="Send a new code" class="form inline" onSubmit={props.onResend}>
+      <Submit form={form} class="secondary">
+        Send a new code
+      </Submit>
+    </Form>
+  );
+}
+
+function StartAgain(props: { onBack: () => void }) {
+  return (
+    <p>
+      <button type="button" class="link" onClick={props.onBack}>
+        Start again
+      </button>
+    </p>
+  );
+}
+
 function CodeStep(props: { challenge: Challenge; onBack: () => void }) {
   const [challenge, setChallenge] = useState(props.challenge);
   const form = useForm(['otp']);
-  const resend = useForm([]);
   return (
     <>
       <h1 id="sign-in-title" tabIndex={-1}>
@@ -123,25 +144,14 @@ function CodeStep(props: { challenge: Challenge; onBack: () => void }) {
         <Submit form={form}>Verify</Submit>
       </Form>
       {challenge.mode !== 'app' && (
-        <Form
-          form={resend}
-          label="Send a new code"
-          class="form inline"
-          onSubmit={async () => {
+        <ResendCode
+          onResend={async () => {
             setChallenge(await api.signIn<Challenge>('/v2/mfa/resend-otp', { token: challenge.mfaVerifyToken }));
             return 'A new code was sent: the one before no longer works.';
           }}
-        >
-          <Submit form={resend} class="secondary">
-            Send a new code
-          </Submit>
-        </Form>
+        />
       )}
-      <p>
-        <button type="button" class="link" onClick={props.onBack}>
-          Start again
-        </button>
-      </p>
+      <StartAgain onBack={props.onBack} />
     </>
   );
 }
@@ -185,11 +195,7 @@ function EnrolStep(props: { token: string; onNext: (s: Step) => void; onBack: ()
         )}
         <Submit form={form}>Continue</Submit>
       </Form>
-      <p>
-        <button type="button" class="link" onClick={props.onBack}>
-          Start again
-        </button>
-      </p>
+      <StartAgain onBack={props.onBack} />
     </>
   );
 }
@@ -197,7 +203,6 @@ function EnrolStep(props: { token: string; onNext: (s: Step) => void; onBack: ()
 function EnrolCodeStep(props: { step: Extract<Step, { kind: 'enrol-code' }>; onBack: () => void }) {
   const { token, setup, phoneNumber } = props.step;
   const form = useForm(['otp']);
-  const resend = useForm([]);
   return (
     <>
       <h1 id="sign-in-title" tabIndex={-1}>
@@ -239,25 +244,14 @@ function EnrolCodeStep(props: { step: Extract<Step, { kind: 'enrol-code' }>; onB
         <Submit form={form}>Verify and sign in</Submit>
       </Form>
       {setup.mode !== 'app' && (
-        <Form
-          form={resend}
-          label="Send a new code"
-          class="form inline"
-          onSubmit={async () => {
+        <ResendCode
+          onResend={async () => {
             await api.signIn('/v2/mfa/resend-otp', { token, mode: setup.mode });
             return 'A new code was sent.';
           }}
-        >
-          <Submit form={resend} class="secondary">
-            Send a new code
-          </Submit>
-        </Form>
+        />
       )}
-      <p>
-        <button type="button" class="link" onClick={props.onBack}>
-          Start again
-        </button>
-      </p>
+      <StartAgain onBack={props.onBack} />
     </>
   );
 }
@@ -303,26 +297,14 @@ function ResetStep(props: { onBack: () => void }) {
         form={form}
         label="Choose a new password"
         onSubmit={async (v) => {
-          if (v.password !== v.confirm) {
-            form.fieldErrors.value = { confirm: 'confirm must be the same password again' };
-            throw new Error('Please correct the fields marked below.');
-          }
+          checkSamePassword(form, v);
           await api.signIn<StatusAnswer>('/v2/users/reset-password', { token: (v.token ?? '').trim(), password: v.password ?? '' });
           notice.value = 'Your password was changed: sign in with it.';
           props.onBack();
         }}
       >
         <Field form={form} name="token" label="Reset token (from the e-mail)" autoComplete="off" required />
-        <Field
-          form={form}
-          name="password"
-          label="New password"
-          type="password"
-          autoComplete="new-password"
-          hint="At least 8 characters."
-          required
-        />
-        <Field form={form} name="confirm" label="New password again" type="password" autoComplete="new-password" required />
+        <NewPasswordFields form={form} hint="At least 8 characters." />
         <Submit form={form}>Set the password</Submit>
       </Form>
       <p>

@@ -21,7 +21,7 @@
 // The figures are printed; any error fails the run (exit 1).
 // Code run in the page is typed loosely: this tsconfig has no DOM library (as in test/browser).
 /* eslint-disable @typescript-eslint/no-explicit-any */
-import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
@@ -37,13 +37,42 @@ const { values: opts } = parseArgs({
     pages: { type: 'string', default: '50' },
     events: { type: 'string', default: '40' },
     loads: { type: 'string', default: '20' },
+    rounds: { type: 'string', default: '2' },
+    // Chromium's own counters (CDP Performance.getMetrics) of every page over a round's events: where the time goes.
+    profile: { type: 'boolean', default: false },
+    'skip-paint': { type: 'boolean', default: false },
   },
 });
 const PAGES = Number(opts.pages);
 const EVENTS = Number(opts.events);
 const LOADS = Number(opts.loads);
+const ROUNDS = Number(opts.rounds);
 const WARMUP = 10;
 const SPACING_MS = 250;
+
+/** CPU seconds (user + system) a process and all its descendants have used (Linux /proc). */
+function cpuOfTree(root: number): number {
+  const parents = new Map<number, number>();
+  const cpu = new Map<number, number>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      parents.set(Number(name), Number(f[1]));
+      cpu.set(Number(name), (Number(f[11]) + Number(f[12])) / 100);
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  const inTree = (pid: number): boolean => {
+    for (let p: number | undefined = pid; p; p = parents.get(p)) if (p === root) return true;
+    return false;
+  };
+  let sum = 0;
+  for (const [pid, s] of cpu) if (inTree(pid)) sum += s;
+  return sum;
+}
 
 const quantile = (xs: number[], q: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -139,7 +168,17 @@ async function wallboardRound(
     contexts.push(context);
     pages.push(page);
   }
+  const sessions = opts.profile ? await Promise.all(pages.map((p) => p.context().newCDPSession(p))) : [];
+  for (const s of sessions) await s.send('Performance.enable');
+  const metrics = async () => {
+    const sum = new Map<string, number>();
+    for (const s of sessions)
+      for (const m of (await s.send('Performance.getMetrics')).metrics) sum.set(m.name, (sum.get(m.name) ?? 0) + m.value);
+    return sum;
+  };
   await sleep(1000);
+  const before = await metrics();
+  const cpuBefore = { tars: cpuOfTree(site.server.child.pid ?? 0), all: cpuOfTree(process.pid), at: Date.now() };
   // Each event adds one caller to what the page showed: the i-th of the round is shown as baseline + i + 1.
   const sent: { added: number; at: number }[] = [];
   for (let i = 0; i < WARMUP + EVENTS; i++) {
@@ -152,6 +191,21 @@ async function wallboardRound(
     await sleep(SPACING_MS);
   }
   await sleep(2000);
+  if (opts.profile) {
+    const cpu = { tars: cpuOfTree(site.server.child.pid ?? 0), all: cpuOfTree(process.pid), at: Date.now() };
+    const tars = cpu.tars - cpuBefore.tars;
+    console.log(
+      `  ${kind} CPU over ${((cpu.at - cpuBefore.at) / 1000).toFixed(1)} s: TARS ${tars.toFixed(1)} s, Chromium and this script ${(cpu.all - cpuBefore.all - tars).toFixed(1)} s`,
+    );
+    const after = await metrics();
+    const d = (k: string) => ((after.get(k) ?? 0) - (before.get(k) ?? 0)) / PAGES;
+    const perPage = (k: string) => `${(d(k) * 1000).toFixed(0)} ms`;
+    console.log(
+      `  ${kind} profile, per page over the round (${WARMUP + EVENTS} events, ${(((WARMUP + EVENTS) * SPACING_MS + 2000) / 1000).toFixed(1)} s): ` +
+        `tasks ${perPage('TaskDuration')}, script ${perPage('ScriptDuration')}, style ${perPage('RecalcStyleDuration')} (${d('RecalcStyleCount').toFixed(0)}), ` +
+        `layout ${perPage('LayoutDuration')} (${d('LayoutCount').toFixed(0)}), nodes ${d('Nodes').toFixed(0)}`,
+    );
+  }
   const latencies: number[] = [];
   let reconciled = false;
   for (const [p, page] of pages.entries()) {
@@ -279,9 +333,11 @@ async function main(): Promise<void> {
     await connected(site); // and its AMI link is up again before any event is written to it
     const consolePaints: number[] = [];
     const staticPaints: number[] = [];
-    await firstPaint(browser, `${site.url}/sign-in`); // warm-up: the program's own first requests
-    await firstPaint(browser, `${site.url}/assets/bench-first-paint.html`);
-    for (let i = 0; i < LOADS; i++) {
+    if (!opts['skip-paint']) {
+      await firstPaint(browser, `${site.url}/sign-in`); // warm-up: the program's own first requests
+      await firstPaint(browser, `${site.url}/assets/bench-first-paint.html`);
+    }
+    for (let i = 0; i < (opts['skip-paint'] ? 0 : LOADS); i++) {
       staticPaints.push(await firstPaint(browser, `${site.url}/assets/bench-first-paint.html`));
       consolePaints.push(await firstPaint(browser, `${site.url}/sign-in`));
     }
@@ -290,7 +346,8 @@ async function main(): Promise<void> {
     const wall: number[] = [];
     const floor: number[] = [];
     let start = 0;
-    for (const kind of ['floor', 'wallboard', 'floor', 'wallboard'] as const) {
+    const kinds = Array.from({ length: ROUNDS }, () => ['floor', 'wallboard'] as const).flat();
+    for (const kind of kinds) {
       let got: number[] | undefined;
       for (let attempt = 1; !got; attempt++) {
         got = await wallboardRound(browser, site, cookies, kind, start);
@@ -303,7 +360,7 @@ async function main(): Promise<void> {
     }
 
     const kB = (n: number) => `${(n / 1000).toFixed(1)} kB`;
-    console.log(`\nWallboard, from an AMI event written to TARS to the DOM showing it, ${PAGES} open pages, ${2 * EVENTS} events each:`);
+    console.log(`\nWallboard, from an AMI event written to TARS to the DOM showing it, ${PAGES} open pages, ${ROUNDS * EVENTS} events each:`);
     console.log(`  wallboard: p50 ${ms(quantile(wall, 0.5))}, p95 ${ms(quantile(wall, 0.95))}, max ${ms(Math.max(...wall))}`);
     console.log(`  floor:     p50 ${ms(quantile(floor, 0.5))}, p95 ${ms(quantile(floor, 0.95))}, max ${ms(Math.max(...floor))}`);
     console.log(`  p95 ratio: ${(quantile(wall, 0.95) / quantile(floor, 0.95)).toFixed(2)} (target: at most 2)`);

@@ -119,11 +119,18 @@ export function levelsOf(q: LiveQueue, longestWait: number): QueueLevels {
   const min = a?.minServiceLevelPercent ?? null;
   return {
     callersWaiting: againstMax(q.callersWaiting, a?.maxCallersWaiting ?? null),
-    longestWait: againstMax(longestWait, a?.maxLongestWaitSeconds ?? null),
+    longestWait: longestWaitLevel(q, longestWait),
     serviceLevel: min === null || sl === null ? 'none' : sl < min ? 'alert' : sl < min + 5 ? 'warn' : 'ok',
     agentsAvailable: !a?.noAgentAvailable ? 'none' : q.live && q.agentsAvailable === 0 ? 'alert' : 'ok',
   };
 }
+
+/** The colour of a queue's longest wait (it changes as the wait grows, between events). */
+export const longestWaitLevel = (q: LiveQueue, longestWait: number): Level => againstMax(longestWait, q.alerts?.maxLongestWaitSeconds ?? null);
+
+/** The longest wait of a queue now: its callers' waits as TARS counted them when it was sent, plus the seconds since. */
+export const longestWaitNow = (entry: QueueEntry, now: number): number =>
+  entry.queue.callers.reduce((max, c) => Math.max(max, waitNow(c.waitSeconds, entry.receivedAt, now)), 0);
 
 /** The worst of some levels (the tile's own colour). */
 export function worst(levels: readonly Level[]): Level {

@@ -58,21 +58,24 @@ function dateFormat(key: string, make: () => Intl.DateTimeFormat): Intl.DateTime
 
 /** A clock time in a zone: "14:05:09". */
 export function clockTime(iso: string | number, zone: string): string {
-  return dateFormat(`clock ${zone}`, () =>
-    new Intl.DateTimeFormat(undefined, {
-      timeZone: zone,
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      hourCycle: 'h23',
-    }),
+  return dateFormat(
+    `clock ${zone}`,
+    () =>
+      new Intl.DateTimeFormat(undefined, {
+        timeZone: zone,
+        hour: '2-digit',
+        minute: '2-digit',
+        second: '2-digit',
+        hourCycle: 'h23',
+      }),
   ).format(new Date(iso));
 }
 
 /** A date and time in a zone: "26 Nov 2026, 14:05". */
 export function dateTime(iso: string | number, zone: string): string {
-  return dateFormat(`date ${zone}`, () =>
-    new Intl.DateTimeFormat(undefined, { timeZone: zone, dateStyle: 'medium', timeStyle: 'short', hourCycle: 'h23' }),
+  return dateFormat(
+    `date ${zone}`,
+    () => new Intl.DateTimeFormat(undefined, { timeZone: zone, dateStyle: 'medium', timeStyle: 'short', hourCycle: 'h23' }),
   ).format(new Date(iso));
 }
 

@@ -3,7 +3,18 @@ import type { ComponentChildren } from 'preact';
 import { Table, type Column } from '../components/table';
 import { clockTime, duration, durationWords, integer, now, percent, secondsSince, serverNow, zoneName } from '../time';
 import type { LiveCaller, LiveState } from '../types';
-import { agentsOf, levelsOf, longestWaitLevel, longestWaitNow, STATE_WORDS, waitNow, worst, type AgentRow, type Level, type LiveModel } from './model';
+import {
+  agentsOf,
+  levelsOf,
+  longestWaitLevel,
+  longestWaitNow,
+  STATE_WORDS,
+  waitNow,
+  worst,
+  type AgentRow,
+  type Level,
+  type LiveModel,
+} from './model';
 
 /**
  * The wallboard itself, for the console and for TV mode: the PBX link's banner, one tile per queue, the agents

@@ -75,10 +75,10 @@ const MODULES = {
   'queue-reports': ['tenants', 'queues', 'pbx-logs'],
   auth: ['tenants', 'branches'],
   users: ['auth', 'tenants', 'branches', 'extensions'],
-  'live-queues': ['tenants', 'queues', 'extensions', 'users', 'pbx-logs', 'queue-reports', 'webhooks'],
+  'live-queues': ['tenants', 'queues', 'extensions', 'pbx-logs', 'queue-reports', 'webhooks'],
   'pbx-config': ['tenants', 'extensions', 'queues', 'pbx-logs'],
-  console: ['auth', 'users', 'tenants'],
-  'scheduled-reports': ['tenants', 'saved-filters', 'calls', 'auth', 'users', 'webhooks', 'queue-reports'],
+  console: ['auth', 'tenants'],
+  'scheduled-reports': ['tenants', 'saved-filters', 'calls', 'auth', 'webhooks', 'queue-reports'],
 };
 
 /** Throws on a cycle in MODULES or a module it does not list. */

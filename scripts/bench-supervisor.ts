@@ -319,16 +319,25 @@ export async function boundedExport(root: string, dataDir: string, heapMb = 64) 
     const token = ((await login.json()) as { accessToken: string }).accessToken;
     const metric = async (name: string) =>
       Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(await (await fetch(`${url}/metrics`)).text())?.[1] ?? 0);
-    const results: Record<string, { rows: number; megabytes: number; seconds: number; peakHeapMb: number; peakRssMb: number }> = {};
+    const results: Record<
+      string,
+      { rows: number; complete: boolean; megabytes: number; seconds: number; peakHeapMb: number; peakRssMb: number }
+    > = {};
     for (const format of ['csv', 'xlsx'] as const) {
       let peakHeap = 0;
       let peakRss = 0;
-      const sample = setInterval(() => {
-        void Promise.all([metric('nodejs_heap_size_used_bytes'), metric('process_resident_memory_bytes')]).then(([h, r]) => {
-          peakHeap = Math.max(peakHeap, h);
-          peakRss = Math.max(peakRss, r);
-        });
-      }, 100);
+      let sampling = true;
+      // One sample at a time (a sample asked every 100 ms whatever the last one did piled up requests on a busy server).
+      const sampler = (async () => {
+        while (sampling) {
+          const [h, r] = await Promise.all([metric('nodejs_heap_size_used_bytes'), metric('process_resident_memory_bytes')]).catch(() => [
+            0, 0,
+          ]);
+          peakHeap = Math.max(peakHeap, h as number);
+          peakRss = Math.max(peakRss, r as number);
+          await new Promise((resolve) => setTimeout(resolve, 200));
+        }
+      })();
       const started = performance.now();
       const res = await fetch(`${url}/v2/reporting/queues/lost-calls?format=${format}`, {
         method: 'POST',
@@ -338,14 +347,18 @@ export async function boundedExport(root: string, dataDir: string, heapMb = 64) 
       if (res.status !== 201 || !res.body) throw new Error(`export ${format}: ${res.status}`);
       let bytes = 0;
       let lines = 0;
+      let tail = Buffer.alloc(0); // an XLSX is whole when it ends with a zip's end of central directory (22 bytes, no comment)
       for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
         bytes += chunk.length;
         if (format === 'csv') for (const b of chunk) if (b === 10) lines++;
+        tail = Buffer.concat([tail, chunk]).subarray(-22);
       }
       const seconds = (performance.now() - started) / 1000;
-      clearInterval(sample);
+      sampling = false;
+      await sampler;
       results[format] = {
         rows: format === 'csv' ? lines - 1 : NaN,
+        complete: format === 'csv' ? lines > 1 : tail.readUInt32LE(0) === 0x06054b50,
         megabytes: Math.round(bytes / 1e5) / 10,
         seconds: Math.round(seconds * 10) / 10,
         peakHeapMb: Math.round(peakHeap / 1e6),
@@ -353,7 +366,7 @@ export async function boundedExport(root: string, dataDir: string, heapMb = 64) 
       };
       console.log(`  lost calls of 2025 as ${format} under --max-old-space-size=${heapMb}: ${JSON.stringify(results[format])}`);
     }
-    return { heapMb, ...results };
+    return { heapMb, ...results, serverAlive: child.exitCode === null && child.signalCode === null };
   } finally {
     child.kill('SIGTERM');
   }

@@ -22,6 +22,13 @@ export const SCREENS: readonly Screen[] = [
     permission: 'reporting.wallboards.manage',
     nav: 'TV links',
   },
+  {
+    path: '/reports/queues',
+    title: 'Queue statistics',
+    load: () => import('./screens/queue-stats'),
+    permission: 'reporting.queues.read',
+    nav: 'Statistics',
+  },
   { path: '/account', title: 'Account', load: () => import('./screens/account'), nav: 'Account' },
 ];
 

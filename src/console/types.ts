@@ -15,3 +15,5 @@ export type WallboardLive = SchemaTypes['wallboard-live'];
 export type AgentResult = SchemaTypes['agent-action-result'];
 export type StatusAnswer = SchemaTypes['status-response'];
 export type TenantPage = SchemaTypes['tenant-page'];
+export type QueueStatsRequest = SchemaTypes['queue-stats-request'];
+export type QueueStats = SchemaTypes['queue-stats'];

@@ -29,6 +29,20 @@ export const SCREENS: readonly Screen[] = [
     permission: 'reporting.queues.read',
     nav: 'Statistics',
   },
+  {
+    path: '/reports/service-level',
+    title: 'Service level',
+    load: () => import('./screens/service-level'),
+    permission: 'reporting.queues.read',
+    nav: 'Service level',
+  },
+  {
+    path: '/reports/lost-calls',
+    title: 'Lost callers',
+    load: () => import('./screens/lost-calls'),
+    permission: 'reporting.queues.read',
+    nav: 'Lost callers',
+  },
   { path: '/account', title: 'Account', load: () => import('./screens/account'), nav: 'Account' },
 ];
 

@@ -17,3 +17,7 @@ export type StatusAnswer = SchemaTypes['status-response'];
 export type TenantPage = SchemaTypes['tenant-page'];
 export type QueueStatsRequest = SchemaTypes['queue-stats-request'];
 export type QueueStats = SchemaTypes['queue-stats'];
+export type ServiceLevelRequest = SchemaTypes['queue-service-level-request'];
+export type ServiceLevel = SchemaTypes['queue-service-level'];
+export type LostCallsRequest = SchemaTypes['queue-lost-calls-request'];
+export type LostCalls = SchemaTypes['queue-lost-calls'];

@@ -41,17 +41,30 @@ interface StatsRow {
   maxWaitTime: number;
 }
 
-/** The report table as figures: each row's queue, period and numbers, read back from what the screen shows. */
-async function tableOnScreen(page: Page) {
-  const rows = page.locator('.report-table tbody tr');
-  const out: (string | number)[][] = [];
+/** A table's rows as the screen shows them: the row header's text, then each cell's (the table named by its caption). */
+async function cellsOf(page: Page, caption: RegExp): Promise<string[][]> {
+  const rows = page.locator('table', { has: page.locator('caption', { hasText: caption }) }).locator('tbody tr');
+  const out: string[][] = [];
   for (let i = 0; i < (await rows.count()); i++) {
     const row = rows.nth(i);
-    const [period = '', ...cells] = await row.locator('td').allInnerTexts();
-    out.push([await row.locator('th').innerText(), period, ...cells.slice(0, 7).map(count), ...cells.slice(7).map(seconds)]);
+    if ((await row.locator('td.empty').count()) > 0) continue;
+    out.push([await row.locator('th').innerText(), ...(await row.locator('td').allInnerTexts())]);
   }
   return out;
 }
+
+/** The statistics table as figures: each row's queue, period and numbers, read back from what the screen shows. */
+async function tableOnScreen(page: Page) {
+  return (await cellsOf(page, /^Statistics by queue/)).map(([queue = '', period = '', ...cells]) => [
+    queue,
+    period,
+    ...cells.slice(0, 7).map(count),
+    ...cells.slice(7).map(seconds),
+  ]);
+}
+
+/** "58.4 %" → 58.4, "–" → null. */
+const percentOf = (text: string) => (text.trim() === '–' ? null : Number(text.replace(/[^\d.]/g, '')));
 
 const tableOfApi = (rows: readonly StatsRow[]) =>
   rows.map((r) => [
@@ -98,21 +111,32 @@ describe('the console in chromium: queue statistics (issue 31)', function () {
   });
 
   const api = (body: object) => site.call<{ results: StatsRow[] }>('POST', '/v2/reporting/queues/stats', { token: supervisor.token, body });
-  const show = async (opts: { from: string; to: string; rows: 'By day' | 'By hour' | 'Whole range' }) => {
+  const show = async (opts: { from: string; to: string; rows?: 'By day' | 'By hour' | 'Whole range' }) => {
     await page.getByLabel('Range', { exact: true }).selectOption('custom');
     await page.getByLabel('From').fill(opts.from);
     await page.getByLabel('To (included)').fill(opts.to);
-    await page.getByLabel(opts.rows).check();
+    if (opts.rows) await page.getByLabel(opts.rows).check();
     await page.getByRole('button', { name: 'Show' }).click();
   };
-  const tableShows = async (expected: (string | number)[][]) => {
-    await until(async () => JSON.stringify(await tableOnScreen(page)) === JSON.stringify(expected), {
-      what: 'the table to show the API answer',
+  /** Waits until what `read` takes from the screen equals `expected` (then, or at 10 s, compares them). */
+  const shows = async (read: () => Promise<unknown>, expected: unknown) => {
+    await until(async () => JSON.stringify(await read()) === JSON.stringify(expected), {
+      what: 'the screen to show the API answer',
       ms: 10_000,
-    }).catch(async () => expect(await tableOnScreen(page)).to.deep.equal(expected));
+    }).catch(async () => expect(await read()).to.deep.equal(expected));
   };
+  const tableShows = (expected: (string | number)[][]) => shows(() => tableOnScreen(page), expected);
+  /** A screen opened afresh (the session cookie stays): each test starts from the screen as a user opens it. */
+  const open = async (path: string, heading: string) => {
+    await page.goto(`${site.url}${path}`);
+    await page.getByRole('heading', { name: heading, exact: true }).waitFor();
+    // The screen opens on today's report: wait for it, or a click on Show while it loads would be ignored.
+    await page.locator('.report h2').waitFor();
+  };
+  const lastCallDay = () => dayIn(LAB_ZONE, Date.now() - 10 * 60_000);
 
   it('when the screen opens, then it shows today in the tenant zone for every queue, each figure the API gives', async () => {
+    await open('/reports/queues', 'Queue statistics');
     const today = dayIn(LAB_ZONE, Date.now());
     const answer = await api({ queueId: queueIds, startDate: today, endDate: today, distribution: 'daily' });
     expect(answer.status).to.equal(201);
@@ -122,7 +146,8 @@ describe('the console in chromium: queue statistics (issue 31)', function () {
   });
 
   it('when a day is shown by hour, then the table is the API hourly rows and the chart draws their sums', async () => {
-    const day = dayIn(LAB_ZONE, Date.now() - 10 * 60_000); // the day of the run's last call
+    await open('/reports/queues', 'Queue statistics');
+    const day = lastCallDay(); // the day of the run's last call
     await show({ from: day, to: day, rows: 'By hour' });
     const answer = await api({ queueId: queueIds, startDate: day, endDate: day, distribution: 'hourly' });
     const rows = answer.body.results;
@@ -138,7 +163,8 @@ describe('the console in chromium: queue statistics (issue 31)', function () {
   });
 
   it('when the report is downloaded as CSV and XLSX, then the files are the API own exports of the same request', async () => {
-    const day = dayIn(LAB_ZONE, Date.now() - 10 * 60_000);
+    await open('/reports/queues', 'Queue statistics');
+    const day = lastCallDay();
     await show({ from: day, to: day, rows: 'By day' });
     const body = { queueId: queueIds, startDate: day, endDate: day, distribution: 'daily' };
     await tableShows(tableOfApi((await api(body)).body.results));
@@ -160,8 +186,167 @@ describe('the console in chromium: queue statistics (issue 31)', function () {
     }
   });
 
+  it('when service level is shown with two more thresholds, then each queue has a row per threshold with the API figures', async () => {
+    await open('/reports/queues', 'Queue statistics');
+    // Reached by the menu, as a user does.
+    await page.getByRole('link', { name: 'Service level' }).click();
+    await page.getByRole('heading', { name: 'Service level', exact: true }).waitFor();
+    const day = lastCallDay();
+    await page.getByLabel('Seconds (up to 8, commas between)').fill('60, 120');
+    await show({ from: day, to: day, rows: 'Whole range' });
+    const answer = await site.call('POST', '/v2/reporting/queues/service-level', {
+      token: supervisor.token,
+      body: { queueId: queueIds, startDate: day, endDate: day, distribution: 'totals', serviceLevelThresholds: [60, 120] },
+    });
+    expect(answer.status).to.equal(201);
+    type Level = {
+      seconds: number;
+      answeredWithin: number;
+      abandonedWithin: number;
+      serviceLevel: number | null;
+      serviceLevel2: number | null;
+      serviceLevelOffered: number | null;
+    };
+    type Row = {
+      queueName: string;
+      date: string;
+      offered: number;
+      answered: number;
+      abandoned: number;
+      shortAbandons: number;
+      levels: Level[];
+    };
+    const expected = (answer.body.results as Row[]).flatMap((r) =>
+      r.levels.map((l) => [
+        r.queueName,
+        r.date,
+        r.offered,
+        r.answered,
+        r.abandoned,
+        r.shortAbandons,
+        l.seconds,
+        l.answeredWithin,
+        l.abandonedWithin,
+        l.serviceLevel,
+        l.serviceLevel2,
+        l.serviceLevelOffered,
+      ]),
+    );
+    expect(expected).to.have.length(queueIds.length * 3);
+    expect(expected.some((r) => typeof r[9] === 'number' && r[9] > 0)).to.equal(true);
+    await shows(
+      async () =>
+        (await cellsOf(page, /^Service level by queue/)).map(([queue = '', period = '', ...c]) => [
+          queue,
+          period,
+          ...c.slice(0, 4).map(count),
+          Number.parseInt(c[4] ?? '', 10),
+          ...c.slice(5, 7).map(count),
+          ...c.slice(7).map(percentOf),
+        ]),
+      expected,
+    );
+  });
+
+  it('when lost callers are shown, then the summary and each page of the list are the API answer, anonymous callers named so', async () => {
+    await open('/reports/lost-calls', 'Lost callers');
+    const day = lastCallDay();
+    await show({ from: day, to: day });
+    const ask = (pageNo: number) =>
+      site.call('POST', '/v2/reporting/queues/lost-calls', {
+        token: supervisor.token,
+        body: { queueId: queueIds, startDate: day, endDate: day, recoveryWindowHours: 24, page: pageNo, recordsPerPage: 50 },
+      });
+    const first = await ask(1);
+    expect(first.status).to.equal(201);
+    expect(first.body.total).to.be.greaterThan(0);
+    type Summary = {
+      queueName: string;
+      lost: number;
+      short: number;
+      recovered: number;
+      recoveredCalledBack: number;
+      recoveredCalledIn: number;
+      unrecovered: number;
+      avgRecoverySeconds: number | null;
+    };
+    await shows(
+      async () =>
+        (await cellsOf(page, /^Lost callers by queue/)).map(([q = '', ...c]) => [
+          q,
+          ...c.slice(0, 6).map(count),
+          c[6] === '–' ? null : seconds(c[6] ?? ''),
+        ]),
+      (first.body.summary as Summary[]).map((x) => [
+        x.queueName,
+        x.lost,
+        x.short,
+        x.recovered,
+        x.recoveredCalledBack,
+        x.recoveredCalledIn,
+        x.unrecovered,
+        x.avgRecoverySeconds,
+      ]),
+    );
+    type Lost = {
+      queueName: string;
+      callerIdNum: string;
+      outcome: string;
+      short: boolean;
+      waitTime: number;
+      position: number | null;
+      recovery: null | { how: string; afterSeconds: number; peerName?: string };
+    };
+    const words: Record<string, string> = { abandon: 'Hung up', timeout: 'Timed out', keypress: 'Left by key press', empty: 'No agents' };
+    const listOf = (records: Lost[]) =>
+      records.map((r) => [
+        r.queueName,
+        r.callerIdNum || 'Anonymous',
+        `${words[r.outcome]}${r.short ? ' (short)' : ''}`,
+        r.waitTime,
+        r.position,
+        r.recovery === null
+          ? 'Not yet'
+          : `${r.recovery.how === 'calledBack' ? `Called back by ${r.recovery.peerName}` : 'Called in again'} ${r.recovery.afterSeconds}`,
+      ]);
+    const listOnScreen = async () =>
+      (await cellsOf(page, /^Lost callers, /)).map(([, queue = '', caller = '', outcome = '', wait = '', position = '', recovery = '']) => [
+        queue,
+        caller,
+        outcome,
+        seconds(wait),
+        position === '–' ? null : count(position),
+        recovery === 'Not yet' ? recovery : recovery.replace(/ after (\S+)$/, (_m, d: string) => ` ${seconds(d)}`),
+      ]);
+    await shows(listOnScreen, listOf(first.body.records as Lost[]));
+    if (first.body.maxPage > 1) {
+      await page.getByRole('button', { name: 'Next page' }).click();
+      await shows(listOnScreen, listOf((await ask(2)).body.records as Lost[]));
+      await page.getByText(`Page 2 of ${first.body.maxPage}`, { exact: true }).waitFor();
+    }
+  });
+
+  it('when the recovery window is out of the API range, then its message stands under that field', async () => {
+    await open('/reports/lost-calls', 'Lost callers');
+    await page.getByLabel('Window (hours)').fill('500');
+    await page.getByRole('button', { name: 'Show' }).click();
+    const refused = await site.call('POST', '/v2/reporting/queues/lost-calls', {
+      token: supervisor.token,
+      body: { queueId: queueIds, startDate: '2026-03-01', endDate: '2026-03-01', recoveryWindowHours: 500 },
+    });
+    expect(refused.status).to.equal(400);
+    const problem = (refused.body as { validationErrors: string[] }).validationErrors[0] as string;
+    expect(problem).to.match(/^recoveryWindowHours/);
+    await page.locator('.field-error', { hasText: problem }).waitFor();
+    expect(await page.getByLabel('Window (hours)').getAttribute('aria-invalid')).to.equal('true');
+  });
+
   it('when the range ends before it starts, then the API message stands under the field it names and the last report stays', async () => {
+    await open('/reports/queues', 'Queue statistics');
+    const today = dayIn(LAB_ZONE, Date.now());
+    await tableShows(tableOfApi((await api({ queueId: queueIds, startDate: today, endDate: today, distribution: 'daily' })).body.results));
     const before = await tableOnScreen(page);
+    expect(before).to.have.length(queueIds.length);
     await show({ from: '2026-03-10', to: '2026-03-01', rows: 'By day' });
     const refused = await api({ queueId: queueIds, startDate: '2026-03-10', endDate: '2026-03-01', distribution: 'daily' });
     expect(refused.status).to.equal(400);
@@ -174,13 +359,13 @@ describe('the console in chromium: queue statistics (issue 31)', function () {
   });
 
   it('when no queue is ticked, then the API refusal is shown at the queues', async () => {
+    await open('/reports/queues', 'Queue statistics');
     for (const box of await page.locator('input[name=queue]').all()) await box.uncheck();
     await page.getByRole('button', { name: 'Show' }).click();
     const refused = await api({ queueId: [], startDate: '2026-03-01', endDate: '2026-03-01' });
     const problem = (refused.body as unknown as { validationErrors: string[] }).validationErrors[0] as string;
     expect(problem).to.match(/^queueId/);
     await page.locator('#stats-queue-error', { hasText: problem }).waitFor();
-    for (const box of await page.locator('input[name=queue]').all()) await box.check();
   });
 
   for (const theme of ['light', 'dark'] as const)
@@ -188,23 +373,32 @@ describe('the console in chromium: queue statistics (issue 31)', function () {
       { width: 1280, height: 900 },
       { width: 390, height: 844 },
     ])
-      it(`when the report is checked by axe-core in ${theme} mode at ${size.width} px, then it has no serious or critical violation`, async () => {
+      it(`when each report screen is checked by axe-core in ${theme} mode at ${size.width} px, then none has a serious or critical violation`, async () => {
         await page.setViewportSize(size);
         await site.call('PATCH', '/v2/users/user-settings/dark-mode', {
           token: supervisor.token,
           body: { darkMode: theme === 'dark' ? 1 : 0 },
         });
-        await page.reload();
-        await page.getByRole('heading', { name: 'Queue statistics' }).waitFor();
-        const day = dayIn(LAB_ZONE, Date.now() - 10 * 60_000);
-        await show({ from: day, to: day, rows: 'By hour' });
-        await page.locator('.chart canvas').waitFor();
-        expect(await page.evaluate(() => (globalThis as any).document.documentElement.dataset.theme)).to.equal(theme);
-        expect(await seriousAxeViolations(page)).to.deep.equal([]);
-        // Nothing of the page runs wider than a phone's screen but the table's own scrolling region.
-        const overflow = await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth);
-        expect(overflow).to.be.at.most(size.width);
-        if (size.width < 500 && theme === 'dark') await page.screenshot({ path: join(SHOTS, `console-queue-stats-phone-${theme}.png`) });
+        const day = lastCallDay();
+        const failures: string[] = [];
+        for (const [path, heading, rows] of [
+          ['/reports/queues', 'Queue statistics', 'By hour'],
+          ['/reports/service-level', 'Service level', 'By hour'],
+          ['/reports/lost-calls', 'Lost callers', undefined],
+        ] as const) {
+          await open(path, heading);
+          await show({ from: day, to: day, rows });
+          await page.locator('.report-table tbody tr:not(:has(td.empty))').first().waitFor();
+          if (rows) await page.locator('.chart canvas').waitFor();
+          expect(await page.evaluate(() => (globalThis as any).document.documentElement.dataset.theme)).to.equal(theme);
+          for (const v of await seriousAxeViolations(page))
+            failures.push(`${heading}: ${v.impact} ${v.id} (${v.help}) at ${v.nodes.join(', ')}`);
+          // Nothing of the page runs wider than the screen but the tables' own scrolling regions.
+          expect(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth), heading).to.be.at.most(size.width);
+          if (size.width < 500 && theme === 'dark' && path === '/reports/queues')
+            await page.screenshot({ path: join(SHOTS, 'console-queue-stats-phone-dark.png') });
+        }
+        expect(failures).to.deep.equal([]);
         expect(browser.pageErrors()).to.deep.equal([]);
       });
 });

@@ -10,7 +10,8 @@ import uPlot from 'uplot';
  */
 export interface ChartSeries {
   readonly label: string;
-  readonly values: readonly number[];
+  /** null: no figure for the period (a gap in a line). */
+  readonly values: readonly (number | null)[];
   /** Bars (counts of a period) or a line with points. */
   readonly kind: 'bar' | 'line';
   /** 1 … 4: the colour of --series-N of the console's styles (light and dark). */

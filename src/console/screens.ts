@@ -43,6 +43,20 @@ export const SCREENS: readonly Screen[] = [
     permission: 'reporting.queues.read',
     nav: 'Lost callers',
   },
+  {
+    path: '/reports/agents',
+    title: 'Agents',
+    load: () => import('./screens/agents'),
+    permission: 'reporting.queues.read',
+    nav: 'Agents',
+  },
+  {
+    path: '/reports/agent-sessions',
+    title: 'Agent sessions',
+    load: () => import('./screens/agent-sessions'),
+    permission: 'reporting.queues.read',
+    nav: 'Sessions',
+  },
   { path: '/account', title: 'Account', load: () => import('./screens/account'), nav: 'Account' },
 ];
 

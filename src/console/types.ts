@@ -21,3 +21,7 @@ export type ServiceLevelRequest = SchemaTypes['queue-service-level-request'];
 export type ServiceLevel = SchemaTypes['queue-service-level'];
 export type LostCallsRequest = SchemaTypes['queue-lost-calls-request'];
 export type LostCalls = SchemaTypes['queue-lost-calls'];
+export type AgentsRequest = SchemaTypes['queue-agents-request'];
+export type Agents = SchemaTypes['queue-agents'];
+export type AgentSessionsRequest = SchemaTypes['queue-agent-sessions-request'];
+export type AgentSessions = SchemaTypes['queue-agent-sessions'];

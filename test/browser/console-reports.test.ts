@@ -326,6 +326,101 @@ describe('the console in chromium: queue statistics (issue 31)', function () {
     }
   });
 
+  it('when agents are shown for the whole range, then each agent row per queue and across queues is the API answer', async () => {
+    await open('/reports/agents', 'Agents');
+    const day = lastCallDay();
+    await show({ from: day, to: day, rows: 'Whole range' });
+    const answer = await site.call('POST', '/v2/reporting/queues/agents', {
+      token: supervisor.token,
+      body: { queueId: queueIds, startDate: day, endDate: day, distribution: 'totals' },
+    });
+    expect(answer.status).to.equal(201);
+    type Agent = {
+      name: string;
+      peerName: string;
+      queueName: string | null;
+      date: string;
+      answered: number;
+      agentHangups: number;
+      callerHangups: number;
+      transfers: number;
+      ringNoAnswer: number;
+      talkTime: number;
+      avgTalkTime: number | null;
+      loginTime: number;
+      availableTime: number;
+      pausedTime: number;
+      occupancy: number | null;
+      outbound: number;
+    };
+    const rows = answer.body.results as Agent[];
+    expect(rows.some((r) => r.queueName === null && r.answered > 0)).to.equal(true);
+    await shows(
+      async () =>
+        (await cellsOf(page, /^Agents by queue/)).map(([agent = '', queue = '', period = '', ...c]) => [
+          agent,
+          queue,
+          period,
+          ...c.slice(0, 5).map(count),
+          seconds(c[5] ?? ''),
+          c[6] === '–' ? null : seconds(c[6] ?? ''),
+          ...c.slice(7, 10).map(seconds),
+          percentOf(c[10] ?? ''),
+          count(c[11] ?? ''),
+        ]),
+      rows.map((r) => [
+        r.name || r.peerName,
+        r.queueName ?? 'All chosen queues',
+        r.date,
+        r.answered,
+        r.agentHangups,
+        r.callerHangups,
+        r.transfers,
+        r.ringNoAnswer,
+        r.talkTime,
+        r.avgTalkTime,
+        r.loginTime,
+        r.availableTime,
+        r.pausedTime,
+        r.occupancy,
+        r.outbound,
+      ]),
+    );
+  });
+
+  it('when agent sessions are shown, then the table lists every login and pause the API gives and the timeline draws them', async () => {
+    await open('/reports/agent-sessions', 'Agent sessions');
+    const day = lastCallDay();
+    await show({ from: day, to: day });
+    const answer = await site.call('POST', '/v2/reporting/queues/agent-sessions', {
+      token: supervisor.token,
+      body: { queueId: queueIds, startDate: day, endDate: day },
+    });
+    expect(answer.status).to.equal(201);
+    type Span = { start: string; end: string | null; seconds: number; reason?: string };
+    type Line = { name: string; peerName: string; queueName: string; sessions: Span[]; pauses: Span[] };
+    const lines = answer.body as Line[];
+    const expected = lines.flatMap((l) => [
+      ...l.sessions.map((s) => [l.name || l.peerName, l.queueName, 'Logged in', s.seconds, '']),
+      ...l.pauses.map((p) => [l.name || l.peerName, l.queueName, 'Paused', p.seconds, p.reason || 'Paused']),
+    ]);
+    expect(expected.some((r) => r[2] === 'Paused')).to.equal(true);
+    await shows(
+      async () =>
+        (await cellsOf(page, /^Logins and pauses/)).map(([agent = '', queue = '', kind = '', , , length = '', reason = '']) => [
+          agent,
+          queue,
+          kind,
+          seconds(length),
+          reason,
+        ]),
+      expected,
+    );
+    expect(await page.locator('.timeline-session').count()).to.equal(lines.reduce((n, l) => n + l.sessions.length, 0));
+    expect(await page.locator('.timeline-pause').count()).to.equal(lines.reduce((n, l) => n + l.pauses.length, 0));
+    await page.screenshot({ path: join(SHOTS, 'console-agent-sessions.png') });
+  });
+
   it('when the recovery window is out of the API range, then its message stands under that field', async () => {
     await open('/reports/lost-calls', 'Lost callers');
     await page.getByLabel('Window (hours)').fill('500');
@@ -385,11 +480,13 @@ describe('the console in chromium: queue statistics (issue 31)', function () {
           ['/reports/queues', 'Queue statistics', 'By hour'],
           ['/reports/service-level', 'Service level', 'By hour'],
           ['/reports/lost-calls', 'Lost callers', undefined],
+          ['/reports/agents', 'Agents', 'By hour'],
+          ['/reports/agent-sessions', 'Agent sessions', undefined],
         ] as const) {
           await open(path, heading);
           await show({ from: day, to: day, rows });
           await page.locator('.report-table tbody tr:not(:has(td.empty))').first().waitFor();
-          if (rows) await page.locator('.chart canvas').waitFor();
+          if (rows && path !== '/reports/agents') await page.locator('.chart canvas').waitFor();
           expect(await page.evaluate(() => (globalThis as any).document.documentElement.dataset.theme)).to.equal(theme);
           for (const v of await seriousAxeViolations(page))
             failures.push(`${heading}: ${v.impact} ${v.id} (${v.help}) at ${v.nodes.join(', ')}`);

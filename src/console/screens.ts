@@ -57,6 +57,13 @@ export const SCREENS: readonly Screen[] = [
     permission: 'reporting.queues.read',
     nav: 'Sessions',
   },
+  {
+    path: '/reports/saved',
+    title: 'Saved reports',
+    load: () => import('./screens/saved-reports'),
+    permission: 'reporting.saved.read',
+    nav: 'Saved',
+  },
   { path: '/account', title: 'Account', load: () => import('./screens/account'), nav: 'Account' },
 ];
 

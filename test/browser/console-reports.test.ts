@@ -421,6 +421,78 @@ describe('the console in chromium: queue statistics (issue 31)', function () {
     await page.screenshot({ path: join(SHOTS, 'console-agent-sessions.png') });
   });
 
+  it('when a report is saved and scheduled from the screen and run now, then its XLSX e-mail reaches the SMTP sink and its run is listed', async () => {
+    await open('/reports/service-level', 'Service level');
+    const day = lastCallDay();
+    await show({ from: day, to: day, rows: 'By day' });
+    await page.locator('.report h2', { hasText: day }).waitFor();
+    await page.getByText('Save as filter or schedule').click();
+    const name = 'Service level for the floor lead';
+    await page.getByLabel('Name', { exact: true }).fill(name);
+    await page.getByLabel('E-mail it on a schedule').check();
+    await page.getByLabel('Recipients').fill('not an address');
+    await page.getByRole('button', { name: 'Save' }).click();
+    // The API's own message, under the field it names; nothing saved.
+    await page.locator('.field-error', { hasText: 'recipients must be e-mail addresses separated by commas' }).waitFor();
+    const none = await site.call('GET', '/v2/reporting/saved', { token: supervisor.token, query: { tenantId: 1 } });
+    expect((none.body.records as { name: string }[]).some((f) => f.name === name)).to.equal(false);
+    await page.getByLabel('Recipients').fill('floor-lead@asterisk-lab.test, ops@asterisk-lab.test');
+    await page.getByLabel('Every').selectOption('weekly');
+    await page.getByLabel('Attachment').selectOption('xlsx');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Saved as “${name}”` })
+      .waitFor();
+
+    const saved = await site.call('GET', '/v2/reporting/saved', { token: supervisor.token, query: { tenantId: 1 } });
+    const filter = (
+      saved.body.records as {
+        id: number;
+        name: string;
+        module: string;
+        scheduled: number;
+        frequency: string;
+        recipients: string;
+        apiUrl: string;
+        postParams: Record<string, unknown>;
+      }[]
+    ).find((f) => f.name === name);
+    expect(filter).to.include({
+      module: 'queue-service-level',
+      scheduled: 1,
+      frequency: 'weekly',
+      apiUrl: '/v2/reporting/queues/service-level',
+    });
+    expect(filter?.postParams).to.deep.include({ queueId: queueIds, distribution: 'daily', format: 'xlsx' });
+
+    await page.getByRole('link', { name: 'Saved reports' }).click();
+    await page.getByRole('heading', { name: 'Saved reports' }).waitFor();
+    const row = page.getByRole('row', { name: new RegExp(name) });
+    expect(await row.locator('td').nth(1).innerText()).to.equal('Every week, to floor-lead@asterisk-lab.test, ops@asterisk-lab.test');
+    expect(await row.locator('td').nth(2).innerText()).to.equal('XLSX');
+    await row.getByRole('button', { name: `Run now ${name}` }).click();
+    const mail = await site.smtp.next();
+    expect(mail.to).to.include.members(['floor-lead@asterisk-lab.test', 'ops@asterisk-lab.test']);
+    const attachment = mail.parsed.attachments[0];
+    expect(attachment?.filename).to.match(/\.xlsx$/);
+    expect((await readSheet(attachment?.content as Buffer))[0]?.[0]).to.be.a('string');
+    await row
+      .getByRole('status')
+      .filter({ hasText: /^ ?Sent: / })
+      .waitFor();
+    await page
+      .getByRole('table', { name: new RegExp(`Runs of ${name}`) })
+      .getByRole('row')
+      .nth(1)
+      .filter({ hasText: 'manual' })
+      .waitFor();
+    const runs = await site.call('GET', `/v2/reporting/saved/${filter?.id}/runs`, { token: supervisor.token });
+    expect(runs.body.records[0]).to.include({ kind: 'manual', status: 'sent' });
+    expect(await seriousAxeViolations(page)).to.deep.equal([]);
+    await page.screenshot({ path: join(SHOTS, 'console-saved-reports.png') });
+  });
+
   it('when the recovery window is out of the API range, then its message stands under that field', async () => {
     await open('/reports/lost-calls', 'Lost callers');
     await page.getByLabel('Window (hours)').fill('500');

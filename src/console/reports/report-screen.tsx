@@ -2,10 +2,11 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api, download } from '../api';
 import { Form, Submit, useForm, type FormState } from '../components/form';
-import { session, timezone } from '../session';
+import { can, session, timezone } from '../session';
 import { serverNow, zoneName } from '../time';
-import type { LiveState } from '../types';
+import type { LiveState, SavedFilterCreate } from '../types';
 import { PRESETS, rangeOf, type Preset } from './range';
+import { SaveAsFilter } from './save-filter';
 
 /** What every queue report asks (api.md §4.3, reporting.md R20): queues, two local days, the rows' periods. */
 export interface ReportRequest {
@@ -39,6 +40,8 @@ export function ReportScreen<Req extends ReportRequest, Ans>(props: {
   title: string;
   intro: ComponentChildren;
   path: string;
+  /** The saved-filter module of the report (reporting.md R24). */
+  module: SavedFilterCreate['module'];
   rows: readonly RowsChoice[];
   rowsHint?: string;
   /** More fields of the form, and the request's values they make (the values of the form by name). */
@@ -169,6 +172,7 @@ export function ReportScreen<Req extends ReportRequest, Ans>(props: {
             {downloads.error.value && <span role="alert">{downloads.error.value}</span>}
             {downloads.done.value && <span role="status">{downloads.done.value}</span>}
           </div>
+          {can('reporting.saved.create') && <SaveAsFilter path={props.path} module={props.module} request={report.asked} />}
           {props.children({ ...report, what, again })}
         </div>
       )}

@@ -28,6 +28,7 @@ export default function AgentSessionsScreen() {
       title="Agent sessions"
       intro="When each agent was logged in to each queue, and when paused, and why."
       path="/v2/reporting/queues/agent-sessions"
+      module="queue-agent-sessions"
       rows={[]}
     >
       {({ answer, what }) => {

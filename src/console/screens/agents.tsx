@@ -22,6 +22,7 @@ export default function AgentsScreen() {
       title="Agents"
       intro="What each agent did: calls answered and missed, talk time, time logged in, available and paused."
       path="/v2/reporting/queues/agents"
+      module="queue-agents"
       rows={[{ value: 'totals', label: 'Whole range' }, ...DAY_HOUR_TOTAL.filter((r) => r.value !== 'totals')]}
       rowsHint="By hour: a range of at most 31 days."
     >

@@ -37,6 +37,7 @@ export default function LostCallsScreen() {
       title="Lost callers"
       intro="Callers who hung up or were turned away, with their number, and whether anyone got back to them."
       path="/v2/reporting/queues/lost-calls"
+      module="queue-lost-calls"
       rows={[]}
       fieldNames={['recoveryWindowHours']}
       more={(v) => ({ recoveryWindowHours: Number(v.recoveryWindowHours || 24), page: 1, recordsPerPage: 50 })}

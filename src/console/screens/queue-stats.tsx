@@ -17,6 +17,7 @@ export default function QueueStatsScreen() {
       title="Queue statistics"
       intro="Calls offered to each queue, answered, abandoned and how long callers waited."
       path="/v2/reporting/queues/stats"
+      module="queue-stats"
       rows={DAY_HOUR_TOTAL}
       rowsHint="By hour: a range of at most 31 days."
     >

@@ -22,6 +22,7 @@ export default function ServiceLevelScreen() {
       title="Service level"
       intro="How many callers were answered within each queue's service level threshold, as Asterisk computes it and as contact centres do."
       path="/v2/reporting/queues/service-level"
+      module="queue-service-level"
       rows={DAY_HOUR_TOTAL}
       rowsHint="By hour: a range of at most 31 days."
       fieldNames={['serviceLevelThresholds']}

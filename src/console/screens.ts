@@ -58,6 +58,13 @@ export const SCREENS: readonly Screen[] = [
     nav: 'Sessions',
   },
   {
+    path: '/reports/agent-availability',
+    title: 'Agent availability',
+    load: () => import('./screens/agent-availability'),
+    permission: 'reporting.queues.read',
+    nav: 'Availability',
+  },
+  {
     path: '/reports/saved',
     title: 'Saved reports',
     load: () => import('./screens/saved-reports'),

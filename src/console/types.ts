@@ -31,3 +31,5 @@ export type SavedFilter = SchemaTypes['saved-filter'];
 export type SavedFilterPage = SchemaTypes['saved-filter-page'];
 export type ReportRun = SchemaTypes['report-run'];
 export type ReportRunPage = SchemaTypes['report-run-page'];
+export type AgentAvailabilityRequest = SchemaTypes['agent-availability-request'];
+export type AgentAvailability = SchemaTypes['agent-availability'];

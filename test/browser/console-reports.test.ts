@@ -89,6 +89,7 @@ describe('the console in chromium: queue statistics (issue 31)', function () {
   let page: Page;
   let supervisor: SiteUser;
   let queueIds: number[];
+  let support: number;
 
   before(async () => {
     mkdirSync(SHOTS, { recursive: true });
@@ -97,6 +98,7 @@ describe('the console in chromium: queue statistics (issue 31)', function () {
     supervisor = await site.makeUser(ROLE_IDS.reports, { email: 'reports@asterisk-lab.test' });
     const live = await site.call('GET', '/v2/reporting/queues/live', { token: supervisor.token, query: { tenantId: 1 } });
     queueIds = (live.body.queues as { queueId: number }[]).map((q) => q.queueId);
+    support = (live.body.queues as { queueId: number; name: string }[]).find((q) => q.name === 'Support')?.queueId as number;
     browser = await openBrowser({ origins: [site.url] });
     page = browser.page;
     await page.goto(`${site.url}/sign-in?next=${encodeURIComponent('/reports/queues')}`);
@@ -421,6 +423,45 @@ describe('the console in chromium: queue statistics (issue 31)', function () {
     await page.screenshot({ path: join(SHOTS, 'console-agent-sessions.png') });
   });
 
+  it('when agent availability of one queue is shown, then each member row is the API answer, off-duty time by reason', async () => {
+    await open('/reports/agent-availability', 'Agent availability');
+    const day = lastCallDay();
+    await page.getByLabel('Support').check();
+    await show({ from: day, to: day });
+    const answer = await site.call('POST', '/v2/reporting/queues/agent-availability', {
+      token: supervisor.token,
+      body: { queueId: support, startDate: day, endDate: day },
+    });
+    expect(answer.status).to.equal(201);
+    type Agent = {
+      name: string;
+      peerName: string;
+      totalAvailableTime: number;
+      totalUnavailableTime: number;
+      queueTalkTime: number;
+      nonQueueTalkTime: number;
+      dndTimes: number;
+      offDutyTimes: { offDutyReason: string; offDutyTime: number }[];
+    };
+    const agents = answer.body as Agent[];
+    expect(agents.length).to.be.greaterThan(1);
+    const reasons = [...new Set(agents.flatMap((a) => a.offDutyTimes.map((o) => o.offDutyReason)))];
+    expect(reasons.length).to.be.greaterThan(0);
+    await page.locator('.report h2', { hasText: 'Support' }).waitFor();
+    await shows(
+      async () => (await cellsOf(page, /^Agent availability/)).map(([agent = '', ...c]) => [agent, ...c.map(seconds)]),
+      agents.map((a) => [
+        a.name || a.peerName,
+        a.totalAvailableTime,
+        a.totalUnavailableTime,
+        a.queueTalkTime,
+        a.nonQueueTalkTime,
+        a.dndTimes,
+        ...reasons.map((r) => a.offDutyTimes.find((o) => o.offDutyReason === r)?.offDutyTime ?? 0),
+      ]),
+    );
+  });
+
   it('when a report is saved and scheduled from the screen and run now, then its XLSX e-mail reaches the SMTP sink and its run is listed', async () => {
     await open('/reports/service-level', 'Service level');
     const day = lastCallDay();
@@ -554,6 +595,7 @@ describe('the console in chromium: queue statistics (issue 31)', function () {
           ['/reports/lost-calls', 'Lost callers', undefined],
           ['/reports/agents', 'Agents', 'By hour'],
           ['/reports/agent-sessions', 'Agent sessions', undefined],
+          ['/reports/agent-availability', 'Agent availability', undefined],
         ] as const) {
           await open(path, heading);
           await show({ from: day, to: day, rows });

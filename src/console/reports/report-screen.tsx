@@ -10,7 +10,8 @@ import { SaveAsFilter } from './save-filter';
 
 /** What every queue report asks (api.md §4.3, reporting.md R20): queues, two local days, the rows' periods. */
 export interface ReportRequest {
-  queueId: number[];
+  /** Several queues; agent availability (the hosted API's) takes one. */
+  queueId: number[] | number;
   startDate: string;
   endDate: string;
   distribution?: string;
@@ -44,6 +45,8 @@ export function ReportScreen<Req extends ReportRequest, Ans>(props: {
   module: SavedFilterCreate['module'];
   rows: readonly RowsChoice[];
   rowsHint?: string;
+  /** The report is of one queue (a choice among them, not a set). */
+  oneQueue?: boolean;
   /** More fields of the form, and the request's values they make (the values of the form by name). */
   fields?: (form: FormState) => ComponentChildren;
   fieldNames?: readonly string[];
@@ -71,7 +74,8 @@ export function ReportScreen<Req extends ReportRequest, Ans>(props: {
         const list = s.queues.map((q) => ({ id: q.queueId, name: q.name }));
         setQueues(list);
         const today = rangeOf('today', zone, serverNow(Date.now()));
-        if (list.length > 0) void form.submit(() => run({ queueId: list.map((q) => q.id), ...today, ...distributionOf(rows) } as Req));
+        const queueId = props.oneQueue ? list[0]?.id : list.map((q) => q.id);
+        if (list.length > 0) void form.submit(() => run({ queueId, ...today, ...distributionOf(rows) } as Req));
       },
       (e: Error) => form.fail(e),
     );
@@ -80,7 +84,7 @@ export function ReportScreen<Req extends ReportRequest, Ans>(props: {
   const today = rangeOf('today', zone, serverNow(Date.now()));
   const asked = report?.asked;
   const what = asked
-    ? `${asked.queueId.length === 1 ? '1 queue' : `${asked.queueId.length} queues`}, ${
+    ? `${queuesOf(asked.queueId, queues ?? [])}, ${
         asked.startDate === asked.endDate ? asked.startDate : `${asked.startDate} to ${asked.endDate}`
       } (${zoneName(zone)})`
     : '';
@@ -96,7 +100,8 @@ export function ReportScreen<Req extends ReportRequest, Ans>(props: {
         class="form report-form"
         onSubmit={async (v, el) => {
           const range = rangeOf(preset, zone, serverNow(Date.now()), { startDate: v.startDate ?? '', endDate: v.endDate ?? '' });
-          const queueId = [...el.querySelectorAll<HTMLInputElement>('input[name=queue]:checked')].map((i) => Number(i.value));
+          const ticked = [...el.querySelectorAll<HTMLInputElement>('input[name=queue]:checked')].map((i) => Number(i.value));
+          const queueId = props.oneQueue ? ticked[0] : ticked;
           await run({ queueId, ...range, ...distributionOf(rows), ...props.more?.(v) } as Req);
         }}
       >
@@ -135,12 +140,18 @@ export function ReportScreen<Req extends ReportRequest, Ans>(props: {
             </fieldset>
           )}
           <fieldset aria-describedby={form.fieldErrors.value.queueId ? `${id}-queue-error` : undefined}>
-            <legend>Queues</legend>
+            <legend>{props.oneQueue ? 'Queue' : 'Queues'}</legend>
             {queues === null && <p>Loading…</p>}
             {queues?.length === 0 && <p>This tenant has no queue.</p>}
             {queues?.map((q) => (
               <div class="field-check" key={q.id}>
-                <input type="checkbox" id={`${id}-queue-${q.id}`} name="queue" value={q.id} defaultChecked />
+                <input
+                  type={props.oneQueue ? 'radio' : 'checkbox'}
+                  id={`${id}-queue-${q.id}`}
+                  name="queue"
+                  value={q.id}
+                  defaultChecked={!props.oneQueue || q.id === queues[0]?.id}
+                />
                 <label for={`${id}-queue-${q.id}`}>{q.name}</label>
               </div>
             ))}
@@ -178,6 +189,12 @@ export function ReportScreen<Req extends ReportRequest, Ans>(props: {
       )}
     </section>
   );
+}
+
+/** "3 queues", "1 queue", or the one queue's name. */
+function queuesOf(queueId: number[] | number, queues: readonly { id: number; name: string }[]): string {
+  if (!Array.isArray(queueId)) return queues.find((q) => q.id === queueId)?.name ?? `Queue ${queueId}`;
+  return queueId.length === 1 ? '1 queue' : `${queueId.length} queues`;
 }
 
 function CustomDays(props: { id: string; form: FormState; today: string }) {

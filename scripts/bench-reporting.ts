@@ -16,7 +16,8 @@
 // Prints a summary and writes DIR/results.json. `--reports DATA_DIR` measures only step 4, on a data
 // directory a previous run left behind (its path is printed at the end). `--queue-log` measures only the
 // queue_log import and its floor (steps 2 and 3 without the CDR), to iterate on the importer. With `--reports`,
-// `--cases TEXT` measures only the supervisor reports whose name contains TEXT (e.g. `--cases hourly`), nothing else.
+// `--cases TEXT` measures only the supervisor reports whose name contains TEXT (e.g. `--cases hourly`), nothing else;
+// `--export` only the bounded export of a year of lost calls (after npm run build: it runs dist/tars.cjs).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -37,7 +38,7 @@ import { boundedExport, supervisorReports } from './bench-supervisor';
 
 const { values: opts, positionals } = parseArgs({
   allowPositionals: true,
-  options: { reports: { type: 'string' }, 'queue-log': { type: 'boolean' }, cases: { type: 'string' } },
+  options: { reports: { type: 'string' }, 'queue-log': { type: 'boolean' }, cases: { type: 'string' }, export: { type: 'boolean' } },
 });
 const dir = resolve(positionals[0] ?? '.tmp/bench');
 const root = resolve(import.meta.dirname, '..');
@@ -200,6 +201,10 @@ async function reports(dataDir: string) {
   return result;
 }
 
+if (opts.reports && opts.export) {
+  console.log(await boundedExport(root, resolve(opts.reports)));
+  process.exit(0);
+}
 if (opts.reports && opts.cases !== undefined) {
   console.log(await someSupervisorReports(resolve(opts.reports), opts.cases));
   process.exit(0);

@@ -53,7 +53,9 @@ function inline(node, owner) {
   if (Array.isArray(node)) return node.map((n) => inline(n, owner));
   if (!node || typeof node !== 'object') return node;
   const out = {};
-  for (const [k, v] of Object.entries(node)) if (!['$id', '$ref', '$defs', 'title'].includes(k)) out[k] = inline(v, owner);
+  // A schema's title is left out (it would name a type of its own), not a property called "title" (a map's key).
+  for (const [k, v] of Object.entries(node))
+    if (!['$id', '$ref', '$defs'].includes(k) && !(k === 'title' && typeof v === 'string')) out[k] = inline(v, owner);
   if (typeof node.$ref !== 'string') return out;
   const t = target(node.$ref, owner);
   const resolved = inline(t.node, t.id);

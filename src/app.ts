@@ -6,11 +6,11 @@ import { mountMetricsPage } from './metrics/metrics';
 import { mountDocsPage } from './modules/api-docs/docs-page';
 import { apiDocsRoutes } from './modules/api-docs/api-docs.routes';
 import { authRoutes } from './modules/auth/auth.routes';
-import { AuthService } from './modules/auth/auth.service';
 import { branchRoutes } from './modules/branches/branches.routes';
 import { extensionRoutes } from './modules/extensions/extensions.routes';
 import { queueRoutes } from './modules/queues/queues.routes';
 import { tenantRoutes } from './modules/tenants/tenants.routes';
+import { accountRoutes } from './modules/users/account.routes';
 import { userAdminRoutes } from './modules/users/users-admin.routes';
 import { callCampaignRoutes } from './modules/call-campaigns/call-campaigns.routes';
 import { emergencyLocationRoutes } from './modules/emergency-locations/emergency-locations.routes';
@@ -42,12 +42,8 @@ export function allRoutes(deps: AppDeps, opts: AppOptions = {}): RouteDef[] {
     ...healthRoutes(deps),
     ...apiDocsRoutes(() => routes),
     ...authRoutes(deps),
-    ...consoleRoutes({
-      db: deps.database.db,
-      clock: deps.clock,
-      lifetimeSeconds: deps.config.tokenTtlSeconds,
-      auth: new AuthService(deps),
-    }),
+    ...accountRoutes(deps),
+    ...consoleRoutes({ ...deps, lifetimeSeconds: deps.config.tokenTtlSeconds }),
     ...savedFilterRoutes(deps),
     ...reportRunRoutes(deps),
     ...phoneNumberRoutes(deps),

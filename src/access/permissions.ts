@@ -7,6 +7,7 @@
  * number of segments (including none); a pattern starting with `!` denies and wins over every grant.
  * A user's effective permissions are its role's defaults plus its own grants, minus its own denials.
  */
+import { forbidden } from '../errors';
 
 export const PERMISSIONS = {
   'reporting.saved.create': 'create a saved filter',
@@ -97,6 +98,31 @@ export function roleOf(value: number): Role | undefined {
 /** The number of a role, by its name: code compares roles by name, never by number. */
 export function roleValue(name: RoleName): number {
   return (ROLES.find((r) => r.name === name) as Role).value;
+}
+
+/**
+ * Roles ranked by reach and power, by name: a caller gives no role above its own (users-admin), so nobody raises
+ * its own role.
+ */
+const RANK: Readonly<Record<RoleName, number>> = {
+  PLATFORM_ADMIN: 5,
+  PARTNER_ADMIN: 4,
+  ACCOUNT_ADMIN: 3,
+  REPORTS_ADMIN: 2,
+  QUEUE_MANAGER: 2,
+  BASIC_USER: 1,
+};
+
+/** A role's rank by its name: an unknown number given ranks above everyone, an unknown caller's below. */
+function rankOf(value: number, unknown: number): number {
+  const role = roleOf(value);
+  return role ? RANK[role.name] : unknown;
+}
+
+/** 403 when `role` is above the role of the one who gives it (`callerRole`). */
+export function mayGiveRole(callerRole: number, role: number): void {
+  if (rankOf(role, 99) > rankOf(callerRole, 0))
+    throw forbidden(`Role ${roleOf(role)?.name ?? role} is above your own (${roleOf(callerRole)?.name ?? callerRole})`);
 }
 
 /** Does `pattern` (without a leading "!") match the permission `name`? */

@@ -304,7 +304,7 @@ export const tenantAddCommand = directoryCommand(
   TENANT_OPTIONS,
   (deps, v) =>
     createTenant(
-      deps.db,
+      deps,
       OPERATOR,
       checked('tenant-create', { name: text(v.name), partnerId: int(v, 'partner', false), mfaRequired: mfaFlag(v) }),
     ),
@@ -317,7 +317,7 @@ export const tenantUpdateCommand = directoryCommand(
   { ...TENANT_OPTIONS, tenant: { type: 'string' } },
   (deps, v) =>
     changeTenant(
-      deps.db,
+      deps,
       OPERATOR,
       int(v, 'tenant') as number,
       checked('tenant-update', { name: text(v.name), partnerId: int(v, 'partner', false), mfaRequired: mfaFlag(v) }),
@@ -329,7 +329,7 @@ export const tenantListCommand = directoryCommand(
   'list the tenants',
   '[--data-dir DIR]',
   {},
-  async (deps) => (await tenantPage(deps.db, OPERATOR, { paginated: 0 })).records,
+  async (deps) => (await tenantPage(deps, OPERATOR, { paginated: 0 })).records,
 );
 
 export const tenantDeleteCommand = directoryCommand(
@@ -337,7 +337,7 @@ export const tenantDeleteCommand = directoryCommand(
   'delete a tenant (--cascade: with everything it owns)',
   '--tenant ID [--cascade] [--data-dir DIR]\n\n  --cascade            also delete every record the tenant owns (without it, a tenant that owns records is refused)',
   { tenant: { type: 'string' }, cascade: { type: 'boolean' } },
-  (deps, v) => removeTenant(deps.db, OPERATOR, int(v, 'tenant') as number, v.cascade === true),
+  (deps, v) => removeTenant(deps, OPERATOR, int(v, 'tenant') as number, v.cascade === true),
 );
 
 export const numberAddCommand = directoryCommand(

@@ -1,9 +1,12 @@
 import { loadConfig } from '../config';
 import { ROLES } from '../access/permissions';
-import { ALL_TENANTS } from '../access/scope';
+import { ALL_TENANTS, tenantsScope } from '../access/scope';
 import { generatePassword, hashPassword } from '../modules/auth/passwords';
 import { isBranchOfTenant } from '../modules/branches/branches.repository';
-import { findUserByEmail, insertUser, setPassword } from '../modules/users/users.repository';
+import { findUserByEmail, setPassword } from '../modules/auth/credentials.repository';
+import { tenantExists } from '../modules/tenants/tenants.repository';
+import { insertUser } from '../modules/users/users.repository';
+import { transaction } from '../db/database';
 import { openDataDir } from '../runtime';
 import { CliError, DATA_DIR_HELP, EXIT, type Command } from './command';
 
@@ -62,8 +65,7 @@ ${DATA_DIR_HELP}`,
     const database = await openDataDir(dataDirOf(values));
     try {
       const { db } = database;
-      if (!(await db.selectFrom('tenants').select('id').where('id', '=', tenantId).executeTakeFirst()))
-        throw new CliError(`no tenant with id ${tenantId}`);
+      if (!(await tenantExists(db, tenantsScope([tenantId])))) throw new CliError(`no tenant with id ${tenantId}`);
       if (branchId && !(await isBranchOfTenant(db, tenantId, branchId)))
         throw new CliError(`tenant ${tenantId} has no branch with id ${branchId}`);
       if (await findUserByEmail(db, email)) throw new CliError(`a user with e-mail ${email} already exists`);
@@ -108,7 +110,7 @@ ${DATA_DIR_HELP}`,
       if (!user) throw new CliError(`no user with e-mail ${String(values.email)}`);
       // The operator of the installation acts in every tenant.
       const hash = await hashPassword(password);
-      if ((await database.db.transaction().execute((trx) => setPassword(trx, ALL_TENANTS, user.id, hash))) === undefined)
+      if ((await transaction(database.db, (trx) => setPassword(trx, ALL_TENANTS, user.id, hash))) === undefined)
         throw new CliError(`no user with e-mail ${user.email}`);
       process.stdout.write(`password of ${user.email} changed; its earlier access tokens no longer work\n`);
       if (!given) process.stdout.write(`generated password (shown once): ${password}\n`);

@@ -30,16 +30,13 @@ export function urlOf(path: string, query: Query = {}): string {
   return text ? `${path}?${text}` : path;
 }
 
-export async function request<T>(
-  method: string,
-  path: string,
-  opts: { body?: unknown; query?: Query; headers?: Record<string, string>; quiet401?: boolean } = {},
-): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json', ...opts.headers };
+type Options = { body?: unknown; query?: Query; headers?: Record<string, string>; quiet401?: boolean };
+
+async function send(method: string, path: string, opts: Options, accept: string): Promise<Response> {
+  const headers: Record<string, string> = { accept, ...opts.headers };
   if (opts.body !== undefined) headers['content-type'] = 'application/json';
-  let res: Response;
   try {
-    res = await fetch(urlOf(path, opts.query), {
+    return await fetch(urlOf(path, opts.query), {
       method,
       headers,
       body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
@@ -49,20 +46,52 @@ export async function request<T>(
   } catch {
     throw new ApiError(0, 'The server cannot be reached. Check the connection and try again.');
   }
-  const text = await res.text();
+}
+
+/** The API's error answer as an ApiError (a 401 ends the session unless the call says it asks for proof). */
+function failure(res: Response, text: string, opts: Options): ApiError {
   let body: unknown;
   try {
     body = text ? JSON.parse(text) : undefined;
   } catch {
     body = undefined;
   }
-  if (res.ok) return body as T;
   const error = (body ?? {}) as { message?: unknown; validationErrors?: unknown };
   const message = typeof error.message === 'string' ? error.message : `The server answered ${res.status}`;
   const problems = Array.isArray(error.validationErrors) ? error.validationErrors.filter((p): p is string => typeof p === 'string') : [];
   const retry = Number(res.headers.get('retry-after'));
   if (res.status === 401 && !opts.quiet401) onSessionEnded(message);
-  throw new ApiError(res.status, message, problems, Number.isFinite(retry) && retry > 0 ? retry : undefined);
+  return new ApiError(res.status, message, problems, Number.isFinite(retry) && retry > 0 ? retry : undefined);
+}
+
+export async function request<T>(method: string, path: string, opts: Options = {}): Promise<T> {
+  const res = await send(method, path, opts, 'application/json');
+  const text = await res.text();
+  if (!res.ok) throw failure(res, text, opts);
+  try {
+    return (text ? JSON.parse(text) : undefined) as T;
+  } catch {
+    return undefined as T;
+  }
+}
+
+/**
+ * A report in a spreadsheet's form, the API's own export (`?format=csv|xlsx` on the same POST), saved by the
+ * browser under the name the server gives it (Content-Disposition).
+ */
+export async function download(path: string, body: unknown, format: 'csv' | 'xlsx'): Promise<string> {
+  const res = await send('POST', path, { body, query: { format } }, '*/*');
+  if (!res.ok) throw failure(res, await res.text(), {});
+  const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? `report.${format}`;
+  const href = URL.createObjectURL(await res.blob());
+  const a = document.createElement('a');
+  a.href = href;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(href), 60_000);
+  return name;
 }
 
 export const api = {

@@ -2,6 +2,7 @@ import { render } from 'preact';
 import './styles/base.css';
 import './styles/console.css';
 import './styles/wallboard.css';
+import './styles/reports.css';
 import { App } from './app';
 
 render(<App />, document.getElementById('app') as HTMLElement);

@@ -12,7 +12,7 @@ import { insertSavedFilter } from '../modules/saved-filters/saved-filters.reposi
 import { insertTenant } from '../modules/tenants/tenants.repository';
 import { hashPassword } from '../modules/auth/passwords';
 import { insertUser } from '../modules/users/users.repository';
-import { PROFILE_COLUMNS } from '../modules/users/user';
+import { PROFILE_COLUMNS } from '../modules/auth/user';
 import { insertWebhook } from '../modules/webhooks/webhooks.repository';
 import { registerWebhookTypeFormat } from '../modules/webhooks/webhooks.service';
 import { insertBranch } from '../modules/branches/branches.repository';

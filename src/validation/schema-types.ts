@@ -190,6 +190,7 @@ export interface SchemaTypes {
            * 1 = yes, 0 = no.
            */
           mfaEmailVerified: 0 | 1;
+          title: string;
           /**
            * 1 = yes, 0 = no.
            */
@@ -345,6 +346,7 @@ export interface SchemaTypes {
        * 1 = yes, 0 = no.
        */
       mfaEmailVerified: 0 | 1;
+      title: string;
       /**
        * 1 = yes, 0 = no.
        */
@@ -1069,6 +1071,7 @@ export interface SchemaTypes {
        * 1 = yes, 0 = no.
        */
       mfaEmailVerified: 0 | 1;
+      title: string;
       /**
        * 1 = yes, 0 = no.
        */
@@ -1220,6 +1223,7 @@ export interface SchemaTypes {
            * 1 = yes, 0 = no.
            */
           mfaEmailVerified: 0 | 1;
+          title: string;
           /**
            * 1 = yes, 0 = no.
            */
@@ -1637,6 +1641,7 @@ export interface SchemaTypes {
       mfaMode?: '' | 'app' | 'email' | 'sms';
       mfaPhoneNumber?: (string | null) & string;
       mfaAppSecret?: string;
+      title?: (string | null) & string;
       extName?: ((string | null) & string) & string;
       callerIdNumber?: (string | null) & string;
       peerName?: ((string | null) & string) & string;
@@ -3623,7 +3628,9 @@ export interface SchemaTypes {
   'settings-text-notifications': {
     enableTextNotifications: 0 | 1;
   };
-  'settings-title': {};
+  'settings-title': {
+    title: (string | null) & string;
+  };
   'status-response': {
     status: string;
     message: string;
@@ -3790,6 +3797,7 @@ export interface SchemaTypes {
        * 1 = yes, 0 = no.
        */
       mfaEmailVerified: 0 | 1;
+      title: string;
       /**
        * 1 = yes, 0 = no.
        */
@@ -3941,6 +3949,7 @@ export interface SchemaTypes {
      * 1 = yes, 0 = no.
      */
     mfaEmailVerified: 0 | 1;
+    title: string;
     /**
      * 1 = yes, 0 = no.
      */

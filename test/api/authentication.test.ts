@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import jwt from 'jsonwebtoken';
 import { SECRET_FILE } from '../../src/modules/auth/tokens';
 import { tenantsScope } from '../../src/access/scope';
-import { setPassword } from '../../src/modules/users/users.repository';
+import { setPassword } from '../../src/modules/auth/credentials.repository';
 import { hashPassword } from '../../src/modules/auth/passwords';
 import { startTestApp, TestClock, type TestApp } from '../helpers/app';
 import { expectError } from '../helpers/errors';

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { AppError } from '../../src/errors';
 import { parseReportDate, resolveRange, type Distribution } from '../../src/time/report-range';
 import { reportRows } from '../../src/time/report-rows';
-import { isoInZone } from '../../src/time/zone';
+import { isoInZone, isoInZoneOver } from '../../src/time/zone';
 
 const CHI = 'America/Chicago';
 const at = (iso: string) => Date.parse(iso) / 1000;
@@ -107,5 +107,23 @@ describe('report rows of every distribution (reporting.md R7, R20)', () => {
     expect(rows(CHI, '2026-01-01', '2026-01-31', 'quarterHourly')).to.have.length(31 * 96);
     expect(rows(CHI, '2026-01-01 10:00', '2026-01-01 10:00', 'hourOfDay')).to.deep.equal([]);
     expect(rows(CHI, '2026-01-01 10:00', '2026-01-01 10:00', 'totals')).to.have.length(1);
+  });
+
+  it('when many instants of a range are written at once (isoInZoneOver), then each is what isoInZone writes, across DST changes and outside the range', () => {
+    const zones = [CHI, 'Australia/Lord_Howe', 'Asia/Kathmandu', 'Europe/London', 'UTC'];
+    const from = Date.parse('2025-03-01T00:00:00Z') / 1000;
+    const to = Date.parse('2025-11-10T00:00:00Z') / 1000;
+    for (const tz of zones) {
+      const iso = isoInZoneOver(tz, from, to);
+      const checked: string[] = [];
+      // every 17 minutes over the range and a week either side (instants outside it included)
+      for (let t = from - 7 * 86_400; t <= to + 7 * 86_400; t += 1020) {
+        if (iso(t) !== isoInZone(tz, t)) checked.push(`${tz} ${t}: ${iso(t)} ≠ ${isoInZone(tz, t)}`);
+      }
+      expect(checked, tz).to.deep.equal([]);
+    }
+    const chicago = isoInZoneOver(CHI, from, to);
+    // the last second of CDT on 2025-11-02 and the first of CST after it
+    expect([chicago(1762066799), chicago(1762066800)]).to.deep.equal(['2025-11-02T01:59:59-05:00', '2025-11-02T01:00:00-06:00']);
   });
 });

@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
 import type { Db } from '../../db/database';
 import { sqliteCode, tooManyRequests } from '../../errors';
+import { deleteAttempts, forgetAttemptsUntil, insertAttempt, recentAttempts as attemptsSince } from './attempts.repository';
 
 /**
  * Sliding-window limits on attempts (failed logins, wrong MFA codes, MFA resends), kept in the
@@ -60,19 +60,9 @@ async function tryPlace(db: Db, rules: readonly AttemptRule[], now: number): Pro
       wait = true;
     }
     if (wait) return { kind: 'wait' };
-    await trx
-      .deleteFrom('login_failures')
-      .where('at', '<=', now - LONGEST_WINDOW_MS)
-      .execute();
+    await forgetAttemptsUntil(trx, now - LONGEST_WINDOW_MS);
     const rowids: number[] = [];
-    for (const rule of rules) {
-      const row = await trx
-        .insertInto('login_failures')
-        .values({ key: rule.key, at: now })
-        .returning(sql<number>`rowid`.as('rowid'))
-        .executeTakeFirstOrThrow();
-      rowids.push(row.rowid);
-    }
+    for (const rule of rules) rowids.push(await insertAttempt(trx, rule.key, now));
     return { kind: 'placed', rowids };
   });
 }
@@ -116,11 +106,7 @@ export async function takePlace(db: Db, rules: readonly AttemptRule[], now: () =
 export async function settle(db: Db, place: Place, succeeded: boolean): Promise<void> {
   try {
     if (!succeeded && place.uncounted !== undefined) throw place.uncounted;
-    if (succeeded && place.rowids.length > 0)
-      await db
-        .deleteFrom('login_failures')
-        .where(sql<number>`rowid`, 'in', place.rowids)
-        .execute();
+    if (succeeded && place.rowids.length > 0) await deleteAttempts(db, place.rowids);
   } finally {
     bump(place.rules, -1);
     for (const wake of [...waiters]) wake();
@@ -174,12 +160,5 @@ export async function refuseWhenFull(db: Db, rule: AttemptRule, now: number): Pr
 
 /** The times of the rule's latest attempts within its window, newest first: at most as many as it allows. */
 function recentAttempts(db: Db, rule: AttemptRule, now: number): Promise<{ at: number }[]> {
-  return db
-    .selectFrom('login_failures')
-    .select('at')
-    .where('key', '=', rule.key)
-    .where('at', '>', now - rule.windowMs)
-    .orderBy('at', 'desc')
-    .limit(rule.limit)
-    .execute();
+  return attemptsSince(db, rule.key, now - rule.windowMs, rule.limit);
 }

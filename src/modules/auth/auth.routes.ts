@@ -1,11 +1,9 @@
-import type { AppDeps } from '../../deps';
 import { publicRoute, type RouteDef } from '../../http/route';
-import { accountRoutes } from '../users/account.routes';
-import { AuthService } from './auth.service';
+import { login, loginMfa, refresh, resend, validate, type AuthDeps } from './auth.service';
 import { mfaRoutes } from './mfa.routes';
 
-export function authRoutes(deps: AppDeps): RouteDef[] {
-  const auth = new AuthService(deps);
+/** Sign-in and MFA (docs/authentication.md); the signed-in user's own account routes are users' (account.routes.ts). */
+export function authRoutes(deps: AuthDeps): RouteDef[] {
   const tag = 'Authentication';
   return [
     publicRoute({
@@ -16,7 +14,7 @@ export function authRoutes(deps: AppDeps): RouteDef[] {
       body: 'auth-login',
       response: 'auth-response',
       permission: 'public',
-      handler: ({ body, ip }) => auth.login(body.email, body.password, ip),
+      handler: ({ body, ip }) => login(deps, { email: body.email, password: body.password, ip }),
     }),
     publicRoute({
       method: 'post',
@@ -26,7 +24,7 @@ export function authRoutes(deps: AppDeps): RouteDef[] {
       body: 'auth-login',
       response: 'auth-or-challenge',
       permission: 'public',
-      handler: ({ body, ip }) => auth.loginMfa(body.email, body.password, ip),
+      handler: ({ body, ip }) => loginMfa(deps, { email: body.email, password: body.password, ip }),
     }),
     publicRoute({
       method: 'post',
@@ -36,7 +34,7 @@ export function authRoutes(deps: AppDeps): RouteDef[] {
       body: 'mfa-validate',
       response: 'auth-response',
       permission: 'public',
-      handler: ({ body }) => auth.validate(body.token, body.otp),
+      handler: ({ body }) => validate(deps, body),
     }),
     publicRoute({
       method: 'post',
@@ -46,7 +44,7 @@ export function authRoutes(deps: AppDeps): RouteDef[] {
       body: 'mfa-resend',
       response: 'mfa-challenge',
       permission: 'public',
-      handler: ({ body }) => auth.resend(body.token, body.mode),
+      handler: ({ body }) => resend(deps, body),
     }),
     publicRoute({
       method: 'post',
@@ -56,9 +54,8 @@ export function authRoutes(deps: AppDeps): RouteDef[] {
       body: 'auth-jwt',
       response: 'auth-response',
       permission: 'public',
-      handler: ({ body }) => auth.refresh(body.accessToken),
+      handler: ({ body }) => refresh(deps, body),
     }),
-    ...mfaRoutes(auth),
-    ...accountRoutes(deps, auth),
+    ...mfaRoutes(deps),
   ];
 }

@@ -1,15 +1,13 @@
-import type { Caller } from '../../access/caller';
 import { publicRoute, route, type RouteDef } from '../../http/route';
-import type { AuthService } from './auth.service';
+import { setupWithToken, verifyWithToken, type AuthDeps } from './auth.service';
+import { disableMfa, enableMode, removeMode, resendOwnCode, sendConfirmation, setupOwnMode, verifyOwnMode } from './enrolment.service';
 
 /**
  * MFA enrolment and management, with the paths and bodies of the hosted platform's mobile app
  * (docs/authentication.md): before sign-in with the mfaSetupToken, and for the signed-in user.
  */
-export function mfaRoutes(auth: AuthService): RouteDef[] {
+export function mfaRoutes(deps: AuthDeps): RouteDef[] {
   const tag = 'Authentication';
-  const enrolment = auth.enrolment;
-  const own = (caller: Caller) => enrolment.userOf(caller);
   return [
     publicRoute({
       method: 'post',
@@ -19,7 +17,7 @@ export function mfaRoutes(auth: AuthService): RouteDef[] {
       body: 'mfa-setup',
       response: 'mfa-setup-response',
       permission: 'public',
-      handler: ({ body }) => auth.setupWithToken(body.token, body.mode, body.phoneNumber),
+      handler: ({ body }) => setupWithToken(deps, body),
     }),
     publicRoute({
       method: 'post',
@@ -29,7 +27,7 @@ export function mfaRoutes(auth: AuthService): RouteDef[] {
       body: 'mfa-verify',
       response: 'auth-response',
       permission: 'public',
-      handler: ({ body }) => auth.verifyWithToken(body.token, body.mode, body.otp, body),
+      handler: ({ body }) => verifyWithToken(deps, body),
     }),
     route({
       method: 'post',
@@ -39,7 +37,7 @@ export function mfaRoutes(auth: AuthService): RouteDef[] {
       body: 'mfa-auth-setup',
       response: 'mfa-setup-response',
       permission: 'authenticated',
-      handler: async ({ caller, body }) => enrolment.setupProven(await own(caller), body.mode, body.phoneNumber, body),
+      handler: ({ caller, body }) => setupOwnMode(deps, caller, body),
     }),
     route({
       method: 'post',
@@ -49,7 +47,7 @@ export function mfaRoutes(auth: AuthService): RouteDef[] {
       body: 'mfa-auth-verify',
       response: 'mfa-toggle-response',
       permission: 'authenticated',
-      handler: async ({ caller, body }) => enrolment.verify(await own(caller), body.mode, body.otp, body),
+      handler: ({ caller, body }) => verifyOwnMode(deps, caller, body),
     }),
     route({
       method: 'post',
@@ -59,7 +57,7 @@ export function mfaRoutes(auth: AuthService): RouteDef[] {
       body: 'mfa-toggle',
       response: 'mfa-toggle-response',
       permission: 'authenticated',
-      handler: async ({ caller, body }) => enrolment.enable(await own(caller), body.mode),
+      handler: ({ caller, body }) => enableMode(deps, caller, body.mode),
     }),
     route({
       method: 'post',
@@ -70,7 +68,7 @@ export function mfaRoutes(auth: AuthService): RouteDef[] {
       bodyOptional: true,
       response: 'mfa-toggle-response',
       permission: 'authenticated',
-      handler: async ({ caller, body }) => enrolment.disable(await own(caller), body),
+      handler: ({ caller, body }) => disableMfa(deps, caller, body),
     }),
     route({
       method: 'post',
@@ -80,7 +78,7 @@ export function mfaRoutes(auth: AuthService): RouteDef[] {
       body: 'mfa-toggle',
       response: 'mfa-toggle-response',
       permission: 'authenticated',
-      handler: async ({ caller, body }) => enrolment.disableMode(await own(caller), body.mode, body),
+      handler: ({ caller, body }) => removeMode(deps, caller, body.mode, body),
     }),
     route({
       method: 'post',
@@ -90,7 +88,7 @@ export function mfaRoutes(auth: AuthService): RouteDef[] {
       body: 'mfa-auth-resend',
       response: 'mfa-resend-response',
       permission: 'authenticated',
-      handler: async ({ caller, body }) => enrolment.resend(await own(caller), body.mode),
+      handler: ({ caller, body }) => resendOwnCode(deps, caller, body.mode),
     }),
     route({
       method: 'post',
@@ -101,7 +99,7 @@ export function mfaRoutes(auth: AuthService): RouteDef[] {
       body: 'mfa-confirmation',
       response: 'mfa-toggle-response',
       permission: 'authenticated',
-      handler: async ({ caller, body }) => enrolment.sendConfirmation(await own(caller), body.mode),
+      handler: ({ caller, body }) => sendConfirmation(deps, caller, body.mode),
     }),
   ];
 }

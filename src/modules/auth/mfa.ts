@@ -2,6 +2,14 @@ import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto
 import { Secret, TOTP } from 'otpauth';
 import type { Db } from '../../db/database';
 import type { UserRow } from '../../db/schema';
+import {
+  countWrongChallengeCode,
+  deleteChallenge,
+  deleteConfirmations,
+  findLiveChallenge,
+  findLiveConfirmation,
+  insertChallenge,
+} from './challenges.repository';
 
 /**
  * MFA challenges (decisions.md §4). A challenge lives 5 minutes and allows 5 wrong codes. Its token is
@@ -34,19 +42,11 @@ export interface Challenge {
 export async function openChallenge(db: Db, userId: number, mode: ChallengeMode, now: number): Promise<Challenge> {
   const token = randomBytes(32).toString('base64url');
   const code = mode === 'app' || mode === 'setup' ? null : String(randomInt(0, 1_000_000)).padStart(6, '0');
-  await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('mfa_challenges').where('expires_at', '<=', now).execute();
-    await trx
-      .insertInto('mfa_challenges')
-      .values({
-        token_hash: sha256(token),
-        user_id: userId,
-        mode,
-        code_hash: code ? sha256(code) : null,
-        expires_at: now + CHALLENGE_TTL_MS,
-      })
-      .execute();
-  });
+  await insertChallenge(
+    db,
+    { token_hash: sha256(token), user_id: userId, mode, code_hash: code ? sha256(code) : null, expires_at: now + CHALLENGE_TTL_MS },
+    now,
+  );
   return { token, mode, code };
 }
 
@@ -59,31 +59,21 @@ export interface OpenChallenge {
 
 /** The live challenge of a token (not expired, not exhausted), or undefined. */
 export async function findChallenge(db: Db, token: string, now: number): Promise<OpenChallenge | undefined> {
-  const row = await db
-    .selectFrom('mfa_challenges')
-    .selectAll()
-    .where('token_hash', '=', sha256(token))
-    .where('expires_at', '>', now)
-    .where('attempts', '<', MAX_WRONG_CODES)
-    .executeTakeFirst();
+  const row = await findLiveChallenge(db, sha256(token), now, MAX_WRONG_CODES);
   return row ? { userId: row.user_id, mode: row.mode as ChallengeMode, codeHash: row.code_hash, attempts: row.attempts } : undefined;
 }
 
 export async function countWrongCode(db: Db, token: string): Promise<void> {
-  await db
-    .updateTable('mfa_challenges')
-    .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
-    .where('token_hash', '=', sha256(token))
-    .execute();
+  await countWrongChallengeCode(db, sha256(token));
 }
 
 export async function closeChallenge(db: Db, token: string): Promise<void> {
-  await db.deleteFrom('mfa_challenges').where('token_hash', '=', sha256(token)).execute();
+  await deleteChallenge(db, sha256(token));
 }
 
 /** A new confirmation code for the user (one at a time: it replaces any earlier one); its token is never given out. */
 export async function openConfirmation(db: Db, userId: number, now: number): Promise<string> {
-  await db.deleteFrom('mfa_challenges').where('user_id', '=', userId).where('mode', '=', 'confirm').execute();
+  await deleteConfirmations(db, userId);
   const challenge = await openChallenge(db, userId, 'confirm', now);
   return challenge.code as string;
 }
@@ -93,25 +83,13 @@ export async function openConfirmation(db: Db, userId: number, now: number): Pro
  * the confirmation's own 5 tries as well as the user's count of wrong codes.
  */
 export async function takeConfirmation(db: Db, userId: number, otp: string, now: number): Promise<boolean> {
-  const row = await db
-    .selectFrom('mfa_challenges')
-    .select(['token_hash', 'code_hash'])
-    .where('user_id', '=', userId)
-    .where('mode', '=', 'confirm')
-    .where('expires_at', '>', now)
-    .where('attempts', '<', MAX_WRONG_CODES)
-    .executeTakeFirst();
+  const row = await findLiveConfirmation(db, userId, now, MAX_WRONG_CODES);
   if (!row?.code_hash) return false;
   if (!codeMatches(row.code_hash, otp)) {
-    await db
-      .updateTable('mfa_challenges')
-      .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
-      .where('token_hash', '=', row.token_hash)
-      .execute();
+    await countWrongChallengeCode(db, row.token_hash);
     return false;
   }
-  const taken = await db.deleteFrom('mfa_challenges').where('token_hash', '=', row.token_hash).executeTakeFirst();
-  return Number(taken.numDeletedRows) === 1;
+  return deleteChallenge(db, row.token_hash);
 }
 
 export function codeMatches(codeHash: string, otp: string): boolean {

@@ -2,7 +2,7 @@ import type { Clock } from '../../clock';
 import type { Db } from '../../db/database';
 import type { UserRow } from '../../db/schema';
 import { notAuthenticated } from '../../errors';
-import { recordTotpStep } from '../users/users.repository';
+import { recordTotpStep } from './credentials.repository';
 import { BAD_CODE, throttled } from './attempt-limits';
 import { takeConfirmation, totpStep } from './mfa';
 import { verifyPassword } from './passwords';

@@ -76,3 +76,10 @@ export async function isBranchOfTenant(db: Db, tenantId: number, branchId: numbe
     undefined
   );
 }
+
+/** The name of the branch of the scope, or '' (none, or not of the scope): what a User object shows as branchName. */
+export async function branchName(db: Db, scope: TenantScope, branchId: number | null): Promise<string> {
+  if (branchId === null) return '';
+  const row = await db.selectFrom('branches').select('name').where(tenantIn(scope)).where('id', '=', branchId).executeTakeFirst();
+  return row?.name ?? '';
+}

@@ -4,9 +4,19 @@ import { scopeOfStoredRow } from '../../access/scope';
 import type { Clock } from '../../clock';
 import type { Db } from '../../db/database';
 import { forbidden, notAuthenticated } from '../../errors';
-import type { ApiUser, AuthService, MfaChallengeBody, MfaMode, MfaSetupBody } from '../auth/auth.service';
+import {
+  loginMfa,
+  me,
+  validate,
+  verifyWithToken,
+  type ApiUser,
+  type AuthDeps,
+  type MfaChallengeBody,
+  type MfaMode,
+  type MfaSetupBody,
+} from '../auth/auth.service';
+import { findUserById } from '../auth/credentials.repository';
 import { getTenantRef, timezoneOfTenant } from '../tenants/tenants.repository';
-import { findUserById } from '../users/users.repository';
 import { deleteEndedSessions, deleteSession, findSession, insertSession, touchSession, type SessionRow } from './sessions.repository';
 
 /** A session ends after this long without a request (a wallboard's stream counts: it is checked every 10 s). */
@@ -27,9 +37,7 @@ export interface SessionDeps {
 }
 
 /** What the console's sign-in routes need: the sessions, and the API's own sign-in rules (src/modules/auth). */
-export interface ConsoleDeps extends SessionDeps {
-  readonly auth: AuthService;
-}
+export interface ConsoleDeps extends SessionDeps, AuthDeps {}
 
 /** A session just begun: the id its cookie carries (shown to nobody else) and how long the cookie lives. */
 export interface StartedSession {
@@ -116,7 +124,7 @@ export async function signIn(
   input: { email: string; password: string; ip: string; fromOtherOrigin: boolean },
 ): Promise<SignInOutcome<SessionBody | MfaChallengeBody | MfaSetupBody>> {
   sameOriginOnly(input.fromOtherOrigin);
-  const answer = await deps.auth.loginMfa(input.email, input.password, input.ip);
+  const answer = await loginMfa(deps, input);
   return 'accessToken' in answer ? signedIn(deps, answer.user) : { body: answer };
 }
 
@@ -126,7 +134,7 @@ export async function completeMfa(
   input: { token: string; otp: string; fromOtherOrigin: boolean },
 ): Promise<SignInOutcome<SessionBody>> {
   sameOriginOnly(input.fromOtherOrigin);
-  return signedIn(deps, (await deps.auth.validate(input.token, input.otp)).user);
+  return signedIn(deps, (await validate(deps, input)).user);
 }
 
 /** POST /v2/console/session/mfa-setup: the first code of a mode set up before signing in, as POST /v2/mfa/verify; the session begins. */
@@ -136,7 +144,7 @@ export async function completeEnrolment(
 ): Promise<SignInOutcome<SessionBody>> {
   sameOriginOnly(input.fromOtherOrigin);
   const { token, mode, otp, secret, phoneNumber } = input;
-  return signedIn(deps, (await deps.auth.verifyWithToken(token, mode, otp, { secret, phoneNumber })).user);
+  return signedIn(deps, (await verifyWithToken(deps, { token, mode, otp, secret, phoneNumber })).user);
 }
 
 /** GET /v2/console/session: the session of the cookie, while it lasts; 401 otherwise. */
@@ -144,7 +152,7 @@ export async function currentSession(deps: ConsoleDeps, input: { id: string | un
   sameOriginOnly(input.fromOtherOrigin);
   const s = input.id === undefined ? undefined : await liveSession(deps, input.id);
   if (!s) throw notAuthenticated(ENDED);
-  return sessionBody(deps, await deps.auth.me(s.user.id), s.expiresAt);
+  return sessionBody(deps, await me(deps, { user: s.user }), s.expiresAt);
 }
 
 /** DELETE /v2/console/session: the session ends on the server (its row deleted); answered alike whether it still lasted or not. */

@@ -1,24 +1,11 @@
+import type { ResponseBody } from '../../http/route';
 import type { Selectable } from 'kysely';
 import type { NotificationGroupTable } from '../../db/schema';
-import type { TenantRef } from '../tenants/tenants.repository';
-import type { Address, AddressInput, LocationInput, LocationRow, NotificationGroupInput } from './emergency-locations.repository';
+import type { AddressInput, LocationInput, LocationRow, NotificationGroupInput } from './emergency-locations.repository';
 
-export interface ApiNotificationGroup {
-  id: number;
-  name: string;
-  number: string;
-  email: string;
-  peerName: string;
-}
-
-/** The Emergency location of api.md §2.5. */
-export interface ApiEmergencyLocation {
-  id: number;
-  name: string;
-  tenant: TenantRef;
-  address: Address;
-  notificationGroups: ApiNotificationGroup[];
-}
+/** The Emergency location of api.md §2.5 (schemas/emergency-location.json). */
+export type ApiEmergencyLocation = ResponseBody<'emergency-location'>;
+export type ApiNotificationGroup = ApiEmergencyLocation['notificationGroups'][number];
 
 /** The create body (schemas/emergency-location-create.json): groups come without ids, the server gives them. */
 export type LocationCreate = Omit<LocationInput, 'id'>;

@@ -1,7 +1,7 @@
+import type { ResponseBody } from '../../http/route';
 import type { Selectable } from 'kysely';
 import type { PhoneDestinationList, PhoneNumberTable } from '../../db/schema';
 import type { Destination } from '../destinations';
-import type { TenantRef } from '../tenants/tenants.repository';
 
 /** A phone number row with the names of its tenant, branch and SMS extension. */
 export interface PhoneNumberRow extends Selectable<PhoneNumberTable> {
@@ -10,46 +10,11 @@ export interface PhoneNumberRow extends Selectable<PhoneNumberTable> {
   sms_ext_name: string;
 }
 
-/** The flat list record of api.md §2.3. */
-export interface ApiPhoneNumberRecord {
-  id: number;
-  number: string;
-  registeredCNAM: string;
-  tenantId: number;
-  branchId: number;
-  diCommentName: string;
-  recording: string;
-  fax: string;
-  faxEmail: string;
-  faxStore: string;
-  namePrefix: string;
-  unconditionalStatus: string;
-  emailRecording: string;
-  storeAndForwardNumber: string;
-  smsExtId: number;
-}
+/** The flat list record of api.md §2.3 (schemas/phone-number-record.json). */
+export type ApiPhoneNumberRecord = ResponseBody<'phone-number-record'>;
 
-/** The nested detail record of api.md §2.3. */
-export interface ApiPhoneNumber {
-  id: number;
-  number: string;
-  registeredCNAM: string | null;
-  tenant: TenantRef;
-  branch: TenantRef;
-  diCommentName: string | null;
-  recording: string | null;
-  fax: string | null;
-  faxEmail: string | null;
-  faxStore: number | null;
-  namePrefix: string | null;
-  unconditionalStatus: number | null;
-  emailRecording: string | null;
-  storeAndForwardNumber: string | null;
-  smsExt: TenantRef;
-  routingDestinations: Destination[];
-  forwardingDestinations: Destination[];
-  smsDestinations: Destination[];
-}
+/** The nested detail record of api.md §2.3 (schemas/phone-number.json). */
+export type ApiPhoneNumber = ResponseBody<'phone-number'>;
 
 export interface PhoneNumberFilters {
   tenantId?: number;

@@ -2,7 +2,7 @@ import type { Caller } from '../../access/caller';
 import type { Clock } from '../../clock';
 import type { Db } from '../../db/database';
 import type { SchemaTypes } from '../../validation/schema-types';
-import { isoInZone } from '../../time/zone';
+import { isoInZoneOver } from '../../time/zone';
 import { agentsOfTenant, intervalsOf, type StoredInterval } from './agents.repository';
 import { codePointOrder } from './queue-reports';
 import { reportFrames, type TenantFrame } from './report-frame';
@@ -38,11 +38,12 @@ async function framePairs(db: Db, caller: Caller, frame: TenantFrame, now: numbe
     intervalsOf(db, caller.scope, 'agent_sessions', ids, S, E),
     intervalsOf(db, caller.scope, 'agent_pauses', ids, S, E),
   ]);
+  const iso = isoInZoneOver(frame.tz, S, E);
   const clip = (i: StoredInterval) => {
     const start = Math.max(i.start, S);
     const open = i.end === null && E > now; // still open, and the range reaches past now
     const end = open ? now : Math.min(i.end ?? E, E);
-    return end > start ? { start: isoInZone(frame.tz, start), end: open ? null : isoInZone(frame.tz, end), seconds: end - start } : null;
+    return end > start ? { start: iso(start), end: open ? null : iso(end), seconds: end - start } : null;
   };
   const pairs = new Map<string, { queueId: number; agent: number; sessions: PairSessions['sessions']; pauses: PairSessions['pauses'] }>();
   const pairOf = (i: StoredInterval) => {

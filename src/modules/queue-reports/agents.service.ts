@@ -3,7 +3,17 @@ import type { TenantScope } from '../../access/scope';
 import type { Clock } from '../../clock';
 import type { Db } from '../../db/database';
 import type { SchemaTypes } from '../../validation/schema-types';
-import { addCalls, agentDays, emptyCalls, memberOutbound, pairDays, type CallFigures, type Outbound, type Pieces } from './agent-days';
+import {
+  addCalls,
+  agentDays,
+  emptyCalls,
+  memberOutbound,
+  pairDays,
+  type CallFigures,
+  type Outbound,
+  type PairDays,
+  type Pieces,
+} from './agent-days';
 import { RowSpans } from './agent-time';
 import { agentCallSums, agentCalls, agentsOfTenant, intervalsOf, nonQueueTalk } from './agents.repository';
 import { codePointOrder } from './queue-reports';
@@ -25,9 +35,13 @@ export interface AgentsDeps {
  */
 export async function agentsReport(deps: AgentsDeps, caller: Caller, body: AgentsBody): Promise<AgentsResponse> {
   const now = Math.floor(deps.clock.now() / 1000);
+  const frames = await reportFrames(deps.db, caller, body, body.distribution ?? 'totals');
+  // One tenant (the usual case): its rows come in the answer's order already.
+  if (frames.length === 1)
+    return { queueIds: body.queueId, results: (await frameRows(deps.db, caller.scope, frames[0] as TenantFrame, now)).map((r) => r.out) };
   const sorted: { row: number; tenantId: number; out: AgentRow }[] = [];
-  for (const frame of await reportFrames(deps.db, caller, body, body.distribution ?? 'totals'))
-    for (const r of await frameRows(deps.db, caller.scope, frame, now)) sorted.push({ ...r, tenantId: frame.tenantId });
+  for (const frame of frames)
+    for (const r of await frameRows(deps.db, caller.scope, frame, now)) sorted.push({ row: r.row, out: r.out, tenantId: frame.tenantId });
   // Each peer name's place in code point order, found once: not two UTF-8 copies at each of the sort's comparisons.
   const peers = [...new Set(sorted.map((s) => s.out.peerName))].sort(codePointOrder);
   const rank = new Map(peers.map((p, i) => [p, i]));
@@ -41,6 +55,7 @@ export async function agentsReport(deps: AgentsDeps, caller: Caller, body: Agent
   return { queueIds: body.queueId, results: sorted.map((s) => s.out) };
 }
 
+/** One frame's rows in R21's order: by period, then peer name (code point order), then queue, the all-queues row last. */
 async function frameRows(db: Db, scope: TenantScope, frame: TenantFrame, now: number): Promise<{ row: number; out: AgentRow }[]> {
   const spans = frameSpans(frame);
   const queueSpan = frame.queues.flatMap((q) => frame.rows.flatMap((r, row) => r.spans.map(() => ({ queueId: q.id, row }))));
@@ -70,51 +85,68 @@ async function frameRows(db: Db, scope: TenantScope, frame: TenantFrame, now: nu
   const agents = agentDays(pieces, sessions, pauses, placed, otherTalk);
   const names = new Map(named.map((n) => [n.agent, n]));
   const queueName = new Map(frame.queues.map((q) => [q.id, q.name]));
-  const out: { row: number; out: AgentRow }[] = [];
-  const present = new Map<string, { agent: number; calls: CallFigures }>(); // per agent and row: its queues' calls added up
+  // Per agent (by peer name) its queues (by id) with their pause reasons in the rows' order, sorted once, so that
+  // the rows are written in the answer's order instead of sorted afterwards.
+  const byAgent = new Map<number, { who: Who; queues: { pair: PairDays; queue: { id: number; name: string }; reasons: Reason[] }[] }>();
   for (const pair of pairs.values()) {
-    const who = whoOf(names.get(pair.agent));
-    for (let row = 0; row < frame.rows.length; row++) {
-      const calls = pair.calls.get(row);
-      const login = pair.login[row] as number;
-      if (!calls && login <= 0) continue; // no line and no membership in this period: no row (R21)
-      const paused = [...pair.pauses].map(([reason, byRow]) => ({ reason, time: byRow[row] as number })).filter((p) => p.time > 0);
-      const pausedTime = paused.reduce((n, p) => n + p.time, 0);
-      const figures = calls ?? emptyCalls();
+    let agent = byAgent.get(pair.agent);
+    if (!agent) byAgent.set(pair.agent, (agent = { who: whoOf(names.get(pair.agent)), queues: [] }));
+    const reasons = [...pair.pauses]
+      .map(([reason, byRow]) => ({ label: reason === '' ? 'Paused' : reason, byRow }))
+      .sort((a, b) => codePointOrder(a.label, b.label));
+    agent.queues.push({ pair, queue: { id: pair.queueId, name: queueName.get(pair.queueId) as string }, reasons });
+  }
+  const ordered = [...byAgent].sort(([, a], [, b]) => codePointOrder(a.who.peerName, b.who.peerName));
+  for (const [, a] of ordered) a.queues.sort((x, y) => x.queue.id - y.queue.id);
+  const out: { row: number; out: AgentRow }[] = [];
+  for (let row = 0; row < frame.rows.length; row++)
+    for (const [agent, { who, queues }] of ordered) {
+      let all: CallFigures | null = null; // its queues' calls added up, once it has a row in one of them
+      for (const { pair, queue, reasons } of queues) {
+        const calls = pair.calls.get(row);
+        const login = pair.login[row] as number;
+        if (!calls && login <= 0) continue; // no line and no membership in this period: no row (R21)
+        const pauseTimes: AgentRow['pauseTimes'] = [];
+        let pausedTime = 0;
+        for (const r of reasons) {
+          const time = r.byRow[row] as number;
+          if (time <= 0) continue;
+          pauseTimes.push({ offDutyReason: r.label, offDutyTime: time });
+          pausedTime += time;
+        }
+        const figures = calls ?? emptyCalls();
+        out.push({
+          row,
+          out: rowOf(frame, row, who, queue, figures, {
+            login,
+            available: login - pausedTime,
+            pauseTimes,
+            outbound: pair.outbound.get(row),
+            nonQueueTalk: 0,
+          }),
+        });
+        addCalls((all ??= emptyCalls()), figures);
+      }
+      if (all === null) continue;
+      const days = agents.get(agent);
       out.push({
         row,
-        out: rowOf(frame, row, who, { id: pair.queueId, name: queueName.get(pair.queueId) as string }, figures, {
-          login,
-          available: login - pausedTime,
-          pauseTimes: paused
-            .map((p) => ({ offDutyReason: p.reason === '' ? 'Paused' : p.reason, offDutyTime: p.time }))
-            .sort((a, b) => codePointOrder(a.offDutyReason, b.offDutyReason)),
-          outbound: pair.outbound.get(row),
-          nonQueueTalk: 0,
+        out: rowOf(frame, row, who, null, all, {
+          login: days?.login[row] ?? 0,
+          available: days?.available[row] ?? 0,
+          pauseTimes: [],
+          outbound: days?.outbound.get(row),
+          nonQueueTalk: days?.nonQueueTalk.get(row) ?? 0,
         }),
       });
-      const k = `${pair.agent}|${row}`;
-      const all = present.get(k) ?? { agent: pair.agent, calls: emptyCalls() };
-      addCalls(all.calls, figures);
-      present.set(k, all);
     }
-  }
-  for (const [k, { agent, calls }] of present) {
-    const row = Number(k.slice(k.indexOf('|') + 1));
-    const days = agents.get(agent);
-    const login = days?.login[row] ?? 0;
-    out.push({
-      row,
-      out: rowOf(frame, row, whoOf(names.get(agent)), null, calls, {
-        login,
-        available: days?.available[row] ?? 0,
-        pauseTimes: [],
-        outbound: days?.outbound.get(row),
-        nonQueueTalk: days?.nonQueueTalk.get(row) ?? 0,
-      }),
-    });
-  }
   return out;
+}
+
+interface Reason {
+  /** offDutyReason: the log's reason, "Paused" for none. */
+  readonly label: string;
+  readonly byRow: Float64Array;
 }
 
 interface Who {

@@ -3,7 +3,7 @@ import { pageOf, pageWindow } from '../../access/paging';
 import type { Db } from '../../db/database';
 import { EV } from '../pbx-logs/stats.repository';
 import type { SchemaTypes } from '../../validation/schema-types';
-import { isoInZone } from '../../time/zone';
+import { isoInZoneOver } from '../../time/zone';
 import { lostCallsOf, type LostCallRow, type LostSpan } from './lost-calls.repository';
 import { reportFrames } from './report-frame';
 
@@ -34,20 +34,22 @@ export async function lostCalls(deps: LostCallsDeps, caller: Caller, body: LostC
   const frames = await reportFrames(deps.db, caller, body, 'totals');
   const short = body.shortAbandonSeconds ?? 10;
   const window = (body.recoveryWindowHours ?? 24) * 3600;
-  const zoneOf = new Map<number, string>();
+  const zoneOf = new Map<number, (t: number) => string>(); // by queue: its tenant's zone over the times the report writes
   const nameOf = new Map<number, string>();
   const spans: LostSpan[] = [];
+  // enteredAt in [S, E); leftAt and a recovery later by the wait and the window (beyond: isoInZone's way, as correct)
+  const isoIn = new Map(frames.map((f) => [f.tenantId, isoInZoneOver(f.tz, f.range.start, f.range.end + window + 86_400)]));
   for (const f of frames)
     for (const q of f.queues) {
-      zoneOf.set(q.id, f.tz);
+      zoneOf.set(q.id, isoIn.get(f.tenantId) as (t: number) => string);
       nameOf.set(q.id, q.name);
       spans.push({ queueId: q.id, tenantId: f.tenantId, from: f.range.start, to: f.range.end });
     }
   const sums = new Map(spans.map((s) => [s.queueId, { lost: 0, short: 0, calledBack: 0, calledIn: 0, seconds: 0 }]));
   const toRecord = (r: LostCallRow): LostCall => {
-    const tz = zoneOf.get(r.queueId) as string;
+    const iso = zoneOf.get(r.queueId) as (t: number) => string;
     const leftAt = r.enteredAt + r.waitTime;
-    const recovery = recoveryOf(r, leftAt, tz);
+    const recovery = recoveryOf(r, leftAt, iso);
     const s = sums.get(r.queueId) as { lost: number; short: number; calledBack: number; calledIn: number; seconds: number };
     const isShort = r.event === EV.ABANDON && r.waitTime < short;
     s.lost++;
@@ -62,8 +64,8 @@ export async function lostCalls(deps: LostCallsDeps, caller: Caller, body: LostC
       queueName: nameOf.get(r.queueId) as string,
       callId: r.callId,
       callerIdNum: r.caller ?? '',
-      enteredAt: isoInZone(tz, r.enteredAt),
-      leftAt: isoInZone(tz, leftAt),
+      enteredAt: iso(r.enteredAt),
+      leftAt: iso(leftAt),
       outcome: OUTCOMES[r.event] as LostCall['outcome'],
       waitTime: r.waitTime,
       position: r.position,
@@ -103,13 +105,13 @@ export async function lostCalls(deps: LostCallsDeps, caller: Caller, body: LostC
   return { batches: batches(), summary };
 }
 
-function recoveryOf(r: LostCallRow, leftAt: number, tz: string): LostCall['recovery'] {
+function recoveryOf(r: LostCallRow, leftAt: number, iso: (t: number) => string): LostCall['recovery'] {
   const [inAt, inQueue, ...inCall] = r.calledIn === null ? [] : r.calledIn.split('|');
   const calledInAt = inAt === undefined ? null : Number(inAt);
   if (r.backAt !== null && (calledInAt === null || r.backAt <= calledInAt))
     return {
       how: 'calledBack',
-      at: isoInZone(tz, r.backAt),
+      at: iso(r.backAt),
       afterSeconds: r.backAt - leftAt,
       peerName: r.backPeer ?? '',
       extId: r.backExt,
@@ -117,7 +119,7 @@ function recoveryOf(r: LostCallRow, leftAt: number, tz: string): LostCall['recov
   if (calledInAt === null) return null;
   return {
     how: 'calledIn',
-    at: isoInZone(tz, calledInAt),
+    at: iso(calledInAt),
     afterSeconds: calledInAt - leftAt,
     queueId: Number(inQueue),
     callId: inCall.join('|'),

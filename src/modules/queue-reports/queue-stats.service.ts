@@ -26,11 +26,8 @@ export interface QueueReportDeps {
   readonly db: Db;
 }
 
-/** The range of a report as read, before a timezone makes instants of it. */
-export interface DateBody {
-  startDate: string;
-  endDate: string;
-}
+/** The range of a report as read, before a timezone makes instants of it (every report request's, schemas/report-range.json). */
+export type DateBody = Pick<QueueStatsBody, 'startDate' | 'endDate'>;
 
 export function readDates(body: DateBody): { start: ReportDate; end: ReportDate } {
   return { start: parseReportDate('startDate', body.startDate), end: parseReportDate('endDate', body.endDate) };

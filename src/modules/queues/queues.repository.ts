@@ -178,20 +178,5 @@ export async function getQueuesInScope(db: Db, scope: TenantScope, ids: readonly
   return rows;
 }
 
-/** The tables of a queue's stored log lines and of what is derived from them (db/migrations/2026-11-23T1200_pbx_logs.ts). */
-const QUEUE_DATA = [
-  'queue_events',
-  'queue_hour_stats',
-  'agent_talk_hour',
-  'queue_outbound_hour',
-  'queue_day_stats',
-  'agent_sessions',
-  'agent_pauses',
-  'queue_report_state',
-] as const;
-
-/** Deletes a queue's stored lines and derived report data; its CDR rows stay, no longer tied to it. */
-export async function deleteQueueData(db: Db, queueId: number): Promise<void> {
-  for (const table of QUEUE_DATA) await sql`DELETE FROM ${sql.table(table)} WHERE queue_id = ${queueId}`.execute(db);
-  await sql`UPDATE cdr_calls SET queue_id = NULL WHERE queue_id = ${queueId}`.execute(db);
-}
+/** Deletes a queue's stored lines and derived report data (src/db/queue-data.ts, shared with the tenant's cascade). */
+export { deleteQueueData } from '../../db/queue-data';

@@ -1,26 +1,10 @@
+import type { ResponseBody } from '../../http/route';
 import type { Selectable } from 'kysely';
 import type { SavedFilterTable } from '../../db/schema';
 import type { SavedFilterFields } from './saved-filters.repository';
 
-/** The Saved filter of api.md §2.2. */
-export interface ApiSavedFilter {
-  id: number;
-  userId: number;
-  tenantId: number;
-  apiUrl: string;
-  module: string;
-  createdAt: string;
-  deletedAt: string | null;
-  name: string;
-  description: string | null;
-  scheduled: number;
-  recipients: string | null;
-  frequency: string | null;
-  error: number;
-  errorDescription: string | null;
-  queryParams: unknown;
-  postParams: unknown;
-}
+/** The Saved filter of api.md §2.2 (schemas/saved-filter.json). */
+export type ApiSavedFilter = ResponseBody<'saved-filter'>;
 
 /** What a client sets on a filter (schemas/saved-filter-create.json, $defs/fields). */
 export type SavedFilterCreate = SavedFilterFields & { tenantId: number };

@@ -17,7 +17,7 @@ import { callsReport, callsWorkbook, type CallsFilters } from '../calls/calls.se
 import { isQueueReport, QUEUE_REPORTS, queueReportExport, type QueueReportModule } from '../queue-reports/report-export.service';
 import { queryObject, splitUrl, type AttachmentFormat } from '../saved-filters/saved-filters.service';
 import { getTenantRef, timezoneOfTenant } from '../tenants/tenants.repository';
-import { findUserById } from '../users/users.repository';
+import { findUserById } from '../auth/credentials.repository';
 import type { Period } from './periods';
 import { attachmentName, renderQueueReport, renderReport, type ReportEmail } from './render';
 

@@ -1,7 +1,10 @@
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
+import { windowed, type PageWindow } from '../../access/paging';
 import { soleTenant, type TenantScope } from '../../access/scope';
 import { tenantIn } from '../../access/tenant-filter';
 import type { Db } from '../../db/database';
+import { deleteQueueData } from '../../db/queue-data';
+import type { TenantTable } from '../../db/schema';
 import { defineQuery, type Params } from '../../db/query';
 import { notFound } from '../../errors';
 
@@ -60,4 +63,136 @@ export async function tenantTimezones(db: Db, scope: TenantScope): Promise<Map<n
     .execute();
   for (const b of defaults) if (zones.has(b.tenant_id)) zones.set(b.tenant_id, b.timezone); // the first default branch wins
   return zones;
+}
+
+export type TenantRow = Selectable<TenantTable>;
+
+/** The tenant `id` when the scope reaches it. */
+export function findTenant(db: Db, scope: TenantScope, id: number): Promise<TenantRow | undefined> {
+  return db.selectFrom('tenants').selectAll().where('id', '=', id).where(tenantIn(scope, 'id')).executeTakeFirst();
+}
+
+/** Does a tenant of the scope exist (the CLI's check of --tenant)? */
+export async function tenantExists(db: Db, scope: TenantScope): Promise<boolean> {
+  return (await db.selectFrom('tenants').select('id').where(tenantIn(scope, 'id')).executeTakeFirst()) !== undefined;
+}
+
+/** The first tenant, by id (the first administrator's, src/modules/users/bootstrap.ts). */
+export function firstTenant(db: Db): Promise<{ id: number } | undefined> {
+  return db.selectFrom('tenants').select('id').orderBy('id').executeTakeFirst();
+}
+
+/** A page of the tenants of the scope, by id, and how many there are. */
+export async function listTenants(db: Db, scope: TenantScope, w: PageWindow): Promise<{ rows: TenantRow[]; total: number }> {
+  const rows = await windowed(db.selectFrom('tenants').selectAll().where(tenantIn(scope, 'id')).orderBy('id'), w).execute();
+  const { n } = await db
+    .selectFrom('tenants')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where(tenantIn(scope, 'id'))
+    .executeTakeFirstOrThrow();
+  return { rows, total: Number(n) };
+}
+
+/** Changes the tenant `id` of the scope (the fields given; undefined ones stay). */
+export async function updateTenant(
+  db: Db,
+  scope: TenantScope,
+  id: number,
+  patch: { name?: string; partnerId?: number; mfaRequired?: 0 | 1 },
+): Promise<void> {
+  await db
+    .updateTable('tenants')
+    .set({ name: patch.name, partner_id: patch.partnerId, mfa_required: patch.mfaRequired })
+    .where('id', '=', id)
+    .where(tenantIn(scope, 'id'))
+    .execute();
+}
+
+/**
+ * Ends the tokens of the users of the scope's tenants who have no MFA (their tenant now requires it): they sign in
+ * again, and the sign-in sends them to set MFA up. The number of users whose tokens ended. Here because it is a
+ * change of the tenant (mfaRequired) that reaches its users, as its cascade does.
+ */
+export async function endSessionsWithoutMfa(db: Db, scope: TenantScope): Promise<number> {
+  const res = await db
+    .updateTable('users')
+    .set({ token_version: sql`token_version + 1` })
+    .where(tenantIn(scope))
+    .where('mfa_enabled', '!=', 1)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows);
+}
+
+/** The distinct roles of the users of the scope's tenants (those a cascade delete would take with them). */
+export async function userRolesOf(db: Db, scope: TenantScope): Promise<number[]> {
+  const rows = await db.selectFrom('users').select('user_role').distinct().where(tenantIn(scope)).execute();
+  return rows.map((r) => r.user_role);
+}
+
+/** The records a tenant owns, by kind, with counts (what a delete without cascade is refused for). */
+const OWNED = [
+  ['branches', 'branches'],
+  ['users', 'users'],
+  ['extensions', 'extensions'],
+  ['queues', 'queues'],
+  ['phone_numbers', 'phone numbers'],
+  ['emergency_locations', 'E911 locations'],
+  ['call_campaigns', 'call campaigns'],
+  ['webhooks', 'webhooks'],
+  ['saved_filters', 'saved filters'],
+  ['cdr_calls', 'imported calls'],
+] as const;
+
+/** What the tenant of a one-tenant scope owns, as "3 branches", "1 users", … (kinds it has none of left out). */
+export async function ownedRecords(db: Db, scope: TenantScope): Promise<string[]> {
+  const id = soleTenant(scope);
+  const out: string[] = [];
+  for (const [table, what] of OWNED) {
+    const r = await sql<{ n: number }>`SELECT count(*) AS n FROM ${sql.table(table)} WHERE tenant_id = ${id}`.execute(db);
+    const n = Number(r.rows[0]?.n ?? 0);
+    if (n > 0) out.push(`${n} ${what}`);
+  }
+  return out;
+}
+
+/** A saved filter of another tenant owned by a user of the tenant of a one-tenant scope, if any (it blocks the delete). */
+export function foreignSavedFilter(db: Db, scope: TenantScope): Promise<{ id: number; tenant_id: number } | undefined> {
+  const id = soleTenant(scope);
+  return db
+    .selectFrom('saved_filters as f')
+    .innerJoin('users as u', 'u.id', 'f.user_id')
+    .select(['f.id', 'f.tenant_id'])
+    .where('u.tenant_id', '=', id)
+    .where('f.tenant_id', '!=', id)
+    .executeTakeFirst();
+}
+
+/** Child rows first: every table that refers to another (db/migrations), in an order no foreign key objects to. */
+const CASCADE: readonly string[] = [
+  'DELETE FROM webhook_deliveries WHERE tenant_id = $1', // its attempts cascade
+  'DELETE FROM webhooks WHERE tenant_id = $1',
+  'DELETE FROM report_runs WHERE tenant_id = $1',
+  'DELETE FROM saved_filters WHERE tenant_id = $1',
+  'DELETE FROM campaign_numbers WHERE campaign_id IN (SELECT id FROM call_campaigns WHERE tenant_id = $1)',
+  'DELETE FROM campaign_destinations WHERE campaign_id IN (SELECT id FROM call_campaigns WHERE tenant_id = $1)',
+  'DELETE FROM call_campaigns WHERE tenant_id = $1',
+  'DELETE FROM notification_groups WHERE location_id IN (SELECT id FROM emergency_locations WHERE tenant_id = $1)',
+  'DELETE FROM emergency_locations WHERE tenant_id = $1',
+  'DELETE FROM phone_number_destinations WHERE phone_number_id IN (SELECT id FROM phone_numbers WHERE tenant_id = $1)',
+  'DELETE FROM phone_numbers WHERE tenant_id = $1',
+  'DELETE FROM queues WHERE tenant_id = $1', // static members and alert thresholds cascade; lines and reports go first (below)
+  'DELETE FROM cdr_calls WHERE tenant_id = $1',
+  'DELETE FROM pbx_starts WHERE tenant_id = $1',
+  'DELETE FROM mfa_challenges WHERE user_id IN (SELECT id FROM users WHERE tenant_id = $1)',
+  'DELETE FROM users WHERE tenant_id = $1', // MFA enrolments and reset tokens cascade
+  'DELETE FROM extensions WHERE tenant_id = $1',
+  'DELETE FROM branches WHERE tenant_id = $1',
+  'DELETE FROM tenants WHERE id = $1',
+];
+
+/** Deletes the tenant of a one-tenant scope and everything it owns (run it in a transaction). */
+export async function deleteTenantCascade(db: Db, scope: TenantScope): Promise<void> {
+  const id = soleTenant(scope);
+  for (const q of await db.selectFrom('queues').select('id').where(tenantIn(scope)).execute()) await deleteQueueData(db, q.id);
+  for (const statement of CASCADE) await sql.raw(statement.replaceAll('$1', String(id))).execute(db);
 }

@@ -1,10 +1,8 @@
-import type { AppDeps } from '../../deps';
 import { route, type RouteDef } from '../../http/route';
-import { changeTenant, createTenant, getTenant, removeTenant, tenantPage } from './tenants.service';
+import { changeTenant, createTenant, getTenant, removeTenant, tenantPage, type TenantDeps } from './tenants.service';
 
 /** Tenants: an addition to the hosted API for platform and partner admins (docs/api.md "Directory"). */
-export function tenantRoutes(deps: AppDeps): RouteDef[] {
-  const { db } = deps.database;
+export function tenantRoutes(deps: TenantDeps): RouteDef[] {
   const tag = 'Directory';
   const path = '/v2/admin/tenants';
   return [
@@ -17,7 +15,7 @@ export function tenantRoutes(deps: AppDeps): RouteDef[] {
       permission: 'admin.tenants.create',
       body: 'tenant-create',
       response: 'tenant',
-      handler: ({ caller, body }) => createTenant(db, caller, body),
+      handler: ({ caller, body }) => createTenant(deps, caller, body),
     }),
     route({
       method: 'get',
@@ -28,7 +26,7 @@ export function tenantRoutes(deps: AppDeps): RouteDef[] {
       permission: 'admin.tenants.read',
       query: 'paging-query',
       response: 'tenant-page',
-      handler: ({ caller, query }) => tenantPage(db, caller, query),
+      handler: ({ caller, query }) => tenantPage(deps, caller, query),
     }),
     route({
       method: 'get',
@@ -39,7 +37,7 @@ export function tenantRoutes(deps: AppDeps): RouteDef[] {
       permission: 'admin.tenants.read',
       params: 'tenant-id-params',
       response: 'tenant',
-      handler: ({ caller, params }) => getTenant(db, caller, params.tenantId),
+      handler: ({ caller, params }) => getTenant(deps, caller, params.tenantId),
     }),
     route({
       method: 'patch',
@@ -51,7 +49,7 @@ export function tenantRoutes(deps: AppDeps): RouteDef[] {
       params: 'tenant-id-params',
       body: 'tenant-update',
       response: 'tenant',
-      handler: ({ caller, params, body }) => changeTenant(db, caller, params.tenantId, body),
+      handler: ({ caller, params, body }) => changeTenant(deps, caller, params.tenantId, body),
     }),
     route({
       method: 'delete',
@@ -63,7 +61,7 @@ export function tenantRoutes(deps: AppDeps): RouteDef[] {
       params: 'tenant-id-params',
       query: 'tenant-delete-query',
       response: 'tenant',
-      handler: ({ caller, params, query }) => removeTenant(db, caller, params.tenantId, query.cascade === 1),
+      handler: ({ caller, params, query }) => removeTenant(deps, caller, params.tenantId, query.cascade === 1),
     }),
   ];
 }

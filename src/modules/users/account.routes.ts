@@ -1,10 +1,9 @@
-import type { AppDeps } from '../../deps';
-import { notAuthenticated } from '../../errors';
 import { publicRoute, route, type RouteDef } from '../../http/route';
 import type { SchemaId } from '../../validation/validation';
-import type { AuthService } from '../auth/auth.service';
-import { AccountService } from './account.service';
-import { updateOwnSettings, type OwnSettings } from './users.repository';
+import { me } from '../auth/auth.service';
+import { changeOwnPassword, requestReset, resetWithToken, type PasswordDeps } from '../auth/password.service';
+import { changeOwnSettings, type AccountDeps } from './account.service';
+import type { OwnSettings } from './users.repository';
 
 /** The app's settings routes: path, body schema, and the columns its body sets (each a 0/1 flag unless said). */
 const SETTINGS: ReadonlyArray<{ path: string; schema: SchemaId; summary: string; columns: Record<string, keyof OwnSettings> }> = [
@@ -48,8 +47,7 @@ const SETTINGS: ReadonlyArray<{ path: string; schema: SchemaId; summary: string;
 ];
 
 /** "Me": the signed-in user's profile, settings and password (the hosted API's /v2/users/... routes of the mobile app). */
-export function accountRoutes(deps: AppDeps, auth: AuthService): RouteDef[] {
-  const account = new AccountService(deps);
+export function accountRoutes(deps: PasswordDeps & AccountDeps): RouteDef[] {
   const tag = 'Users';
   return [
     route({
@@ -59,7 +57,7 @@ export function accountRoutes(deps: AppDeps, auth: AuthService): RouteDef[] {
       summary: 'The signed-in user, as a sign-in returns it',
       response: 'user',
       permission: 'authenticated',
-      handler: ({ caller }) => auth.me(caller.user.id),
+      handler: ({ caller }) => me(deps, caller),
     }),
     publicRoute({
       method: 'post',
@@ -69,7 +67,7 @@ export function accountRoutes(deps: AppDeps, auth: AuthService): RouteDef[] {
       body: 'password-reset-request',
       response: 'status-response',
       permission: 'public',
-      handler: ({ body, ip }) => account.requestReset(body.email, ip),
+      handler: ({ body, ip }) => requestReset(deps, { email: body.email, ip }),
     }),
     publicRoute({
       method: 'post',
@@ -80,7 +78,7 @@ export function accountRoutes(deps: AppDeps, auth: AuthService): RouteDef[] {
       body: 'password-reset',
       response: 'status-response',
       permission: 'public',
-      handler: ({ body, ip }) => account.resetWithToken(body.token, body.password, ip),
+      handler: ({ body, ip }) => resetWithToken(deps, { token: body.token, password: body.password, ip }),
     }),
     route({
       method: 'post',
@@ -90,8 +88,7 @@ export function accountRoutes(deps: AppDeps, auth: AuthService): RouteDef[] {
       body: 'manual-reset-password',
       response: 'status-response',
       permission: 'authenticated',
-      handler: ({ caller, body }) =>
-        account.resetSignedIn(caller.user.id, body.password, { password: body.currentPassword, otp: body.otp }),
+      handler: ({ caller, body }) => changeOwnPassword(deps, caller, body),
     }),
     ...SETTINGS.map((s) =>
       route({
@@ -102,14 +99,7 @@ export function accountRoutes(deps: AppDeps, auth: AuthService): RouteDef[] {
         body: s.schema,
         response: s.schema,
         permission: 'authenticated',
-        handler: async ({ caller, body }) => {
-          const given = body as Record<string, unknown>;
-          const set: Record<string, unknown> = {};
-          for (const [field, column] of Object.entries(s.columns))
-            set[column] = typeof given[field] === 'boolean' ? Number(given[field]) : given[field];
-          if (!(await updateOwnSettings(deps.database.db, caller.user.id, set as OwnSettings))) throw notAuthenticated();
-          return given as never;
-        },
+        handler: ({ caller, body }) => changeOwnSettings(deps, caller, s.columns, body as object) as never,
       }),
     ),
   ];

@@ -1,122 +1,27 @@
-import { randomBytes } from 'node:crypto';
-import { scopeOfStoredRow } from '../../access/scope';
-import type { AppDeps } from '../../deps';
-import type { UserRow } from '../../db/schema';
-import { badRequest, notAuthenticated } from '../../errors';
-import { saveReset, takeReset, tenantRequiresMfa } from '../auth/account.repository';
-import { countAttempt, throttled, type AttemptRule } from '../auth/attempt-limits';
-import { hashToken } from '../auth/mfa';
-import { hashPassword } from '../auth/passwords';
-import { requirePresence, type PresenceProof } from '../auth/presence';
-import { findUserByEmail, findUserById, setPassword } from './users.repository';
+import type { Caller } from '../../access/caller';
+import type { Db } from '../../db/database';
+import { notAuthenticated } from '../../errors';
+import { updateOwnSettings, type OwnSettings } from './users.repository';
 
-/** A reset token lives this long, and is good once. */
-export const RESET_TTL_MS = 30 * 60 * 1000;
-const HOUR_MS = 60 * 60 * 1000;
-
-/** Reset e-mails per address and per client, and password changes per user, each an hour (docs/security.md). */
-const resetRequestRules = (email: string, ip: string): AttemptRule[] => [
-  { key: `reset:${email.trim().toLowerCase()}`, limit: 5, windowMs: HOUR_MS, what: 'this address', counts: 'password-reset requests' },
-  { key: `reset-ip:${ip}`, limit: 30, windowMs: HOUR_MS, what: 'your address', counts: 'password-reset requests' },
-];
-const resetTokenRule = (ip: string): AttemptRule => ({
-  key: `reset-token:${ip}`,
-  limit: 10,
-  windowMs: HOUR_MS,
-  what: 'your address',
-  counts: 'invalid reset tokens',
-});
-const passwordChangeRule = (userId: number): AttemptRule => ({
-  key: `password:${userId}`,
-  limit: 5,
-  windowMs: HOUR_MS,
-  what: 'this account',
-  counts: 'password changes',
-});
-
-export interface StatusAnswer {
-  status: 'success';
-  message: string;
-  /** After a signed-in change: a token for the client that made it (every earlier one ended). */
-  accessToken?: string;
+/** What the signed-in user's settings use (docs/architecture.md, "The service shape"). */
+export interface AccountDeps {
+  readonly db: Db;
 }
 
-const REQUESTED: StatusAnswer = {
-  status: 'success',
-  message: 'If an account uses this address, an e-mail with a reset token is on its way; the token is good once, for 30 minutes',
-};
-
-type Deps = Pick<AppDeps, 'database' | 'clock' | 'mailer' | 'log' | 'tokens'>;
-
-/** Password reset, by e-mail or signed in (issue 19). Every earlier access token and reset token dies with the old password. */
-export class AccountService {
-  constructor(private readonly deps: Deps) {}
-
-  private get db() {
-    return this.deps.database.db;
-  }
-
-  /** The same answer, at the same speed, whether the address has an account or not: the e-mail goes out afterwards. */
-  async requestReset(email: string, ip: string): Promise<StatusAnswer> {
-    await countAttempt({ db: this.db, clock: this.deps.clock }, resetRequestRules(email, ip));
-    const user = await findUserByEmail(this.db, email);
-    if (!user) return REQUESTED;
-    const token = randomBytes(32).toString('base64url');
-    const now = this.deps.clock.now();
-    await saveReset(this.db, hashToken(token), user.id, now, now + RESET_TTL_MS);
-    const text =
-      `Someone asked to reset the password of your TARS account ${user.email}.\n\n` +
-      `Your reset token (good once, for 30 minutes):\n\n${token}\n\n` +
-      'Send it with a new password to POST /v2/users/reset-password {"token": "...", "password": "..."}.\n' +
-      'If it was not you, ignore this e-mail: your password stays as it is.';
-    this.deps.mailer
-      .send({ to: user.email, subject: 'Reset your TARS password', text })
-      .catch((err: unknown) => this.deps.log.warn({ userId: user.id, err }, 'password-reset e-mail not sent'));
-    return REQUESTED;
-  }
-
-  /** POST /v2/users/reset-password: the token of the e-mail and a new password. */
-  async resetWithToken(token: string, password: string, ip: string): Promise<StatusAnswer> {
-    const userId = await throttled(
-      { db: this.db, clock: this.deps.clock },
-      [resetTokenRule(ip)],
-      () => takeReset(this.db, hashToken(token), this.deps.clock.now()),
-      (id) => id !== undefined,
-    );
-    const user = userId === undefined ? undefined : await findUserById(this.db, userId);
-    if (!user) throw notAuthenticated('Invalid or expired reset token: ask for a new one');
-    await this.change(user, password);
-    return { status: 'success', message: 'The password is changed; sign in with it' };
-  }
-
-  /**
-   * POST /v2/users/manual-reset-password: the signed-in user's new password, with proof that it is the owner (the
-   * current password or a current MFA code: a token alone is not enough). Every earlier token ends, the caller's
-   * too; the answer carries a new one for the client that made the change.
-   */
-  async resetSignedIn(userId: number, password: string, proof: PresenceProof): Promise<StatusAnswer> {
-    const user = await findUserById(this.db, userId);
-    if (!user) throw notAuthenticated('Missing, invalid or expired access token');
-    if (password.length < 8) throw badRequest('password must be at least 8 characters long');
-    await requirePresence({ db: this.db, clock: this.deps.clock }, user, proof, 'currentPassword');
-    await countAttempt({ db: this.db, clock: this.deps.clock }, [passwordChangeRule(user.id)]);
-    const version = await this.change(user, password);
-    // A new token on the terms of a sign-in: none for a user whose tenant requires the MFA it does not have.
-    if (user.mfa_enabled !== 1 && (await tenantRequiresMfa(this.db, user.tenant_id)))
-      return { status: 'success', message: 'The password is changed; your organisation requires MFA: sign in to set it up' };
-    return {
-      status: 'success',
-      message: 'The password is changed; every earlier access token has ended (this answer carries a new one)',
-      accessToken: this.deps.tokens.issue({ uid: user.id, ver: version }),
-    };
-  }
-
-  /** Sets the password: what the old one opened ends (setPassword). The new credentials version. */
-  private async change(user: UserRow, password: string): Promise<number> {
-    if (password.length < 8) throw badRequest('password must be at least 8 characters long');
-    const hash = await hashPassword(password);
-    const version = await this.db.transaction().execute((trx) => setPassword(trx, scopeOfStoredRow(user), user.id, hash));
-    if (version === undefined) throw notAuthenticated('Missing, invalid or expired access token');
-    return version;
-  }
+/**
+ * PATCH /v2/users/user-settings/...: sets the columns of the signed-in user's row that the body's fields name
+ * (`columns`: field → column; a boolean is stored as 0/1) and answers with the body as given.
+ */
+export async function changeOwnSettings<B extends object>(
+  deps: AccountDeps,
+  caller: Caller,
+  columns: Readonly<Record<string, keyof OwnSettings>>,
+  body: B,
+): Promise<B> {
+  const given = body as Record<string, unknown>;
+  const set: Record<string, unknown> = {};
+  for (const [field, column] of Object.entries(columns))
+    set[column] = typeof given[field] === 'boolean' ? Number(given[field]) : given[field];
+  if (!(await updateOwnSettings(deps.db, caller.user.id, set as OwnSettings))) throw notAuthenticated();
+  return body;
 }

@@ -1,10 +1,8 @@
-import type { AppDeps } from '../../deps';
 import { route, type RouteDef } from '../../http/route';
-import { changeUser, createUser, getUser, removeUser, userPage } from './users-admin.service';
+import { changeUser, createUser, getUser, removeUser, userPage, type UserAdminDeps } from './users-admin.service';
 
 /** A tenant's users for its admins: an addition to the hosted API (docs/api.md "Directory"). */
-export function userAdminRoutes(deps: AppDeps): RouteDef[] {
-  const { db } = deps.database;
+export function userAdminRoutes(deps: UserAdminDeps): RouteDef[] {
   const tag = 'Directory';
   const path = '/v2/admin/users';
   return [
@@ -17,7 +15,7 @@ export function userAdminRoutes(deps: AppDeps): RouteDef[] {
       permission: 'admin.users.create',
       body: 'user-create',
       response: 'user',
-      handler: ({ caller, body }) => createUser(db, caller, body),
+      handler: ({ caller, body }) => createUser(deps, caller, body),
     }),
     route({
       method: 'get',
@@ -28,7 +26,7 @@ export function userAdminRoutes(deps: AppDeps): RouteDef[] {
       permission: 'admin.users.read',
       query: 'list-query',
       response: 'user-page',
-      handler: ({ caller, query }) => userPage(db, caller, query),
+      handler: ({ caller, query }) => userPage(deps, caller, query),
     }),
     route({
       method: 'get',
@@ -39,7 +37,7 @@ export function userAdminRoutes(deps: AppDeps): RouteDef[] {
       permission: 'admin.users.read',
       params: 'user-id-params',
       response: 'user',
-      handler: ({ caller, params }) => getUser(db, caller, params.userId),
+      handler: ({ caller, params }) => getUser(deps, caller, params.userId),
     }),
     route({
       method: 'patch',
@@ -51,7 +49,7 @@ export function userAdminRoutes(deps: AppDeps): RouteDef[] {
       params: 'user-id-params',
       body: 'user-update',
       response: 'user',
-      handler: ({ caller, params, body }) => changeUser(db, caller, params.userId, body),
+      handler: ({ caller, params, body }) => changeUser(deps, caller, params.userId, body),
     }),
     route({
       method: 'delete',
@@ -62,7 +60,7 @@ export function userAdminRoutes(deps: AppDeps): RouteDef[] {
       permission: 'admin.users.delete',
       params: 'user-id-params',
       response: 'user',
-      handler: ({ caller, params }) => removeUser(db, caller, params.userId),
+      handler: ({ caller, params }) => removeUser(deps, caller, params.userId),
     }),
   ];
 }

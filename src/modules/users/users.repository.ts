@@ -1,32 +1,14 @@
 import { sql } from 'kysely';
 import type { TenantScope } from '../../access/scope';
 import { tenantIn } from '../../access/tenant-filter';
+import { windowed, type PageWindow } from '../../access/paging';
 import type { Db } from '../../db/database';
 import type { NewUser, UserRow } from '../../db/schema';
 
 /*
- * Users are looked up across tenants only to authenticate (by e-mail at login, by id from a token):
- * that is where the tenant comes from. Everything else about users is scoped to a tenant.
+ * The users of a tenant, administered, and a user's own settings. A user's credentials (e-mail and password, token
+ * version, MFA) and the look-ups across tenants that authenticate it are auth's (src/modules/auth/credentials.repository.ts).
  */
-
-export function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
-  // E-mails are unique without regard to case; COLLATE NOCASE lets the query use that unique index.
-  return db
-    .selectFrom('users')
-    .selectAll()
-    .where(sql<boolean>`email = ${email} COLLATE NOCASE`)
-    .executeTakeFirst();
-}
-
-export function findUserById(db: Db, id: number): Promise<UserRow | undefined> {
-  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
-}
-
-export async function branchName(db: Db, scope: TenantScope, branchId: number | null): Promise<string> {
-  if (branchId === null) return '';
-  const row = await db.selectFrom('branches').select('name').where(tenantIn(scope)).where('id', '=', branchId).executeTakeFirst();
-  return row?.name ?? '';
-}
 
 export async function insertUser(db: Db, user: NewUser): Promise<number> {
   const row = await db.insertInto('users').values(user).returning('id').executeTakeFirstOrThrow();
@@ -39,37 +21,6 @@ export async function countUsers(db: Db): Promise<number> {
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
   return Number(row.n);
-}
-
-/**
- * Sets a user's password and ends everything the old one opened: every access token issued before (the new
- * credentials version is returned, for a token of the client that made the change), every reset token, every open
- * MFA challenge (a sign-in's, a set-up token, a confirmation code) and MFA set-up waiting. Undefined when no such
- * user is in the scope. Run it in a transaction.
- */
-export async function setPassword(db: Db, scope: TenantScope, userId: number, passwordHash: string): Promise<number | undefined> {
-  const row = await db
-    .updateTable('users')
-    .set((eb) => ({ password_hash: passwordHash, token_version: eb('token_version', '+', 1) }))
-    .where(tenantIn(scope))
-    .where('id', '=', userId)
-    .returning('token_version')
-    .executeTakeFirst();
-  if (!row) return undefined;
-  for (const table of ['password_resets', 'mfa_challenges', 'mfa_enrolments'] as const)
-    await db.deleteFrom(table).where('user_id', '=', userId).execute();
-  return row.token_version;
-}
-
-export async function recordTotpStep(db: Db, userId: number, step: number): Promise<boolean> {
-  // Only moves forward: a step at or below the last accepted one is a replay.
-  const res = await db
-    .updateTable('users')
-    .set({ last_totp_step: step })
-    .where('id', '=', userId)
-    .where('last_totp_step', '<', step)
-    .executeTakeFirst();
-  return Number(res.numUpdatedRows) === 1;
 }
 
 /** The signed-in user's own settings (PATCH /v2/users/user-settings/...): only these columns, only its row. */
@@ -92,4 +43,49 @@ export type OwnSettings = Partial<
 export async function updateOwnSettings(db: Db, userId: number, settings: OwnSettings): Promise<boolean> {
   const res = await db.updateTable('users').set(settings).where('id', '=', userId).executeTakeFirst();
   return Number(res.numUpdatedRows) === 1;
+}
+
+/** The user `id` when the scope reaches it. */
+export function findUser(db: Db, scope: TenantScope, id: number): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('id', '=', id).where(tenantIn(scope)).executeTakeFirst();
+}
+
+/** A page of the users of the scope, by id, and how many there are. */
+export async function listUsers(db: Db, scope: TenantScope, w: PageWindow): Promise<{ rows: UserRow[]; total: number }> {
+  const rows = await windowed(db.selectFrom('users').selectAll().where(tenantIn(scope)).orderBy('id'), w).execute();
+  const { n } = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where(tenantIn(scope))
+    .executeTakeFirstOrThrow();
+  return { rows, total: Number(n) };
+}
+
+/** What an admin changes of a user: its placement, and its role (which ends its tokens). */
+export type UserChange = Partial<Pick<UserRow, 'branch_id' | 'ext_id' | 'ext_num' | 'ext_name' | 'peer_name' | 'user_role' | 'partner_id'>>;
+
+/** Changes the user `id` of the scope; with `endTokens`, every access token it holds ends (a change of role). */
+export async function updateUser(db: Db, scope: TenantScope, id: number, set: UserChange, endTokens: boolean): Promise<void> {
+  await db
+    .updateTable('users')
+    .set(endTokens ? { ...set, token_version: sql<number>`token_version + 1` } : set)
+    .where('id', '=', id)
+    .where(tenantIn(scope))
+    .execute();
+}
+
+/** How many saved filters the user owns, in any tenant (a user who owns some is not deleted). */
+export async function savedFiltersOwnedBy(db: Db, userId: number): Promise<number> {
+  const { n } = await db
+    .selectFrom('saved_filters')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
+  return Number(n);
+}
+
+/** Deletes the user `id` of the scope with its open MFA challenges (its enrolments and reset tokens cascade). */
+export async function deleteUser(db: Db, scope: TenantScope, id: number): Promise<void> {
+  await db.deleteFrom('mfa_challenges').where('user_id', '=', id).execute();
+  await db.deleteFrom('users').where('id', '=', id).where(tenantIn(scope)).execute();
 }

@@ -1,53 +1,8 @@
+import type { ResponseBody } from '../../http/route';
 import type { UserRow } from '../../db/schema';
 
-/** The User object of api.md §2.1, in its order. */
-export interface ApiUser {
-  id: number;
-  email: string;
-  userRole: number;
-  avatarPath: string;
-  avatarThumbnailPath: string;
-  tenantId: number;
-  partnerId: number;
-  timezone: string;
-  coverPhoto: string;
-  darkMode: number;
-  mobileDarkMode: number;
-  otp: string;
-  mfaEnabled: number;
-  mfaMode: string;
-  mfaPhoneNumber: string;
-  mfaSmsVerified: number;
-  mfaAppSecret: string;
-  mfaAppVerified: number;
-  mfaEmailVerified: number;
-  title: string;
-  enableCallNotifications: number;
-  enableChatNotifications: number;
-  enableAllNewMessageNotifications: number;
-  enableDirectMessageNotifications: number;
-  enableTextNotifications: number;
-  enablePostCallNotifications: number;
-  enableMobileTextNotifications: number;
-  enableMobileCallNotifications: number;
-  enableMobileChatNotifications: number;
-  enableBusyLights: number;
-  isGoogleCalendarAuthorized: number;
-  isOutlookCalendarAuthorized: number;
-  extId: number;
-  extName: string;
-  extNum: number;
-  callerIdNumber: string;
-  dnd: number;
-  outboundRecord: number;
-  peerName: string;
-  peerSecret: string;
-  enableMeetings: number;
-  enableTranscription: number;
-  branchId: number;
-  branchName: string;
-  permissions: string[];
-}
+/** The User object of api.md §2.1 (schemas/user.json): a sign-in's, GET /v2/users/me's, the users admin's. */
+export type ApiUser = ResponseBody<'user'>;
 
 /**
  * The profile fields stored as given (everything but the keys, secrets and derived fields), API name →

@@ -1,0 +1,39 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/database';
+
+/* The counts of attempts (src/modules/auth/attempt-limits.ts): one row (key, at) per attempt that holds its place. */
+
+/** The times of the key's latest attempts after `since`, newest first, at most `limit`. */
+export function recentAttempts(db: Db, key: string, since: number, limit: number): Promise<{ at: number }[]> {
+  return db
+    .selectFrom('login_failures')
+    .select('at')
+    .where('key', '=', key)
+    .where('at', '>', since)
+    .orderBy('at', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+/** Deletes the attempts at or before `before` (older than any window). */
+export async function forgetAttemptsUntil(db: Db, before: number): Promise<void> {
+  await db.deleteFrom('login_failures').where('at', '<=', before).execute();
+}
+
+/** Records an attempt of the key at `at`; its rowid, to give the place back. */
+export async function insertAttempt(db: Db, key: string, at: number): Promise<number> {
+  const row = await db
+    .insertInto('login_failures')
+    .values({ key, at })
+    .returning(sql<number>`rowid`.as('rowid'))
+    .executeTakeFirstOrThrow();
+  return row.rowid;
+}
+
+/** Deletes the attempts of these rowids (their places given back). */
+export async function deleteAttempts(db: Db, rowids: readonly number[]): Promise<void> {
+  await db
+    .deleteFrom('login_failures')
+    .where(sql<number>`rowid`, 'in', rowids)
+    .execute();
+}

@@ -22,6 +22,11 @@ export const CONSOLE_TARGETS = ['chrome80', 'edge80', 'firefox90', 'safari16.4']
 
 const hash8 = (data) => createHash('sha256').update(data).digest('base64url').slice(0, 10);
 
+/**
+ * The console's one page. Its #app holds a line of text until the script draws the screen over it: the browser paints
+ * that as soon as the page and its style sheet are in, where an empty #app painted nothing until the scripts had
+ * loaded and run (the sign-in's first paint was 1.9x a static page's; docs/performance.md, "The console").
+ */
 function page({ script, style, icon, preload }) {
   return `<!doctype html>
 <html lang="en">
@@ -36,7 +41,7 @@ ${preload.map((p) => `<link rel="modulepreload" href="/${p}">`).join('\n')}
 <script type="module" src="/${script}"></script>
 </head>
 <body>
-<div id="app"></div>
+<div id="app"><p class="loading">Loading the console…</p></div>
 <noscript><p>The TARS console needs JavaScript. The API works without it: see /docs.</p></noscript>
 </body>
 </html>

@@ -44,33 +44,51 @@ export function durationWords(seconds: number | undefined): string {
   return [part(h, 'hour'), part(m, 'minute'), part(s, 'second')].filter(Boolean).join(' ') || '0 seconds';
 }
 
+/**
+ * Intl formatters are made once per zone and options and kept: making one reads the locale's data (about 0.1 ms
+ * each), and the wallboard formats a dozen figures per tile per event and its clock every second, in each of 50 open
+ * pages of the benchmark (docs/performance.md, "Wallboard": making them was the page's largest cost).
+ */
+const formats = new Map<string, Intl.DateTimeFormat>();
+function dateFormat(key: string, make: () => Intl.DateTimeFormat): Intl.DateTimeFormat {
+  let f = formats.get(key);
+  if (!f) formats.set(key, (f = make()));
+  return f;
+}
+
 /** A clock time in a zone: "14:05:09". */
 export function clockTime(iso: string | number, zone: string): string {
-  return new Intl.DateTimeFormat(undefined, {
-    timeZone: zone,
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-    hourCycle: 'h23',
-  }).format(new Date(iso));
+  return dateFormat(
+    `clock ${zone}`,
+    () =>
+      new Intl.DateTimeFormat(undefined, {
+        timeZone: zone,
+        hour: '2-digit',
+        minute: '2-digit',
+        second: '2-digit',
+        hourCycle: 'h23',
+      }),
+  ).format(new Date(iso));
 }
 
 /** A date and time in a zone: "26 Nov 2026, 14:05". */
 export function dateTime(iso: string | number, zone: string): string {
-  return new Intl.DateTimeFormat(undefined, { timeZone: zone, dateStyle: 'medium', timeStyle: 'short', hourCycle: 'h23' }).format(
-    new Date(iso),
-  );
+  return dateFormat(
+    `date ${zone}`,
+    () => new Intl.DateTimeFormat(undefined, { timeZone: zone, dateStyle: 'medium', timeStyle: 'short', hourCycle: 'h23' }),
+  ).format(new Date(iso));
 }
 
 /** The zone as shown beside times: "Europe/Berlin (CET)". */
 export function zoneName(zone: string, at: number = Date.now()): string {
-  const short = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'short' })
+  const short = dateFormat(`zone ${zone}`, () => new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'short' }))
     .formatToParts(new Date(at))
     .find((p) => p.type === 'timeZoneName')?.value;
   return short && short !== zone ? `${zone} (${short})` : zone;
 }
 
-export const integer = (n: number) => new Intl.NumberFormat().format(n);
+const integerFormat = new Intl.NumberFormat();
+const percentFormat = new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 });
+export const integer = (n: number) => integerFormat.format(n);
 /** 58.4 → "58.4 %", the sign never on a line of its own (a no-break space). */
-export const percent = (n: number | null) =>
-  n === null ? '–' : `${new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 }).format(n)}\u00a0%`;
+export const percent = (n: number | null) => (n === null ? '–' : `${percentFormat.format(n)}\u00a0%`);

@@ -13,7 +13,7 @@ import { until } from '../helpers/until';
  * e-mail, the session cookie (HttpOnly, SameSite=Strict, ended on the server at sign-out, refused from a page of
  * another origin).
  */
-describe('the console in chromium: sign-in, MFA, enrolment, reset, the session cookie (issue 30)', function () {
+describe('the console in chromium: sign-in, MFA, enrolment, reset, the account page, the session cookie (issue 30)', function () {
   this.timeout(180_000);
   let site: ConsoleSite;
   let browser: OpenBrowser;
@@ -199,6 +199,97 @@ describe('the console in chromium: sign-in, MFA, enrolment, reset, the session c
     await page.getByText('Your password was changed').waitFor();
     await typePassword({ email: u.email, password: 'a brand new password' });
     await signedInAs(u, '/account');
+  });
+
+  /** The signed-in page's session cookie, as a header the API accepts from a script of this test. */
+  const sessionCookie = async () => {
+    const [cookie] = await browser.context.cookies(site.url);
+    return `${cookie?.name}=${cookie?.value}`;
+  };
+  const authenticate = (email: string, password: string) => site.call('POST', '/v2/authentication', { body: { email, password } });
+
+  it('when a signed-in user changes its password on the account page, then a wrong current password changes nothing; the right one sets the new password, which signs in, and the old one no longer does', async () => {
+    const u = await site.makeUser(ROLE_IDS.basic);
+    await start();
+    await typePassword(u);
+    await signedInAs(u, '/account');
+    const fill = async (current: string, next: string) => {
+      await page.getByLabel('Current password').fill(current);
+      await page.getByLabel('New password', { exact: true }).fill(next);
+      await page.getByLabel('New password again').fill(next);
+      await page.getByRole('button', { name: 'Change the password' }).click();
+    };
+
+    const refused = page.waitForResponse((r) => r.url().endsWith('/v2/users/manual-reset-password'));
+    await fill('not my password', 'a password the attacker chose');
+    expect((await refused).status()).to.equal(401);
+    const message = (await (await refused).json()).message as string;
+    await page.getByRole('alert').filter({ hasText: message }).waitFor();
+    expect(new URL(page.url()).pathname).to.equal('/account');
+    expect((await authenticate(u.email, u.password)).status).to.equal(201);
+    expect((await authenticate(u.email, 'a password the attacker chose')).status).to.equal(401);
+
+    const old = await sessionCookie();
+    const changed = page.waitForResponse((r) => r.url().endsWith('/v2/users/manual-reset-password'));
+    await fill(u.password, 'my new console password');
+    expect((await changed).status()).to.equal(201);
+    await page.getByText('Your password was changed: sign in with the new one.').first().waitFor();
+    expect(new URL(page.url()).pathname).to.equal('/sign-in');
+    expect((await site.call('GET', '/v2/users/me', { headers: { cookie: old } })).status, 'the old session').to.equal(401);
+    expect((await authenticate(u.email, u.password)).status, 'the old password').to.equal(401);
+
+    await typePassword({ email: u.email, password: u.password });
+    await page.getByRole('alert').filter({ hasText: 'Invalid e-mail or password' }).waitFor();
+    expect(new URL(page.url()).pathname).to.equal('/sign-in');
+    await typePassword({ email: u.email, password: 'my new console password' });
+    await signedInAs(u, '/account');
+    const me = await site.call('GET', '/v2/users/me', { headers: { cookie: await sessionCookie() } });
+    expect([me.status, me.body?.email]).to.deep.equal([200, u.email]);
+  });
+
+  it('when a user with MFA turns it off on the account page, then a wrong password leaves it on; its password turns it off, and the next sign-in asks for no code', async () => {
+    const u = await withMfa('app');
+    await start();
+    await typePassword(u);
+    await page.getByText('authenticator app').waitFor();
+    await enterCode(totpOf(u.secret as string, Date.now() + 30_000)); // the next step's code: this step's was used to verify
+    await signedInAs(u, '/account');
+    await page.getByText('On: codes from Authenticator app.').waitFor();
+    const mfaOf = async () => {
+      const me = await site.call('GET', '/v2/users/me', { headers: { cookie: await sessionCookie() } });
+      expect(me.status, me.text).to.equal(200);
+      return { mfaEnabled: me.body.mfaEnabled, mfaAppVerified: me.body.mfaAppVerified };
+    };
+    expect(await mfaOf()).to.deep.equal({ mfaEnabled: 1, mfaAppVerified: 1 });
+
+    const turnOff = page.getByRole('form', { name: 'Turn two-step sign-in off' });
+    const refused = page.waitForResponse((r) => r.url().endsWith('/v2/mfa/auth/disable'));
+    await turnOff.getByLabel('Your password').fill('not my password');
+    await page.getByRole('button', { name: 'Turn two-step sign-in off' }).click();
+    expect((await refused).status()).to.equal(401);
+    await page
+      .getByRole('alert')
+      .filter({ hasText: (await (await refused).json()).message as string })
+      .waitFor();
+    expect(await mfaOf()).to.deep.equal({ mfaEnabled: 1, mfaAppVerified: 1 });
+
+    const old = await sessionCookie();
+    const done = page.waitForResponse((r) => r.url().endsWith('/v2/mfa/auth/disable'));
+    await turnOff.getByLabel('Your password').fill(u.password);
+    await page.getByRole('button', { name: 'Turn two-step sign-in off' }).click();
+    expect((await done).status()).to.equal(201);
+    expect((await (await done).json()).message).to.equal('MFA is off');
+    // The change ended every session of the user (the API's rule), this one too: the sign-in screen says why.
+    await page.getByText('MFA is off. Every sign-in of yours ended with the change, this one too: sign in again.').waitFor();
+    expect(new URL(page.url()).pathname).to.equal('/sign-in');
+    expect((await site.call('GET', '/v2/users/me', { headers: { cookie: old } })).status, 'the old session').to.equal(401);
+    // The password alone now signs in, through the API and in the console (no code asked).
+    expect((await authenticate(u.email, u.password)).status).to.equal(201);
+    await typePassword(u);
+    await signedInAs(u, '/account');
+    expect(await page.getByLabel('6-digit code').count()).to.equal(0);
+    await page.getByText('Off: a password alone signs you in.').waitFor();
+    expect(await mfaOf()).to.deep.equal({ mfaEnabled: 0, mfaAppVerified: 1 }); // the mode is kept, for "Use"
   });
 
   it('when a page of another origin posts a form to TARS with the session cookie, then TARS refuses it (403) and nothing changes', async () => {

@@ -111,15 +111,23 @@ function Appearance(props: { u: User }) {
   );
 }
 
+/**
+ * Reads the session again after an MFA change. A change of a factor ends every session and token of the user (the
+ * API's rule, docs/authentication.md), this one too: the sign-in screen then says what changed and why it is shown,
+ * as after a password change (it said only that the session had ended).
+ */
+async function afterMfaChange(message: string): Promise<string> {
+  await loadSession();
+  if (session.value === null) notice.value = `${message}. Every sign-in of yours ended with the change, this one too: sign in again.`;
+  return message;
+}
+
 function TwoStep(props: { u: User }) {
   const { u } = props;
   const verified: Record<Mode, boolean> = { app: u.mfaAppVerified === 1, email: u.mfaEmailVerified === 1, sms: u.mfaSmsVerified === 1 };
   const [setting, setSetting] = useState<Mode | null>(null);
   const proof = useForm(['password', 'otp']);
-  const refresh = async (answer: StatusAnswer) => {
-    await loadSession();
-    return answer.message;
-  };
+  const refresh = (answer: StatusAnswer) => afterMfaChange(answer.message);
   const withProof = (path: string, body: object) => (v: Record<string, string>) =>
     api.postProof<StatusAnswer>(path, { ...body, ...(v.password ? { password: v.password } : {}) }).then(refresh);
   const on = u.mfaEnabled === 1;
@@ -229,13 +237,13 @@ function SetUpMode(props: { mode: Mode; onDone: () => void }) {
       form={verify}
       label={`Verify ${MODE_NAMES[mode]}`}
       onSubmit={async (v) => {
-        await api.post<StatusAnswer>('/v2/mfa/auth/verify', {
+        const answer = await api.post<StatusAnswer>('/v2/mfa/auth/verify', {
           mode,
           otp: v.otp ?? '',
           ...(setup.secret ? { secret: setup.secret } : {}),
           ...(setup.phone ? { phoneNumber: setup.phone } : {}),
         });
-        await loadSession();
+        await afterMfaChange(answer.message);
         props.onDone();
       }}
     >

@@ -1,8 +1,20 @@
+import { useComputed, type Signal } from '@preact/signals';
 import type { ComponentChildren } from 'preact';
 import { Table, type Column } from '../components/table';
 import { clockTime, duration, durationWords, integer, now, percent, secondsSince, serverNow, zoneName } from '../time';
 import type { LiveCaller, LiveState } from '../types';
-import { agentsOf, levelsOf, STATE_WORDS, waitNow, worst, type AgentRow, type Level, type LiveModel } from './model';
+import {
+  agentsOf,
+  levelsOf,
+  longestWaitLevel,
+  longestWaitNow,
+  STATE_WORDS,
+  waitNow,
+  worst,
+  type AgentRow,
+  type Level,
+  type LiveModel,
+} from './model';
 
 /**
  * The wallboard itself, for the console and for TV mode: the PBX link's banner, one tile per queue, the agents
@@ -113,13 +125,38 @@ function Figure(props: { label: string; value: ComponentChildren; level?: Level;
   );
 }
 
+/**
+ * A queue's tile: redrawn when its queue comes (its signal), not at every tick of the clock; only the longest wait
+ * ticks (a computed signal, its own component), and the tile's colour follows it only when its level changes.
+ */
+/** The longest wait's figure, redrawn each second while callers wait (its tile is not). */
+function LongestWait(props: { seconds: Signal<number>; level: Level; limit: number | null }) {
+  const s = props.seconds.value;
+  return (
+    <Figure
+      label="Longest wait"
+      value={duration(s)}
+      sr={durationWords(s)}
+      level={props.level}
+      limit={props.limit !== null ? `limit ${duration(props.limit)}` : undefined}
+    />
+  );
+}
+
 function Tile(props: { model: LiveModel; id: number }) {
-  const entry = props.model.queue(props.id)?.value;
+  const entrySignal = props.model.queue(props.id);
+  const longest = useComputed(() => {
+    const entry = entrySignal?.value;
+    return entry ? longestWaitNow(entry, now.value) : 0;
+  });
+  const longestLevel = useComputed(() => {
+    const entry = entrySignal?.value;
+    return entry ? longestWaitLevel(entry.queue, longest.value) : 'none';
+  });
+  const entry = entrySignal?.value;
   if (!entry) return null;
-  const { queue: q, receivedAt } = entry;
-  const clientNow = now.value; // the longest wait grows, and its colour with it
-  const longest = q.callers.reduce((max, c) => Math.max(max, waitNow(c.waitSeconds, receivedAt, clientNow)), 0);
-  const levels = levelsOf(q, longest);
+  const q = entry.queue;
+  const levels = { ...levelsOf(q, 0), longestWait: longestLevel.value };
   const count = (state: string) => q.members.filter((m) => m.state === state).length;
   const a = q.alerts;
   return (
@@ -135,13 +172,7 @@ function Tile(props: { model: LiveModel; id: number }) {
           level={levels.callersWaiting}
           limit={a?.maxCallersWaiting != null ? `limit ${a.maxCallersWaiting}` : undefined}
         />
-        <Figure
-          label="Longest wait"
-          value={duration(longest)}
-          sr={durationWords(longest)}
-          level={levels.longestWait}
-          limit={a?.maxLongestWaitSeconds != null ? `limit ${duration(a.maxLongestWaitSeconds)}` : undefined}
-        />
+        <LongestWait seconds={longest} level={levels.longestWait} limit={a?.maxLongestWaitSeconds ?? null} />
         <Figure
           label="Available"
           value={integer(q.agentsAvailable)}

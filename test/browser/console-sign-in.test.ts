@@ -65,6 +65,14 @@ describe('the console in chromium: sign-in, MFA, enrolment, reset, the account p
     await page.waitForURL((url) => url.pathname === path);
     await page.getByText(u.email, { exact: false }).first().waitFor();
   };
+  /** Signs in a user of withMfa('app') with the password and its authenticator's code, to the account page. */
+  const signInWithApp = async (u: { email: string; password: string; secret?: string }) => {
+    await start();
+    await typePassword(u);
+    await page.getByText('authenticator app').waitFor();
+    await enterCode(totpOf(u.secret as string, Date.now() + 30_000)); // the next step's code: this step's was used to verify
+    await signedInAs(u, '/account');
+  };
   const withMfa = async (mode: 'email' | 'sms' | 'app'): Promise<SiteUser & { secret?: string }> => {
     const u = await site.makeUser(ROLE_IDS.basic);
     const setup = await site.call('POST', '/v2/mfa/auth/setup', {
@@ -159,11 +167,7 @@ describe('the console in chromium: sign-in, MFA, enrolment, reset, the account p
 
   it('when a user with an authenticator app signs in, then its current code completes it', async () => {
     const u = await withMfa('app');
-    await start();
-    await typePassword(u);
-    await page.getByText('authenticator app').waitFor();
-    await enterCode(totpOf(u.secret as string, Date.now() + 30_000)); // the next step's code: this step's was used to verify
-    await signedInAs(u, '/account');
+    await signInWithApp(u);
   });
 
   it('when the tenant requires MFA, then the user enrols: the QR code shown is the API one of the secret shown, and its first code signs in', async () => {
@@ -249,11 +253,7 @@ describe('the console in chromium: sign-in, MFA, enrolment, reset, the account p
 
   it('when a user with MFA turns it off on the account page, then a wrong password leaves it on; its password turns it off, and the next sign-in asks for no code', async () => {
     const u = await withMfa('app');
-    await start();
-    await typePassword(u);
-    await page.getByText('authenticator app').waitFor();
-    await enterCode(totpOf(u.secret as string, Date.now() + 30_000)); // the next step's code: this step's was used to verify
-    await signedInAs(u, '/account');
+    await signInWithApp(u);
     await page.getByText('On: codes from Authenticator app.').waitFor();
     const mfaOf = async () => {
       const me = await site.call('GET', '/v2/users/me', { headers: { cookie: await sessionCookie() } });

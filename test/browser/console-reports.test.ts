@@ -8,6 +8,7 @@ import { readSheet } from 'read-excel-file/node';
 import { openBrowser, seriousAxeViolations, type OpenBrowser } from '../helpers/browser';
 import { LAB_ZONE, ROLE_IDS, startConsoleSite, type ConsoleSite, type SiteUser } from '../helpers/console-site';
 import { download } from '../helpers/sheets';
+import type { SchemaTypes } from '../../src/validation/schema-types';
 import { until } from '../helpers/until';
 
 /*
@@ -26,20 +27,7 @@ const count = (text: string) => Number(text.replace(/[^\d]/g, ''));
 const dayIn = (zone: string, at: number) =>
   new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(at));
 
-interface StatsRow {
-  queueName: string;
-  date: string;
-  totalInbound: number;
-  inboundAnswered: number;
-  answeredUnder30: number;
-  abandons: number;
-  abandonsUnder10: number;
-  exitTimeout: number;
-  exitKeypress: number;
-  talkTime: number;
-  waitTime: number;
-  maxWaitTime: number;
-}
+type StatsRow = SchemaTypes['queue-stats']['results'][number];
 
 /** A table's rows as the screen shows them: the row header's text, then each cell's (the table named by its caption). */
 async function cellsOf(page: Page, caption: RegExp): Promise<string[][]> {
@@ -201,23 +189,7 @@ describe('the console in chromium: queue statistics (issue 31)', function () {
       body: { queueId: queueIds, startDate: day, endDate: day, distribution: 'totals', serviceLevelThresholds: [60, 120] },
     });
     expect(answer.status).to.equal(201);
-    type Level = {
-      seconds: number;
-      answeredWithin: number;
-      abandonedWithin: number;
-      serviceLevel: number | null;
-      serviceLevel2: number | null;
-      serviceLevelOffered: number | null;
-    };
-    type Row = {
-      queueName: string;
-      date: string;
-      offered: number;
-      answered: number;
-      abandoned: number;
-      shortAbandons: number;
-      levels: Level[];
-    };
+    type Row = SchemaTypes['queue-service-level']['results'][number];
     const expected = (answer.body.results as Row[]).flatMap((r) =>
       r.levels.map((l) => [
         r.queueName,
@@ -262,16 +234,7 @@ describe('the console in chromium: queue statistics (issue 31)', function () {
     const first = await ask(1);
     expect(first.status).to.equal(201);
     expect(first.body.total).to.be.greaterThan(0);
-    type Summary = {
-      queueName: string;
-      lost: number;
-      short: number;
-      recovered: number;
-      recoveredCalledBack: number;
-      recoveredCalledIn: number;
-      unrecovered: number;
-      avgRecoverySeconds: number | null;
-    };
+    type Summary = SchemaTypes['queue-lost-calls']['summary'][number];
     await shows(
       async () =>
         (await cellsOf(page, /^Lost callers by queue/)).map(([q = '', ...c]) => [
@@ -290,15 +253,7 @@ describe('the console in chromium: queue statistics (issue 31)', function () {
         x.avgRecoverySeconds,
       ]),
     );
-    type Lost = {
-      queueName: string;
-      callerIdNum: string;
-      outcome: string;
-      short: boolean;
-      waitTime: number;
-      position: number | null;
-      recovery: null | { how: string; afterSeconds: number; peerName?: string };
-    };
+    type Lost = SchemaTypes['queue-lost-calls']['records'][number];
     const words: Record<string, string> = { abandon: 'Hung up', timeout: 'Timed out', keypress: 'Left by key press', empty: 'No agents' };
     const listOf = (records: Lost[]) =>
       records.map((r) => [
@@ -337,24 +292,7 @@ describe('the console in chromium: queue statistics (issue 31)', function () {
       body: { queueId: queueIds, startDate: day, endDate: day, distribution: 'totals' },
     });
     expect(answer.status).to.equal(201);
-    type Agent = {
-      name: string;
-      peerName: string;
-      queueName: string | null;
-      date: string;
-      answered: number;
-      agentHangups: number;
-      callerHangups: number;
-      transfers: number;
-      ringNoAnswer: number;
-      talkTime: number;
-      avgTalkTime: number | null;
-      loginTime: number;
-      availableTime: number;
-      pausedTime: number;
-      occupancy: number | null;
-      outbound: number;
-    };
+    type Agent = SchemaTypes['queue-agents']['results'][number];
     const rows = answer.body.results as Agent[];
     expect(rows.some((r) => r.queueName === null && r.answered > 0)).to.equal(true);
     await shows(
@@ -399,8 +337,7 @@ describe('the console in chromium: queue statistics (issue 31)', function () {
       body: { queueId: queueIds, startDate: day, endDate: day },
     });
     expect(answer.status).to.equal(201);
-    type Span = { start: string; end: string | null; seconds: number; reason?: string };
-    type Line = { name: string; peerName: string; queueName: string; sessions: Span[]; pauses: Span[] };
+    type Line = SchemaTypes['queue-agent-sessions'][number];
     const lines = answer.body as Line[];
     const expected = lines.flatMap((l) => [
       ...l.sessions.map((s) => [l.name || l.peerName, l.queueName, 'Logged in', s.seconds, '']),
@@ -433,16 +370,7 @@ describe('the console in chromium: queue statistics (issue 31)', function () {
       body: { queueId: support, startDate: day, endDate: day },
     });
     expect(answer.status).to.equal(201);
-    type Agent = {
-      name: string;
-      peerName: string;
-      totalAvailableTime: number;
-      totalUnavailableTime: number;
-      queueTalkTime: number;
-      nonQueueTalkTime: number;
-      dndTimes: number;
-      offDutyTimes: { offDutyReason: string; offDutyTime: number }[];
-    };
+    type Agent = SchemaTypes['agent-availability'][number];
     const agents = answer.body as Agent[];
     expect(agents.length).to.be.greaterThan(1);
     const reasons = [...new Set(agents.flatMap((a) => a.offDutyTimes.map((o) => o.offDutyReason)))];

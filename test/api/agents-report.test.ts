@@ -5,7 +5,7 @@ import { amiTranscript } from '../helpers/ami-transcript';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { expectError } from '../helpers/errors';
 import { tokenFor } from '../helpers/factories';
-import { ASTERISK_RUN, QUEUE_LOG_SAMPLE, sampleLines, seedAcmeWithSampleLogs, seedAsteriskRun } from '../helpers/pbx-logs';
+import { ASTERISK_RUN, QUEUE_LOG_SAMPLE, sampleLines, seedAcmeWithSampleLogs, startAsteriskRunApp } from '../helpers/pbx-logs';
 import { expectAddsUp } from '../helpers/report-sums';
 
 const PATH = '/v2/reporting/queues/agents';
@@ -228,9 +228,7 @@ describe("agents of a real Asterisk 22 run: answered calls against each static m
   const log = sampleLines(join(ASTERISK_RUN, 'queue_log'));
 
   before(async () => {
-    app = await startTestApp({ clock: { now: () => Date.parse('2026-11-24T12:00:00Z') } });
-    await seedAsteriskRun(app);
-    token = await tokenFor(app, { id: 1 });
+    ({ app, token } = await startAsteriskRunApp());
   });
   after(() => app.close());
 

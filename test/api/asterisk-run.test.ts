@@ -1,10 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { startTestApp, type TestApp } from '../helpers/app';
-import { tokenFor } from '../helpers/factories';
+import type { TestApp } from '../helpers/app';
 import { amiTranscript } from '../helpers/ami-transcript';
-import { ASTERISK_RUN, seedAsteriskRun } from '../helpers/pbx-logs';
+import { ASTERISK_RUN, startAsteriskRunApp } from '../helpers/pbx-logs';
 
 /**
  * reporting.md R14, R15, R18: the logs of a real Asterisk 22 run (test/fixtures/asterisk/README.md) against
@@ -55,9 +54,7 @@ describe('a real Asterisk 22 run, checked against Asterisk itself (reporting.md 
   let summary: Record<string, unknown>;
 
   before(async () => {
-    app = await startTestApp({ clock: { now: () => Date.parse('2026-11-24T12:00:00Z') } });
-    summary = await seedAsteriskRun(app);
-    token = await tokenFor(app, { id: 1 });
+    ({ app, token, summary } = await startAsteriskRunApp());
   });
   after(() => app.close());
 

@@ -6,7 +6,7 @@ import { amiTranscript } from '../helpers/ami-transcript';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { expectError } from '../helpers/errors';
 import { tokenFor } from '../helpers/factories';
-import { ASTERISK_RUN, sampleLines, seedAcmeWithSampleLogs, seedAsteriskRun } from '../helpers/pbx-logs';
+import { ASTERISK_RUN, sampleLines, seedAcmeWithSampleLogs, startAsteriskRunApp } from '../helpers/pbx-logs';
 
 const PATH = '/v2/reporting/queues/lost-calls';
 interface Lost {
@@ -223,9 +223,7 @@ describe('lost calls of a real Asterisk 22 run (reporting.md R18, R22)', () => {
   const log = sampleLines(join(ASTERISK_RUN, 'queue_log'));
 
   before(async () => {
-    app = await startTestApp({ clock: { now: () => Date.parse('2026-11-24T12:00:00Z') } });
-    await seedAsteriskRun(app);
-    token = await tokenFor(app, { id: 1 });
+    ({ app, token } = await startAsteriskRunApp());
   });
   after(() => app.close());
 

@@ -5,7 +5,7 @@ import { amiTranscript } from '../helpers/ami-transcript';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { expectError } from '../helpers/errors';
 import { tokenFor } from '../helpers/factories';
-import { ASTERISK_RUN, QUEUE_LOG_SAMPLE, sampleLines, seedAcmeWithSampleLogs, seedAsteriskRun } from '../helpers/pbx-logs';
+import { ASTERISK_RUN, QUEUE_LOG_SAMPLE, sampleLines, seedAcmeWithSampleLogs, startAsteriskRunApp } from '../helpers/pbx-logs';
 import { oracleServiceLevel } from '../helpers/queue-oracle';
 import { expectAddsUp } from '../helpers/report-sums';
 
@@ -161,9 +161,7 @@ describe('service level of a real Asterisk 22 run, against the ServicelevelPerf 
   const count = (queue: string, event: string) => log.filter((l) => l.split('|')[2] === queue && l.split('|')[4] === event).length;
 
   before(async () => {
-    app = await startTestApp({ clock: { now: () => Date.parse('2026-11-24T12:00:00Z') } });
-    await seedAsteriskRun(app);
-    token = await tokenFor(app, { id: 1 });
+    ({ app, token } = await startAsteriskRunApp());
   });
   after(() => app.close());
 

@@ -8,7 +8,8 @@ import { CdrImporter } from '../../src/modules/pbx-logs/cdr-importer';
 import { importFile } from '../../src/modules/pbx-logs/file-import';
 import { QueueLogImporter } from '../../src/modules/pbx-logs/queue-log-importer';
 import { readFixtureFile, seedFixture } from '../../src/seed/seed';
-import type { TestApp } from './app';
+import { startTestApp, type TestApp } from './app';
+import { tokenFor } from './factories';
 import { ACME, FIXTURES } from './fixtures';
 
 export { FIXTURES };
@@ -33,6 +34,13 @@ export async function seedAsteriskRun(app: TestApp): Promise<Record<string, unkn
   const summary = await importFile(new QueueLogImporter(database.sqlite), join(ASTERISK_RUN, 'queue_log'));
   await importFile(new CdrImporter(database.sqlite), join(ASTERISK_RUN, 'Master.csv'));
   return summary.toJSON() as unknown as Record<string, unknown>;
+}
+
+/** A test app on the recorded run, its clock the day after it (2026-11-24 12:00 UTC), and its user 1's token. */
+export async function startAsteriskRunApp(): Promise<{ app: TestApp; token: string; summary: Record<string, unknown> }> {
+  const app = await startTestApp({ clock: { now: () => Date.parse('2026-11-24T12:00:00Z') } });
+  const summary = await seedAsteriskRun(app);
+  return { app, token: await tokenFor(app, { id: 1 }), summary };
 }
 
 export interface ExpectedReport {

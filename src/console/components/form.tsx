@@ -150,6 +150,20 @@ export function Submit(props: { form: FormState; children: ComponentChildren; cl
   );
 }
 
+/** The mobile number an SMS code goes to (field `phoneNumber`), as enrolment and the account page ask for it. */
+export function MobileNumberField(props: { form: FormState }) {
+  return (
+    <Field
+      form={props.form}
+      name="phoneNumber"
+      label="Mobile number"
+      type="tel"
+      autoComplete="tel"
+      hint="Digits, with + and the country code."
+    />
+  );
+}
+
 /** A new password and the same again (fields `password` and `confirm`), as the reset and the account page ask for it. */
 export function NewPasswordFields(props: { form: FormState; hint: ComponentChildren }) {
   return (

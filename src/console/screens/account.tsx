@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api';
-import { checkSamePassword, Field, Form, NewPasswordFields, Submit, useForm } from '../components/form';
+import { checkSamePassword, Field, Form, NewPasswordFields, Submit, useForm, MobileNumberField } from '../components/form';
 import { loadSession, notice, session, sessionEnded, user } from '../session';
 import { zoneName } from '../time';
 import type { SetupAnswer, StatusAnswer, User } from '../types';
@@ -207,16 +207,7 @@ function SetUpMode(props: { mode: Mode; onDone: () => void }) {
         }}
       >
         <h3>Set up {MODE_NAMES[mode]}</h3>
-        {mode === 'sms' && (
-          <Field
-            form={start}
-            name="phoneNumber"
-            label="Mobile number"
-            type="tel"
-            autoComplete="tel"
-            hint="Digits, with + and the country code."
-          />
-        )}
+        {mode === 'sms' && <MobileNumberField form={start} />}
         <Field
           form={start}
           name="password"

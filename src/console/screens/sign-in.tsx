@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api';
-import { checkSamePassword, Field, Form, NewPasswordFields, Submit, useForm } from '../components/form';
+import { checkSamePassword, Field, Form, NewPasswordFields, Submit, useForm, MobileNumberField } from '../components/form';
 import { navigate, safeNext } from '../router';
 import { notice, signedIn } from '../session';
 import type { Challenge, Session, SetupAnswer, SetupRequired, StatusAnswer } from '../types';
@@ -111,11 +111,12 @@ function ResendCode(props: { onResend: () => Promise<string> }) {
   );
 }
 
-function StartAgain(props: { onBack: () => void }) {
+/** A step's way back: "Start again" from an MFA step, "Back to sign-in" from the password reset. */
+function BackLink(props: { onBack: () => void; children: string }) {
   return (
     <p>
       <button type="button" class="link" onClick={props.onBack}>
-        Start again
+        {props.children}
       </button>
     </p>
   );
@@ -151,7 +152,7 @@ function CodeStep(props: { challenge: Challenge; onBack: () => void }) {
           }}
         />
       )}
-      <StartAgain onBack={props.onBack} />
+      <BackLink onBack={props.onBack}>Start again</BackLink>
     </>
   );
 }
@@ -183,19 +184,10 @@ function EnrolStep(props: { token: string; onNext: (s: Step) => void; onBack: ()
             </div>
           ))}
         </fieldset>
-        {mode === 'sms' && (
-          <Field
-            form={form}
-            name="phoneNumber"
-            label="Mobile number"
-            type="tel"
-            autoComplete="tel"
-            hint="Digits, with + and the country code."
-          />
-        )}
+        {mode === 'sms' && <MobileNumberField form={form} />}
         <Submit form={form}>Continue</Submit>
       </Form>
-      <StartAgain onBack={props.onBack} />
+      <BackLink onBack={props.onBack}>Start again</BackLink>
     </>
   );
 }
@@ -251,7 +243,7 @@ function EnrolCodeStep(props: { step: Extract<Step, { kind: 'enrol-code' }>; onB
           }}
         />
       )}
-      <StartAgain onBack={props.onBack} />
+      <BackLink onBack={props.onBack}>Start again</BackLink>
     </>
   );
 }
@@ -277,11 +269,7 @@ function ForgotStep(props: { onReset: () => void; onBack: () => void }) {
           I have a reset token
         </button>
       </p>
-      <p>
-        <button type="button" class="link" onClick={props.onBack}>
-          Back to sign-in
-        </button>
-      </p>
+      <BackLink onBack={props.onBack}>Back to sign-in</BackLink>
     </>
   );
 }
@@ -307,11 +295,7 @@ function ResetStep(props: { onBack: () => void }) {
         <NewPasswordFields form={form} hint="At least 8 characters." />
         <Submit form={form}>Set the password</Submit>
       </Form>
-      <p>
-        <button type="button" class="link" onClick={props.onBack}>
-          Back to sign-in
-        </button>
-      </p>
+      <BackLink onBack={props.onBack}>Back to sign-in</BackLink>
     </>
   );
 }

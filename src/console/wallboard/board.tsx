@@ -125,10 +125,6 @@ function Figure(props: { label: string; value: ComponentChildren; level?: Level;
   );
 }
 
-/**
- * A queue's tile: redrawn when its queue comes (its signal), not at every tick of the clock; only the longest wait
- * ticks (a computed signal, its own component), and the tile's colour follows it only when its level changes.
- */
 /** The longest wait's figure, redrawn each second while callers wait (its tile is not). */
 function LongestWait(props: { seconds: Signal<number>; level: Level; limit: number | null }) {
   const s = props.seconds.value;
@@ -143,6 +139,10 @@ function LongestWait(props: { seconds: Signal<number>; level: Level; limit: numb
   );
 }
 
+/**
+ * A queue's tile: redrawn when its queue comes (its signal), not at every tick of the clock; only the longest wait
+ * ticks (a computed signal, its own component), and the tile's colour follows it only when its level changes.
+ */
 function Tile(props: { model: LiveModel; id: number }) {
   const entrySignal = props.model.queue(props.id);
   const longest = useComputed(() => {

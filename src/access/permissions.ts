@@ -120,7 +120,7 @@ function rankOf(value: number, unknown: number): number {
 }
 
 /** 403 when `role` is above the role of the one who gives it (`callerRole`). */
-export function mayGiveRole(callerRole: number, role: number): void {
+export function requireMayGiveRole(callerRole: number, role: number): void {
   if (rankOf(role, 99) > rankOf(callerRole, 0))
     throw forbidden(`Role ${roleOf(role)?.name ?? role} is above your own (${roleOf(callerRole)?.name ?? callerRole})`);
 }

@@ -1,6 +1,6 @@
 import { partnerIdOf, type Caller } from '../../access/caller';
 import { pageOf, pageWindow, type Page, type PageQuery } from '../../access/paging';
-import { mayGiveRole, roleOf } from '../../access/permissions';
+import { requireMayGiveRole, roleOf } from '../../access/permissions';
 import { ALL_TENANTS, inScope, requireTenant } from '../../access/scope';
 import { transaction, type Db } from '../../db/database';
 import { conflict, forbidden, notFound } from '../../errors';
@@ -95,7 +95,7 @@ export async function removeTenant(deps: TenantDeps, caller: Caller, id: number,
     if (owned.length > 0 && !cascade)
       throw conflict(`Tenant ${id} still owns ${owned.join(', ')}; delete with cascade=1 to delete them with it`);
     // Its users go with it: none may be above the caller's role (as when deleting them one by one).
-    for (const role of await userRolesOf(trx, scope)) mayGiveRole(caller.user.user_role, role);
+    for (const role of await userRolesOf(trx, scope)) requireMayGiveRole(caller.user.user_role, role);
     const foreign = await foreignSavedFilter(trx, scope);
     if (foreign) {
       const which = inScope(caller.scope, foreign.tenant_id)

@@ -1,6 +1,6 @@
 import type { Caller } from '../../access/caller';
 import { pageOf, pageWindow, type Page, type PageQuery } from '../../access/paging';
-import { mayGiveRole, roleOf } from '../../access/permissions';
+import { requireMayGiveRole, roleOf } from '../../access/permissions';
 import { listScope, requireTenant, tenantsScope } from '../../access/scope';
 import type { Clock } from '../../clock';
 import { transaction, type Db } from '../../db/database';
@@ -21,12 +21,12 @@ export interface UserAdminDeps {
 }
 
 /*
- * A tenant's users, administered (an addition to the hosted API, issue 18). Roles are ranked by reach and
- * power (mayGiveRole, src/access/permissions.ts); a caller gives no role above its own, so nobody raises its own
- * role, and every read and write is in the caller's scope (another tenant's user is 404).
+ * A tenant's users, administered (an addition to the hosted API, issue 18). Roles are ranked by reach and power
+ * (requireMayGiveRole, src/access/permissions.ts); a caller gives no role above its own, so nobody raises its
+ * own role, and every read and write is in the caller's scope (another tenant's user is 404).
  */
 
-const mayGive = (caller: Caller, role: number) => mayGiveRole(caller.user.user_role, role);
+const requireMayGive = (caller: Caller, role: number) => requireMayGiveRole(caller.user.user_role, role);
 
 const toApi = (db: Db, row: UserRow): Promise<ApiUser> => userObject({ db }, row, { withPeerSecret: false });
 
@@ -82,7 +82,7 @@ function partnerOfRole(tenant: { id: number; partner_id: number }, role: number)
 
 export async function createUser(deps: UserAdminDeps, caller: Caller, input: SchemaTypes['user-create']): Promise<ApiUser> {
   const scope = requireTenant(caller.scope, input.tenantId);
-  mayGive(caller, input.userRole);
+  requireMayGive(caller, input.userRole);
   const passwordHash = await hashPassword(input.password);
   return transaction(deps.db, async (trx) => {
     const tenant = await findTenant(trx, scope, input.tenantId);
@@ -111,11 +111,11 @@ export async function changeUser(
   return transaction(deps.db, async (trx) => {
     const user = await userOf(trx, caller, id);
     // Nothing about a user whose role is above the caller's is the caller's to change.
-    mayGive(caller, user.user_role);
+    requireMayGive(caller, user.user_role);
     const set: UserChange = await placement(trx, user.tenant_id, patch.branchId, patch.extId);
     let newRole = false;
     if (patch.userRole !== undefined && patch.userRole !== user.user_role) {
-      mayGive(caller, patch.userRole);
+      requireMayGive(caller, patch.userRole);
       const tenant = await findTenant(trx, caller.scope, user.tenant_id);
       if (!tenant) throw notFound(`Tenant ${user.tenant_id}`);
       set.user_role = patch.userRole;
@@ -132,7 +132,7 @@ export async function removeUser(deps: Pick<UserAdminDeps, 'db'>, caller: Caller
   return transaction(deps.db, async (trx) => {
     const user = await userOf(trx, caller, id);
     if (user.id === caller.user.id) throw conflict('You cannot delete yourself');
-    mayGive(caller, user.user_role);
+    requireMayGive(caller, user.user_role);
     const n = await savedFiltersOwnedBy(trx, id);
     if (n > 0) throw conflict(`User ${id} owns ${n} saved filters: delete them or hand them over first`);
     const gone = await toApi(trx, user);

@@ -71,6 +71,28 @@ export const SCREENS: readonly Screen[] = [
     permission: 'reporting.saved.read',
     nav: 'Saved',
   },
+  {
+    path: '/pbx/links',
+    title: 'AMI links',
+    load: () => import('./screens/pbx-links'),
+    permission: 'reporting.queues.read',
+    nav: 'AMI links',
+  },
+  {
+    path: '/pbx/imports',
+    title: 'Recent imports',
+    load: () => import('./screens/pbx-imports'),
+    permission: 'reporting.logs.ingest',
+    nav: 'Imports',
+  },
+  {
+    // The API answers platform admins only; the menu leaves it out for roles that cannot manage tenants at all.
+    path: '/pbx/sync',
+    title: 'Config sync',
+    load: () => import('./screens/pbx-sync'),
+    permission: 'admin.tenants.create',
+    nav: 'Config sync',
+  },
   { path: '/account', title: 'Account', load: () => import('./screens/account'), nav: 'Account' },
 ];
 

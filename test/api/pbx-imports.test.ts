@@ -1,9 +1,9 @@
-import { cpSync, mkdtempSync, appendFileSync, rmSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { readFixtureFile, seedFixture } from '../../src/seed/seed';
-import { importFile } from '../../src/modules/pbx-logs/file-import';
+import { followFile, importFile } from '../../src/modules/pbx-logs/file-import';
 import { QueueLogImporter } from '../../src/modules/pbx-logs/queue-log-importer';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { expectError } from '../helpers/errors';
@@ -143,6 +143,56 @@ describe('GET /v2/pbx/imports and POST /v2/pbx/imports/{id}/again', () => {
   });
 });
 
+describe('the record of imports: --follow and parallel imports again', () => {
+  it('when a file is followed, then its one record is brought up to date after each batch', async () => {
+    const lab = await startLab();
+    const dir = mkdtempSync(join(tmpdir(), 'tars-follow-'));
+    try {
+      const file = join(dir, 'queue_log');
+      const lines = readFileSync(QUEUE_LOG, 'utf8').split('\n').filter(Boolean);
+      writeFileSync(file, `${lines.slice(0, 100).join('\n')}\n`);
+      const stop = new AbortController();
+      const importer = new QueueLogImporter(lab.app.deps.database.sqlite, {
+        record: { source: 'follow', kind: 'queue_log', path: file, now: () => lab.app.deps.clock.now() },
+      });
+      let caughtUp!: () => void;
+      const first = new Promise<void>((r) => (caughtUp = r));
+      const following = followFile(importer, file, stop.signal, { pollMs: 20, onCaughtUp: () => caughtUp() });
+      await first;
+      const records = async () => (await lab.app.request('GET', '/v2/pbx/imports', { token: lab.root })).body.records;
+      expect((await records()).map((r: { summary: { read: number } }) => r.summary.read)).to.deep.equal([100]);
+      appendFileSync(file, `${lines.slice(100, 250).join('\n')}\n`);
+      for (let i = 0; i < 500 && (await records())[0].summary.read < 250; i++) await new Promise((r) => setTimeout(r, 20));
+      stop.abort();
+      await following;
+      const after = await records();
+      expect(after.map((r: { source: string; summary: { read: number } }) => [r.source, r.summary.read])).to.deep.equal([['follow', 250]]);
+    } finally {
+      await lab.app.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('when three requests import the same file again at once, then each gets 201 or 409 and each 201 wrote exactly one record', async () => {
+    const lab = await startLab();
+    try {
+      await importAsCli(lab.app, QUEUE_LOG);
+      const first = (await lab.app.request('GET', '/v2/pbx/imports', { token: lab.root })).body.records[0];
+      const answers = await Promise.all(
+        [1, 2, 3].map(() => lab.app.request('POST', `/v2/pbx/imports/${first.id}/again`, { token: lab.root })),
+      );
+      const made = answers.filter((a) => a.status === 201);
+      expect(answers.every((a) => a.status === 201 || a.status === 409)).to.equal(true);
+      expect(made.length).to.be.greaterThan(0);
+      for (const a of made) expect(a.body.summary).to.include({ imported: 0, duplicates: first.summary.imported });
+      const list = await lab.app.request('GET', '/v2/pbx/imports', { token: lab.root });
+      expect(list.body.total).to.equal(1 + made.length);
+    } finally {
+      await lab.app.close();
+    }
+  });
+});
+
 describe('GET /v2/pbx/config/plan and POST /v2/pbx/config/apply', () => {
   const copyConfig = () => {
     const dir = mkdtempSync(join(tmpdir(), 'tars-pbx-config-'));
@@ -225,6 +275,20 @@ describe('GET /v2/pbx/config/plan and POST /v2/pbx/config/apply', () => {
       const next = await lab.app.request('GET', '/v2/pbx/config/plan', { token: lab.root, query: { tenantId: 1 } });
       expect(next.body.queues.map((q: { logName: string }) => q.logName)).to.include('overflow');
       expect(next.body.planHash).to.not.equal(plan.body.planHash);
+    } finally {
+      await lab.app.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('when the same plan is applied twice at once, then one applies it and the other gets 409', async () => {
+    const dir = copyConfig();
+    const lab = await startLab({ TARS_PBX_CONFIG_DIR: dir });
+    try {
+      const plan = await lab.app.request('GET', '/v2/pbx/config/plan', { token: lab.root, query: { tenantId: 1 } });
+      const body = { tenantId: 1, planHash: plan.body.planHash };
+      const answers = await Promise.all([1, 2].map(() => lab.app.request('POST', '/v2/pbx/config/apply', { token: lab.root, body })));
+      expect(answers.map((a) => a.status).sort()).to.deep.equal([200, 409]);
     } finally {
       await lab.app.close();
       rmSync(dir, { recursive: true, force: true });

@@ -281,6 +281,26 @@ describe('GET /v2/pbx/config/plan and POST /v2/pbx/config/apply', () => {
     }
   });
 
+  it('when the directory set cannot be read, then the plan and the apply answer 409 naming the problem, and nothing is written', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tars-pbx-config-'));
+    const lab = await startLab({ TARS_PBX_CONFIG_DIR: dir });
+    try {
+      const plan = await lab.app.request('GET', '/v2/pbx/config/plan', { token: lab.root, query: { tenantId: 1 } });
+      expectError(plan, 409);
+      expect(plan.body.message).to.include('queues.conf');
+      const before = await lab.app.request('GET', '/v2/extensions', { token: lab.root, query: { tenantId: 1, paginated: 0 } });
+      expectError(
+        await lab.app.request('POST', '/v2/pbx/config/apply', { token: lab.root, body: { tenantId: 1, planHash: 'd'.repeat(64) } }),
+        409,
+      );
+      const after = await lab.app.request('GET', '/v2/extensions', { token: lab.root, query: { tenantId: 1, paginated: 0 } });
+      expect(after.body).to.deep.equal(before.body);
+    } finally {
+      await lab.app.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('when the same plan is applied twice at once, then one applies it and the other gets 409', async () => {
     const dir = copyConfig();
     const lab = await startLab({ TARS_PBX_CONFIG_DIR: dir });

@@ -5,7 +5,8 @@ import { transaction, type Db, type OpenDatabase } from '../../db/database';
 import { conflict, forbidden } from '../../errors';
 import type { Config } from '../../config';
 import type { SchemaTypes } from '../../validation/schema-types';
-import { readSiteConfig } from './site-config';
+import { AsteriskConfigError } from './asterisk-conf';
+import { readSiteConfig, type SiteConfig as Site } from './site-config';
 import { extensionsOfTenant, type ExtensionRow } from '../extensions/extensions.repository';
 import { agentNameOwners, changeExtension, createExtension } from '../extensions/extensions.service';
 import { parseAliases, reResolveAgents } from '../pbx-logs/pbx-logs.service';
@@ -309,6 +310,20 @@ export interface ConfigSyncDeps extends SyncDeps {
 export const CONFIG_DIR_HOW =
   "No PBX configuration directory is set. Start the server with TARS_PBX_CONFIG_DIR=/etc/asterisk (or --pbx-config-dir DIR): the directory of the PBX's queues.conf, pjsip.conf, sip.conf and extensions.conf, or a copy of it on this server.";
 
+/**
+ * The configured directory read as `tars pbx sync --from` reads it. A directory that cannot be read is the server's
+ * state, not the request's: 409 naming every problem by file and line.
+ */
+function readConfigDir(dir: string): Site {
+  try {
+    return readSiteConfig(dir);
+  } catch (err) {
+    if (!(err instanceof AsteriskConfigError)) throw err;
+    const problems = err.problems.map((p) => (p.line > 0 ? `${p.file}:${p.line}: ${p.reason}` : `${p.file}: ${p.reason}`));
+    throw conflict(`TARS_PBX_CONFIG_DIR (${dir}) cannot be read as Asterisk's configuration: ${problems.join('; ')}`);
+  }
+}
+
 /** The console's Config sync acts as `tars pbx sync` does, on a directory of the server: platform admins only. */
 function requirePlatform(caller: Caller): void {
   if (!caller.scope.all) throw forbidden("Only a platform admin may plan or apply a sync of the PBX's configuration");
@@ -353,7 +368,7 @@ export async function planFromConfigDir(deps: ConfigSyncDeps, caller: Caller, te
       notes: [],
     };
   }
-  const site = readSiteConfig(dir);
+  const site = readConfigDir(dir);
   return toApiPlan(deps, await planSync(deps, caller, tenantId, site), site.files, false);
 }
 
@@ -365,6 +380,6 @@ export async function applyFromConfigDir(deps: ConfigSyncDeps, caller: Caller, t
   requirePlatform(caller);
   const dir = deps.config.pbxConfigDir;
   if (dir === undefined) throw conflict(CONFIG_DIR_HOW);
-  const site = readSiteConfig(dir);
+  const site = readConfigDir(dir);
   return toApiPlan(deps, await applySync(deps, caller, tenantId, site, hash), site.files, true);
 }

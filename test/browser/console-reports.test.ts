@@ -178,7 +178,8 @@ describe('the console in chromium: queue statistics (issue 31)', function () {
 
   it('when service level is shown with two more thresholds, then each queue has a row per threshold with the API figures', async () => {
     await open('/reports/queues', 'Queue statistics');
-    // Reached by the menu, as a user does.
+    // Reached by the menu, as a user does: its Reports group opened first.
+    await page.getByRole('button', { name: 'Reports' }).click();
     await page.getByRole('link', { name: 'Service level' }).click();
     await page.getByRole('heading', { name: 'Service level', exact: true }).waitFor();
     const day = lastCallDay();

@@ -107,6 +107,8 @@ describe('the console in chromium: accessibility of every screen, the keyboard a
       await page.locator('table:has(caption:text("Agents")) tbody tr', { hasText: 'Bob Jones' }).locator('summary').click();
       await check('wallboard, an agent actions open', failures);
 
+      await page.getByRole('button', { name: 'Live' }).click();
+      await check('the menu, its Live group open', failures);
       await page.getByRole('link', { name: 'TV links' }).click();
       await page.getByRole('heading', { name: 'TV links' }).waitFor();
       await page.getByRole('row', { name: /Sales floor TV/ }).waitFor();

@@ -57,6 +57,8 @@ describe('the console in chromium: accessibility of every screen, the keyboard a
   };
   const check = async (what: string, failures: string[]) => {
     for (const v of await seriousAxeViolations(page)) failures.push(`${what}: ${v.impact} ${v.id} (${v.help}) at ${v.nodes.join(', ')}`);
+    // The page's loading line is gone once the console has drawn the screen.
+    if ((await page.getByText('Loading the console…').count()) > 0) failures.push(`${what}: "Loading the console…" still shown`);
   };
   const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`) });
 

@@ -23,7 +23,7 @@
 //    (scripts/bench-reporting.ts keeps one under .tmp/bench/), served by a copy of the built program. In one page:
 //    the screen's time, from the click on "Show" to the new chart drawn and painted (a MutationObserver sees uPlot's
 //    new chart, then one frame), against the API's, a fetch of the same POST in the same page until its whole body
-//    has arrived. ROUNDS_CHART rounds each (default 9, after 2 of warm-up), alternated; medians. Target: the screen's
+//    has arrived. `--chart-rounds` rounds each (default 9, after 2 of warm-up), alternated, each first in every other round; medians. Target: the screen's
 //    median at most 1.5x the API's.
 // The figures are printed; any error fails the run (exit 1).
 // Code run in the page is typed loosely: this tsconfig has no DOM library (as in test/browser).
@@ -380,8 +380,9 @@ async function chartBench(dataDir: string): Promise<void> {
     let bytes = 0;
     const rounds = Number(opts['chart-rounds']);
     for (let i = 0; i < rounds + 2; i++) {
-      const a = await apiRound();
-      const s = await screenRound();
+      // Which goes first alternates too: neither always follows the other's garbage.
+      const [a, s] =
+        i % 2 === 0 ? [await apiRound(), await screenRound()] : await screenRound().then(async (t) => [await apiRound(), t] as const);
       bytes = a.bytes;
       if (i < 2) continue;
       api.push(a.ms);
@@ -404,6 +405,18 @@ async function chartBench(dataDir: string): Promise<void> {
         self.set(name, (self.get(name) ?? 0) + (dt.get(n.id) ?? 0));
       }
       for (const [name, t] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`  ${ms(t / 3).padStart(10)}  ${name}`);
+      // And the renderer's own work (style, layout, paint, parsing) from a trace of three more rounds.
+      const events: any[] = [];
+      cdp.on('Tracing.dataCollected', (e: any) => events.push(...e.value));
+      const done = new Promise((r) => cdp.once('Tracing.tracingComplete', r));
+      await cdp.send('Tracing.start', { categories: 'devtools.timeline,v8', transferMode: 'ReportEvents' });
+      for (let i = 0; i < 3; i++) await screenRound();
+      await cdp.send('Tracing.end');
+      await done;
+      const byName = new Map<string, number>();
+      for (const e of events) if (e.ph === 'X' && e.dur) byName.set(e.name, (byName.get(e.name) ?? 0) + e.dur / 1000);
+      for (const [name, t] of [...byName].sort((a, b) => b[1] - a[1]).slice(0, 20))
+        console.log(`  ${ms(t / 3).padStart(10)}  trace ${name}`);
     }
     const rows = await page.locator('table caption', { hasText: 'Statistics by queue' }).count();
     if (rows !== 1) throw new Error('the screen shows no statistics table');

@@ -23,8 +23,8 @@
 //    (scripts/bench-reporting.ts keeps one under .tmp/bench/), served by a copy of the built program. In one page:
 //    the screen's time, from the click on "Show" to the new chart drawn and painted (a MutationObserver sees uPlot's
 //    new chart, then one frame), against the API's, a fetch of the same POST in the same page until its whole body
-//    has arrived. `--chart-rounds` rounds each (default 9, after 2 of warm-up), alternated, each first in every other round; medians. Target: the screen's
-//    median at most 1.5x the API's.
+//    has arrived. `--chart-rounds` rounds each (default 9, after 2 of warm-up), alternated, each first in every other
+//    round; medians. Target: the screen's median at most 1.5x the API's.
 // The figures are printed; any error fails the run (exit 1).
 // Code run in the page is typed loosely: this tsconfig has no DOM library (as in test/browser).
 /* eslint-disable @typescript-eslint/no-explicit-any */

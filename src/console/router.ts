@@ -19,6 +19,8 @@ export interface Screen {
   readonly permission?: string;
   /** Its label in the menu; none: not in the menu. */
   readonly nav?: string;
+  /** The menu's group it is listed under (Live, Reports, Directory, PBX); none: a top-level entry. */
+  readonly group?: string;
   /** Full screen without the console's header and menu (TV mode). */
   readonly bare?: boolean;
 }

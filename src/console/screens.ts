@@ -2,8 +2,9 @@ import type { Screen } from './router';
 import { SignIn } from './screens/sign-in';
 
 /**
- * Every screen of the console, in menu order. A new screen is one entry here (part 2's reports, directory and
- * PBX screens: `load: () => import('./screens/…')`, so their code and chart library load only when opened).
+ * Every screen of the console, in menu order. A new screen is one entry here, `load: () => import('./screens/…')` so
+ * that its code (and a report's chart library) loads only when opened, with `group` naming its menu group: Live,
+ * Reports, Directory, PBX.
  */
 export const SCREENS: readonly Screen[] = [
   { path: '/sign-in', title: 'Sign in', component: SignIn, public: true },
@@ -14,6 +15,7 @@ export const SCREENS: readonly Screen[] = [
     load: () => import('./screens/wallboard'),
     permission: 'reporting.queues.read',
     nav: 'Wallboard',
+    group: 'Live',
   },
   {
     path: '/wallboard/links',
@@ -21,13 +23,15 @@ export const SCREENS: readonly Screen[] = [
     load: () => import('./screens/wallboard-links'),
     permission: 'reporting.wallboards.manage',
     nav: 'TV links',
+    group: 'Live',
   },
   {
     path: '/reports/queues',
     title: 'Queue statistics',
     load: () => import('./screens/queue-stats'),
     permission: 'reporting.queues.read',
-    nav: 'Statistics',
+    nav: 'Queue statistics',
+    group: 'Reports',
   },
   {
     path: '/reports/service-level',
@@ -35,6 +39,7 @@ export const SCREENS: readonly Screen[] = [
     load: () => import('./screens/service-level'),
     permission: 'reporting.queues.read',
     nav: 'Service level',
+    group: 'Reports',
   },
   {
     path: '/reports/lost-calls',
@@ -42,6 +47,7 @@ export const SCREENS: readonly Screen[] = [
     load: () => import('./screens/lost-calls'),
     permission: 'reporting.queues.read',
     nav: 'Lost callers',
+    group: 'Reports',
   },
   {
     path: '/reports/agents',
@@ -49,27 +55,31 @@ export const SCREENS: readonly Screen[] = [
     load: () => import('./screens/agents'),
     permission: 'reporting.queues.read',
     nav: 'Agents',
+    group: 'Reports',
   },
   {
     path: '/reports/agent-sessions',
     title: 'Agent sessions',
     load: () => import('./screens/agent-sessions'),
     permission: 'reporting.queues.read',
-    nav: 'Sessions',
+    nav: 'Agent sessions',
+    group: 'Reports',
   },
   {
     path: '/reports/agent-availability',
     title: 'Agent availability',
     load: () => import('./screens/agent-availability'),
     permission: 'reporting.queues.read',
-    nav: 'Availability',
+    nav: 'Agent availability',
+    group: 'Reports',
   },
   {
     path: '/reports/saved',
     title: 'Saved reports',
     load: () => import('./screens/saved-reports'),
     permission: 'reporting.saved.read',
-    nav: 'Saved',
+    nav: 'Saved reports',
+    group: 'Reports',
   },
   {
     path: '/pbx/links',
@@ -77,6 +87,7 @@ export const SCREENS: readonly Screen[] = [
     load: () => import('./screens/pbx-links'),
     permission: 'reporting.queues.read',
     nav: 'AMI links',
+    group: 'PBX',
   },
   {
     path: '/pbx/imports',
@@ -84,6 +95,7 @@ export const SCREENS: readonly Screen[] = [
     load: () => import('./screens/pbx-imports'),
     permission: 'reporting.logs.ingest',
     nav: 'Imports',
+    group: 'PBX',
   },
   {
     // The API answers platform admins only; the menu leaves it out for roles that cannot manage tenants at all.
@@ -92,6 +104,7 @@ export const SCREENS: readonly Screen[] = [
     load: () => import('./screens/pbx-sync'),
     permission: 'admin.tenants.create',
     nav: 'Config sync',
+    group: 'PBX',
   },
   { path: '/account', title: 'Account', load: () => import('./screens/account'), nav: 'Account' },
 ];

@@ -142,6 +142,54 @@ export function Field(props: { form: FormState; name: string; label: ComponentCh
   );
 }
 
+/** A labelled choice (a role, a branch, a tenant); like Field, the API's problem with it appears under it. */
+export function SelectField(props: {
+  form: FormState;
+  name: string;
+  label: ComponentChildren;
+  options: readonly { readonly value: string | number; readonly label: string }[];
+  value?: string | number;
+  hint?: ComponentChildren;
+  /** A first choice meaning "none" (sent as ""). */
+  none?: string;
+  onChange?: (value: string) => void;
+}) {
+  const { form, name } = props;
+  const id = useMemo(() => nextId(name), [name]);
+  const error = form.fieldErrors.value[name];
+  const described = [props.hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
+  return (
+    <div class="field">
+      <label for={id}>{props.label}</label>
+      <select
+        id={id}
+        name={name}
+        value={props.value === undefined ? undefined : String(props.value)}
+        aria-invalid={error ? 'true' : undefined}
+        aria-describedby={described}
+        onChange={(e) => props.onChange?.(e.currentTarget.value)}
+      >
+        {props.none !== undefined && <option value="">{props.none}</option>}
+        {props.options.map((o) => (
+          <option key={o.value} value={String(o.value)}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+      {props.hint && (
+        <p class="hint" id={`${id}-hint`}>
+          {props.hint}
+        </p>
+      )}
+      {error && (
+        <p class="field-error" id={`${id}-error`}>
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
 export function Submit(props: { form: FormState; children: ComponentChildren; class?: string }) {
   return (
     <button type="submit" class={props.class ?? 'primary'} disabled={props.form.busy.value} aria-busy={props.form.busy.value || undefined}>

@@ -1,5 +1,6 @@
 import { Field } from '../components/form';
 import { Table } from '../components/table';
+import { Pager } from '../components/records';
 import { ReportScreen } from '../reports/report-screen';
 import { timezone } from '../session';
 import { dateTime, duration, integer } from '../time';
@@ -97,24 +98,7 @@ export default function LostCallsScreen() {
               { key: 'recovery', header: 'Recovery', cell: recoveryOf },
             ]}
           />
-          {answer.maxPage > 1 && (
-            <nav class="pager" aria-label="Pages of lost callers">
-              <button type="button" class="secondary" disabled={answer.page <= 1} onClick={() => again({ page: answer.page - 1 })}>
-                Previous page
-              </button>
-              <span>
-                Page {answer.page} of {answer.maxPage}
-              </span>
-              <button
-                type="button"
-                class="secondary"
-                disabled={answer.page >= answer.maxPage}
-                onClick={() => again({ page: answer.page + 1 })}
-              >
-                Next page
-              </button>
-            </nav>
-          )}
+          {answer.maxPage > 1 && <Pager page={answer} label="lost callers" onPage={(n) => again({ page: n })} />}
         </>
       )}
     </ReportScreen>

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
 import { Submit, useForm } from '../components/form';
+import { Pager } from '../components/records';
 import { Table } from '../components/table';
 import { can, session, timezone } from '../session';
 import { dateTime, integer, zoneName } from '../time';
@@ -82,19 +83,7 @@ export default function SavedReports() {
           },
         ]}
       />
-      {page && page.maxPage > 1 && (
-        <nav class="pager" aria-label="Pages of saved reports">
-          <button type="button" class="secondary" disabled={page.page <= 1} onClick={() => setPageNo(page.page - 1)}>
-            Previous page
-          </button>
-          <span>
-            Page {page.page} of {page.maxPage}
-          </span>
-          <button type="button" class="secondary" disabled={page.page >= page.maxPage} onClick={() => setPageNo(page.page + 1)}>
-            Next page
-          </button>
-        </nav>
-      )}
+      {page && page.maxPage > 1 && <Pager page={page} label="saved reports" onPage={setPageNo} />}
       {open && <Runs filter={open} zone={zone} />}
     </section>
   );

@@ -1,0 +1,109 @@
+import type { ComponentChildren } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { api, type Query } from '../api';
+import { useForm } from './form';
+
+/** A page of a list as every list of the API answers it (decisions.md §5b). */
+export interface RecordPage<T> {
+  readonly records: readonly T[];
+  readonly page: number;
+  readonly maxPage: number;
+  readonly total: number;
+}
+
+/**
+ * One page of an API list and what changes it: the filter (the list's own query parameters, e.g. `tenantId`), the
+ * page number, and `reload` after a change. The console asks the API for each page; it never pages or filters by itself.
+ */
+export function useRecordPage<T>(path: string, filter: Query = {}, recordsPerPage = 25) {
+  const [page, setPage] = useState<RecordPage<T> | null>(null);
+  const [pageNo, setPageNo] = useState(1);
+  const [failed, setFailed] = useState<string | null>(null);
+  const [version, setVersion] = useState(0);
+  const key = JSON.stringify(filter);
+  useEffect(() => setPageNo(1), [key]);
+  useEffect(() => {
+    let live = true;
+    setFailed(null);
+    api.get<RecordPage<T>>(path, { ...filter, page: pageNo, recordsPerPage }).then(
+      (p) => live && setPage(p),
+      (e: Error) => live && setFailed(e.message),
+    );
+    return () => {
+      live = false;
+    };
+  }, [path, key, pageNo, version]);
+  return { page, failed, setPageNo, reload: () => setVersion((v) => v + 1) };
+}
+
+/** Previous and next page of a list, with where the reader is ("Page 2 of 7, 160 records"). */
+export function Pager(props: { page: RecordPage<unknown> | null; label: string; onPage: (n: number) => void }) {
+  const { page } = props;
+  if (!page) return null;
+  if (page.maxPage <= 1 && page.page <= 1) return <p class="pager">{page.total === 1 ? '1 record' : `${page.total} records`}</p>;
+  return (
+    <nav class="pager" aria-label={`Pages of ${props.label}`}>
+      <button type="button" class="secondary" disabled={page.page <= 1} onClick={() => props.onPage(page.page - 1)}>
+        Previous page
+      </button>
+      <span>
+        Page {page.page} of {page.maxPage}, {page.total} {page.total === 1 ? 'record' : 'records'}
+      </span>
+      <button type="button" class="secondary" disabled={page.page >= page.maxPage} onClick={() => props.onPage(page.page + 1)}>
+        Next page
+      </button>
+    </nav>
+  );
+}
+
+/**
+ * Delete with a second step ("Delete Sales now" / "Keep it"). The API's refusal is shown as it words it: a 409 names
+ * what still depends on the record ("Branch 3 still has 2 users, 1 extension: move them to another branch first").
+ */
+export function DeleteButton(props: { what: string; path: string; onDone: () => void; verb?: string; children?: ComponentChildren }) {
+  const [sure, setSure] = useState(false);
+  const form = useForm([]);
+  const verb = props.verb ?? 'Delete';
+  if (!sure)
+    return (
+      <button type="button" class="secondary" onClick={() => setSure(true)}>
+        {verb}
+        <span class="visually-hidden"> {props.what}</span>
+      </button>
+    );
+  return (
+    <span class="confirm">
+      {form.error.value && (
+        <span class="form-error" role="alert">
+          {form.error.value}{' '}
+        </span>
+      )}
+      {props.children}
+      <button
+        type="button"
+        class="danger"
+        disabled={form.busy.value}
+        onClick={() =>
+          void form.submit(async () => {
+            await api.del(props.path);
+            props.onDone();
+          })
+        }
+      >
+        {verb} {props.what} now
+      </button>{' '}
+      <button type="button" class="quiet" onClick={() => setSure(false)}>
+        Keep it
+      </button>
+    </span>
+  );
+}
+
+/** A screen's error line (a list that did not load), announced. */
+export function Failure(props: { message: string | null }) {
+  return props.message ? (
+    <p class="form-error" role="alert">
+      {props.message}
+    </p>
+  ) : null;
+}

@@ -1,10 +1,11 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api } from '../api';
 import { Field, Form, Submit, useForm } from '../components/form';
+import { Failure, Pager, useRecordPage } from '../components/records';
 import { Table } from '../components/table';
 import { session, timezone } from '../session';
 import { dateTime, integer, zoneName } from '../time';
-import type { Extension, ExtensionPage, MappingHint, PbxImport, PbxImportPage } from '../types';
+import type { Extension, ExtensionPage, MappingHint, PbxImport } from '../types';
 
 const SOURCE: Record<PbxImport['source'], string> = {
   file: 'tars import',
@@ -26,13 +27,8 @@ const fileName = (path: string | null) => (path === null ? '' : (path.split('/')
  */
 export default function PbxImports() {
   const zone = timezone.value;
-  const [page, setPage] = useState<PbxImportPage | null>(null);
-  const [pageNo, setPageNo] = useState(1);
+  const { page, failed, setPageNo, reload } = useRecordPage<PbxImport>('/v2/pbx/imports', {}, 20);
   const [openId, setOpenId] = useState<number | null>(null);
-  const [failed, setFailed] = useState<string | null>(null);
-  const reload = () =>
-    api.get<PbxImportPage>('/v2/pbx/imports', { page: pageNo, recordsPerPage: 20 }).then(setPage, (e: Error) => setFailed(e.message));
-  useEffect(() => void reload(), [pageNo]);
   const open = page?.records.find((r) => r.id === openId) ?? null;
   return (
     <section class="screen" aria-labelledby="imports-title">
@@ -43,11 +39,7 @@ export default function PbxImports() {
         Every import of the PBX's logs (queue_log and Master.csv): by <code>tars import</code>, <code>--follow</code>, lines sent over HTTP,
         or “Import again”. A name that matches no queue or extension is listed in the import's details with what maps it.
       </p>
-      {failed && (
-        <p class="form-error" role="alert">
-          {failed}
-        </p>
-      )}
+      <Failure message={failed} />
       <Table<PbxImport>
         caption={`Imports, newest first (times in ${zoneName(zone)})`}
         rows={page?.records ?? []}
@@ -79,19 +71,7 @@ export default function PbxImports() {
           },
         ]}
       />
-      {page && page.maxPage > 1 && (
-        <nav class="pager" aria-label="Pages of imports">
-          <button type="button" class="secondary" disabled={page.page <= 1} onClick={() => setPageNo(page.page - 1)}>
-            Previous page
-          </button>
-          <span>
-            Page {page.page} of {page.maxPage}
-          </span>
-          <button type="button" class="secondary" disabled={page.page >= page.maxPage} onClick={() => setPageNo(page.page + 1)}>
-            Next page
-          </button>
-        </nav>
-      )}
+      <Pager page={page} label="imports" onPage={setPageNo} />
       {open && (
         <ImportDetails
           key={open.id}
@@ -99,7 +79,8 @@ export default function PbxImports() {
           zone={zone}
           onAgain={(made) => {
             setPageNo(1);
-            void reload().then(() => setOpenId(made.id));
+            setOpenId(made.id);
+            reload();
           }}
         />
       )}

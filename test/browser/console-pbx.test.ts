@@ -101,6 +101,10 @@ describe('the console in chromium: AMI links, recent imports, config sync (issue
     });
     const down = await site.call('GET', '/v2/reporting/queues/live', { token: root, query: { tenantId: 1 } });
     expect(down.body.pbx[0].state).to.not.equal('connected');
+    if (down.body.pbx[0].reason) {
+      await until(async () => (await linkRow().innerText()).includes(down.body.pbx[0].reason), { what: 'the reason shown', ms: 10_000 });
+      await shot('console-pbx-links-down');
+    }
     site.peer.comeBack();
     await until(async () => (await linkRow().innerText()).includes('Connected'), { what: 'the link back', ms: 30_000 });
     expect(browser.pageErrors()).to.deep.equal([]);

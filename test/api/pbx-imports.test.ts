@@ -144,6 +144,25 @@ describe('GET /v2/pbx/imports and POST /v2/pbx/imports/{id}/again', () => {
 });
 
 describe('the record of imports: --follow and parallel imports again', () => {
+  it('when the recorded file is gone, then importing it again is a 409 and records nothing', async () => {
+    const lab = await startLab();
+    const dir = mkdtempSync(join(tmpdir(), 'tars-gone-'));
+    try {
+      const file = join(dir, 'queue_log');
+      cpSync(QUEUE_LOG, file);
+      await importAsCli(lab.app, file);
+      rmSync(file);
+      const first = (await lab.app.request('GET', '/v2/pbx/imports', { token: lab.root })).body.records[0];
+      const res = await lab.app.request('POST', `/v2/pbx/imports/${first.id}/again`, { token: lab.root });
+      expectError(res, 409);
+      expect(res.body.message).to.equal(`${file} cannot be read now (ENOENT)`);
+      expect((await lab.app.request('GET', '/v2/pbx/imports', { token: lab.root })).body.total).to.equal(1);
+    } finally {
+      await lab.app.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('when a file is followed, then its one record is brought up to date after each batch', async () => {
     const lab = await startLab();
     const dir = mkdtempSync(join(tmpdir(), 'tars-follow-'));

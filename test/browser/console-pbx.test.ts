@@ -151,6 +151,41 @@ describe('the console in chromium: AMI links, recent imports, config sync (issue
     expect(browser.pageErrors()).to.deep.equal([]);
   });
 
+  it("when lines name an unknown queue and an unknown member's interface, then 'Add the queue' and 'Add extension' add them through the API", async () => {
+    const t = Math.floor(Date.now() / 1000) - 3600;
+    const lines = [
+      `${t}|NONE|sales|Local/250@agents/n|ADDMEMBER|`,
+      `${t + 10}|pbx-c1|sales|NONE|ENTERQUEUE||+15550001|1`,
+      `${t + 14}|pbx-c1|sales|Walt New|CONNECT|4|pbx-c1.2|3`,
+      `${t + 90}|pbx-c1|sales|Walt New|COMPLETEAGENT|4|76|1`,
+      `${t + 100}|pbx-c2|spillover|NONE|ENTERQUEUE||+15550002|1`,
+    ];
+    const sent = await site.call('POST', '/v2/reporting/ingest/queue-log', { token: site.admin.token, body: { lines } });
+    expect(sent.body.toMap.map((h: { action: string }) => h.action)).to.deep.equal(['add-queue', 'add-extension']);
+    await page.goto(`${site.url}/pbx/imports`);
+    const newest = page.locator('table:has(caption:text("Imports, newest first")) tbody tr').first();
+    await newest.waitFor();
+    expect(await newest.innerText()).to.include('Sent over HTTP');
+    await newest.getByRole('button', { name: /Details/ }).click();
+    const details = page.locator('article.import-card');
+    await details.getByText('Queue “spillover”: 1 line').waitFor();
+    await details.getByText('Agent “Local/250@agents/n” = “Walt New”: 3 lines').waitFor();
+    expect(await details.getByLabel('Name', { exact: true }).inputValue()).to.equal('Walt New');
+    await details.getByRole('button', { name: 'Add extension 250 (Local/250@agents/n)' }).click();
+    await details.getByText('Extension 250 added').waitFor();
+    await details.getByRole('button', { name: 'Add the queue' }).click();
+    await details.getByText('Queue “spillover” added').waitFor();
+    const extensions = (await site.call('GET', '/v2/extensions', { token: root, query: { tenantId: 1, paginated: 0 } })).body.records as {
+      extNum: number;
+      extName: string;
+      peerName: string;
+    }[];
+    expect(extensions.find((e) => e.extNum === 250)).to.deep.include({ peerName: 'Local/250@agents/n', extName: 'Walt New' });
+    const queues = await site.call('GET', '/v2/queues', { token: root, query: { tenantId: 1 } });
+    expect(JSON.stringify(queues.body)).to.include('"name":"spillover"');
+    expect(browser.pageErrors()).to.deep.equal([]);
+  });
+
   it('when the sync plan is shown, then it is the API plan as a diff; a plan the directory outdated is refused; applied, the directory has it', async () => {
     const plan = (await site.call<Plan>('GET', '/v2/pbx/config/plan', { token: root, query: { tenantId: 1 } })).body;
     expect(plan.configured).to.equal(true);

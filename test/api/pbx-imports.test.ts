@@ -5,6 +5,7 @@ import { expect } from 'chai';
 import { readFixtureFile, seedFixture } from '../../src/seed/seed';
 import { followFile, importFile } from '../../src/modules/pbx-logs/file-import';
 import { QueueLogImporter } from '../../src/modules/pbx-logs/queue-log-importer';
+import { recordImport } from '../../src/modules/pbx-logs/pbx-imports.repository';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { expectError } from '../helpers/errors';
 import { buildTenant, buildUser, ROLE, tokenFor } from '../helpers/factories';
@@ -144,6 +145,36 @@ describe('GET /v2/pbx/imports and POST /v2/pbx/imports/{id}/again', () => {
 });
 
 describe('the record of imports: --follow and parallel imports again', () => {
+  it("when a tenant's records pass the number kept, then its oldest go and another tenant's stay", async () => {
+    const lab = await startLab();
+    try {
+      const { sqlite } = lab.app.deps.database;
+      const row = (tenantId: number | null, n: number) => ({
+        tenantId,
+        source: 'ingest' as const,
+        kind: 'queue_log' as const,
+        path: null,
+        timezone: 'UTC',
+        cdrColumns: null,
+        againOf: null,
+        startedAt: n,
+        finishedAt: n,
+        summary: '{}',
+      });
+      recordImport(sqlite, row(lab.other.id, 0), 3);
+      for (let n = 1; n <= 5; n++) recordImport(sqlite, row(1, n), 3);
+      const kept = sqlite.prepare('SELECT tenant_id AS t, started_at AS n FROM pbx_imports ORDER BY id').all();
+      expect(kept).to.deep.equal([
+        { t: lab.other.id, n: 0 },
+        { t: 1, n: 3 },
+        { t: 1, n: 4 },
+        { t: 1, n: 5 },
+      ]);
+    } finally {
+      await lab.app.close();
+    }
+  });
+
   it('when the recorded file is gone, then importing it again is a 409 and records nothing', async () => {
     const lab = await startLab();
     const dir = mkdtempSync(join(tmpdir(), 'tars-gone-'));

@@ -47,14 +47,28 @@ const statementsOf = preparedStatements({
     `INSERT INTO pbx_imports (tenant_id, source, kind, path, timezone, cdr_columns, again_of, started_at, finished_at, summary)
      VALUES (@tenantId, @source, @kind, @path, @timezone, @cdrColumns, @againOf, @startedAt, @finishedAt, @summary)`,
   ),
+  // The index pbx_imports_tenant (tenant_id, id) finds the oldest rows of the scope beyond the newest `keep`.
+  prune: statement<{ tenantId: number | null; keep: number }, never>(
+    `DELETE FROM pbx_imports WHERE tenant_id IS @tenantId AND id <= (
+       SELECT id FROM pbx_imports WHERE tenant_id IS @tenantId ORDER BY id DESC LIMIT 1 OFFSET @keep)`,
+  ),
   update: statement<{ id: number; finishedAt: number; summary: string }, never>(
     'UPDATE pbx_imports SET finished_at = @finishedAt, summary = @summary WHERE id = @id',
   ),
 });
 
-/** Records an import; answers its id. */
-export function recordImport(sqlite: Sqlite, row: NewPbxImport): number {
-  return Number(statementsOf(sqlite).insert.run(row).lastInsertRowid);
+/**
+ * The records kept per tenant (and for the whole installation): the newest. Lines sent over HTTP by a script, one
+ * request a second, would otherwise add 86,400 rows a day; a thousand imports is weeks of files.
+ */
+export const IMPORTS_KEPT = 1000;
+
+/** Records an import, and forgets the oldest of its tenant beyond `keep`; answers its id. */
+export function recordImport(sqlite: Sqlite, row: NewPbxImport, keep = IMPORTS_KEPT): number {
+  const s = statementsOf(sqlite);
+  const id = Number(s.insert.run(row).lastInsertRowid);
+  s.prune.run({ tenantId: row.tenantId, keep });
+  return id;
 }
 
 /** Brings an import's record up to date (a followed file, after each batch). */

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { expect } from 'chai';
 import type { Locator, Page } from 'playwright-core';
 import { openBrowser, seriousAxeViolations, type OpenBrowser } from '../helpers/browser';
-import { PLATFORM_ADMIN, startConsoleSite, type ConsoleSite } from '../helpers/console-site';
+import { LAB_ADMIN, PLATFORM_ADMIN, startConsoleSite, type ConsoleSite } from '../helpers/console-site';
 import { until } from '../helpers/until';
 
 /*
@@ -41,17 +41,21 @@ describe('the console in chromium: the directory, part A (issue 31)', function (
     token = signedIn.body.accessToken;
     browser = await openBrowser({ origins: [site.url] });
     page = browser.page;
-    await page.goto(`${site.url}/sign-in?next=${encodeURIComponent('/account')}`);
-    await page.getByLabel('E-mail').fill(PLATFORM_ADMIN.email);
-    await page.getByLabel('Password', { exact: true }).fill(PLATFORM_ADMIN.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Account' }).waitFor();
+    await signIn(PLATFORM_ADMIN);
   });
   after(async () => {
     await browser?.close();
     await site?.close();
   });
 
+  const signIn = async (who: { email: string; password: string }) => {
+    await browser.context.clearCookies();
+    await page.goto(`${site.url}/sign-in?next=${encodeURIComponent('/account')}`);
+    await page.getByLabel('E-mail').fill(who.email);
+    await page.getByLabel('Password', { exact: true }).fill(who.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Account' }).waitFor();
+  };
   const api = async (method: string, path: string, body?: object, query?: Rec) => site.call(method, path, { token, body, query });
   const get = async (path: string, query?: Rec) => {
     const res = await api('GET', path, undefined, query);
@@ -339,6 +343,31 @@ describe('the console in chromium: the directory, part A (issue 31)', function (
     await page.getByRole('button', { name: 'Delete Console queue now' }).click();
     await said('Queue Console queue deleted.');
     expect(await get(`/v2/queues/${made.id}`)).to.deep.equal({ status: 404 });
+  });
+
+  it("when an account admin opens the directory, then it has no Tenants screen and no tenant choice: its lists are its own tenant's", async () => {
+    try {
+      await signIn(LAB_ADMIN);
+      await page.getByRole('button', { name: 'Directory' }).click();
+      const menu = page.locator('#menu-directory');
+      expect(await menu.getByRole('link').allInnerTexts()).to.deep.equal(['Branches', 'Extensions', 'Queues']);
+      await menu.getByRole('link', { name: 'Branches' }).click();
+      await page.getByRole('heading', { name: 'Branches', level: 1 }).waitFor();
+      await row(/Lab Contact Center/).waitFor();
+      expect(await page.locator('tbody th').allInnerTexts()).to.deep.equal(['Lab Contact Center']);
+      expect(await page.getByLabel('Tenant', { exact: true }).count(), 'no tenant filter nor field').to.equal(0);
+      expect(await page.getByRole('columnheader', { name: 'Tenant' }).count()).to.equal(0);
+      // Its new branch goes to its own tenant, the only one it has.
+      await form('Add a branch').getByLabel('Name', { exact: true }).fill('Lab annex');
+      await form('Add a branch').getByRole('button', { name: 'Add the branch' }).click();
+      await said('Branch Lab annex added to Asterisk Lab.');
+      const branches = (await get('/v2/admin/branches', { paginated: 0 })).records as Rec[];
+      expect(branches.find((b) => b.name === 'Lab annex')?.tenant).to.deep.equal({ id: 1, name: 'Asterisk Lab' });
+      await page.goto(`${site.url}/directory/tenants`);
+      await page.getByText('Your role does not allow this screen (admin.tenants.read).').waitFor();
+    } finally {
+      await signIn(PLATFORM_ADMIN);
+    }
   });
 
   it('when each directory screen is checked by axe-core in light and dark, at 1280 and 390 px, then none has a serious or critical violation and nothing is wider than a phone', async () => {

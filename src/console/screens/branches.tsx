@@ -20,15 +20,18 @@ export default function Branches() {
   const { page, failed, setPageNo, reload } = useRecordPage<Branch>('/v2/admin/branches', { tenantId });
   const [editing, setEditing] = useState<Branch | null>(null);
   const [said, setSaid] = useState<string | null>(null);
+  const title = useRef<HTMLHeadingElement>(null);
+  /** After a change or a delete the form or row is gone: focus goes to the screen's title, the message under it. */
   const done = (message: string) => {
     setSaid(message);
     setEditing(null);
     reload();
+    title.current?.focus();
   };
   const several = tenants.length > 1;
   return (
     <section class="screen" aria-labelledby="branches-title">
-      <h1 id="branches-title" tabIndex={-1}>
+      <h1 id="branches-title" ref={title} tabIndex={-1}>
         Branches
       </h1>
       <p>
@@ -77,6 +80,7 @@ export default function Branches() {
           tenants={tenants}
           tenantId={tenantId}
           onDone={done}
+          onAdded={reload}
           onCancel={() => setEditing(null)}
         />
       )}
@@ -90,6 +94,8 @@ function BranchForm(props: {
   tenants: readonly TenantChoice[];
   tenantId: number | undefined;
   onDone: (message: string) => void;
+  /** A record was added: the form says so itself and stays for the next one. */
+  onAdded: () => void;
   onCancel: () => void;
 }) {
   const { branch } = props;
@@ -127,7 +133,8 @@ function BranchForm(props: {
               default: isDefault,
             });
             el.reset();
-            props.onDone(`Branch ${made.name} added to ${made.tenant.name}.`);
+            props.onAdded();
+            return `Branch ${made.name} added to ${made.tenant.name}.`;
           }
         }}
       >

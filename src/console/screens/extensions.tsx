@@ -43,16 +43,19 @@ export default function Extensions() {
   const branches = useBranches(undefined);
   const [editing, setEditing] = useState<Extension | null>(null);
   const [said, setSaid] = useState<string | null>(null);
+  const title = useRef<HTMLHeadingElement>(null);
+  /** After a change or a delete the form or row is gone: focus goes to the screen's title, the message under it. */
   const done = (message: string) => {
     setSaid(message);
     setEditing(null);
     reload();
+    title.current?.focus();
   };
   const branchName = (id: number | null) => (id === null ? '' : (branches.find((b) => b.id === id)?.name ?? `Branch ${id}`));
   const tenantName = (id: number) => tenants.find((t) => t.id === id)?.name ?? `Tenant ${id}`;
   return (
     <section class="screen" aria-labelledby="extensions-title">
-      <h1 id="extensions-title" tabIndex={-1}>
+      <h1 id="extensions-title" ref={title} tabIndex={-1}>
         Extensions
       </h1>
       <p>
@@ -121,6 +124,7 @@ export default function Extensions() {
           tenants={tenants}
           tenantId={tenantId}
           onDone={done}
+          onAdded={reload}
           onCancel={() => setEditing(null)}
         />
       )}
@@ -134,6 +138,8 @@ function ExtensionForm(props: {
   tenants: readonly TenantChoice[];
   tenantId: number | undefined;
   onDone: (message: string) => void;
+  /** A record was added: the form says so itself and stays for the next one. */
+  onAdded: () => void;
   onCancel: () => void;
 }) {
   const ext = props.extension;
@@ -170,7 +176,8 @@ function ExtensionForm(props: {
           } else {
             const made = await api.post<Extension>('/v2/extensions', { tenantId, ...fields });
             el.reset();
-            props.onDone(`Extension ${made.extNum} added.`);
+            props.onAdded();
+            return `Extension ${made.extNum} added.`;
           }
         }}
       >

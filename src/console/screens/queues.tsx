@@ -48,15 +48,18 @@ export default function Queues() {
     };
   }, [tenantId, version]);
   const reload = () => setVersion((v) => v + 1);
+  const title = useRef<HTMLHeadingElement>(null);
+  /** After a change or a delete focus goes to the screen's title, the message under it; a new queue opens in its editor. */
   const done = (message: string, keep?: Queue) => {
     setSaid(message);
     setEditing(keep ?? null);
     reload();
+    if (!keep) title.current?.focus();
   };
   const edit = (id: number) => void api.get<Queue>(`/v2/queues/${id}`).then(setEditing, (e: Error) => setFailed(e.message));
   return (
     <section class="screen" aria-labelledby="queues-title">
-      <h1 id="queues-title" tabIndex={-1}>
+      <h1 id="queues-title" ref={title} tabIndex={-1}>
         Queues
       </h1>
       <p>
@@ -107,7 +110,7 @@ export default function Queues() {
             onDone={(q) => done(`Queue ${q.name} changed.`)}
             onCancel={() => setEditing(null)}
           />
-          <AlertsForm key={`alerts-${editing.id}`} queue={editing} onDone={(m) => setSaid(m)} />
+          <AlertsForm key={`alerts-${editing.id}`} queue={editing} />
         </>
       )}
       {!editing && can('admin.queues.create') && (
@@ -284,7 +287,7 @@ function QueueForm(props: {
 }
 
 /** The queue's alert thresholds (PUT /v2/queues/{id}/alerts: the whole set; an empty field turns its alert off). */
-function AlertsForm(props: { queue: Queue; onDone: (message: string) => void }) {
+function AlertsForm(props: { queue: Queue }) {
   const form = useForm([
     'maxCallersWaiting',
     'maxLongestWaitSeconds',
@@ -318,7 +321,7 @@ function AlertsForm(props: { queue: Queue; onDone: (message: string) => void }) 
               cooldownSeconds: numberOrText(v.cooldownSeconds),
             });
             setAlerts(saved);
-            props.onDone(`Alert thresholds of ${props.queue.name} saved.`);
+            return `Alert thresholds of ${props.queue.name} saved.`;
           }}
         >
           <p class="hint">

@@ -15,14 +15,17 @@ export default function Tenants() {
   const { page, failed, setPageNo, reload } = useRecordPage<Tenant>('/v2/admin/tenants');
   const [editing, setEditing] = useState<Tenant | null>(null);
   const [said, setSaid] = useState<string | null>(null);
+  const title = useRef<HTMLHeadingElement>(null);
+  /** After a change or a delete the form or row is gone: focus goes to the screen's title, the message under it. */
   const done = (message: string) => {
     setSaid(message);
     setEditing(null);
     reload();
+    title.current?.focus();
   };
   return (
     <section class="screen" aria-labelledby="tenants-title">
-      <h1 id="tenants-title" tabIndex={-1}>
+      <h1 id="tenants-title" ref={title} tabIndex={-1}>
         Tenants
       </h1>
       <p>The organisations this server keeps apart: each has its own branches, users, extensions, queues and reports.</p>
@@ -59,7 +62,7 @@ export default function Tenants() {
       />
       <Pager page={page} label="tenants" onPage={setPageNo} />
       {(editing ? can('admin.tenants.update') : can('admin.tenants.create')) && (
-        <TenantForm key={editing?.id ?? 'new'} tenant={editing} onDone={done} onCancel={() => setEditing(null)} />
+        <TenantForm key={editing?.id ?? 'new'} tenant={editing} onDone={done} onAdded={reload} onCancel={() => setEditing(null)} />
       )}
     </section>
   );
@@ -83,7 +86,7 @@ function DeleteTenant(props: { tenant: Tenant; onDone: () => void }) {
 }
 
 /** Add a tenant, or change the one being edited (PATCH with the fields shown; the partner only when it changed). */
-function TenantForm(props: { tenant: Tenant | null; onDone: (message: string) => void; onCancel: () => void }) {
+function TenantForm(props: { tenant: Tenant | null; onDone: (message: string) => void; onAdded: () => void; onCancel: () => void }) {
   const { tenant } = props;
   const form = useForm(['name', 'partnerId', 'mfaRequired']);
   const heading = useRef<HTMLHeadingElement>(null);
@@ -110,7 +113,8 @@ function TenantForm(props: { tenant: Tenant | null; onDone: (message: string) =>
           } else {
             const made = await api.post<Tenant>('/v2/admin/tenants', { ...body, ...(partnerId !== undefined ? { partnerId } : {}) });
             el.reset();
-            props.onDone(`Tenant ${made.name} added (id ${made.id}).`);
+            props.onAdded();
+            return `Tenant ${made.name} added (id ${made.id}).`;
           }
         }}
       >

@@ -100,10 +100,13 @@ describe('the console in chromium: the directory, part A (issue 31)', function (
       .getByRole('button', { name: 'Edit Console Co' })
       .click();
     const edit = form('Change Console Co');
+    const focused = () => page.evaluate(() => (globalThis as any).document.activeElement?.textContent as string);
+    expect(await focused(), 'Edit moves focus to its form').to.equal('Change Console Co');
     await edit.getByLabel('Name', { exact: true }).fill('Console Company');
     await edit.getByLabel(/two-step sign-in/).check();
     await edit.getByRole('button', { name: 'Save changes' }).click();
     await said('Tenant Console Company changed.');
+    expect(await focused(), 'the form gone, focus is on the title above the message').to.equal('Tenants');
     expect(await get(`/v2/admin/tenants/${made.id}`)).to.deep.equal({ id: made.id, name: 'Console Company', partnerId: 7, mfaRequired: 1 });
 
     // It owns a branch now: the delete is refused with the API's words, and the tenant and its branch stay.

@@ -269,6 +269,14 @@ describe('the console in chromium: the directory, part A (issue 31)', function (
   it('when a queue is added with members, its service level and alert thresholds set, a member added and the queue deleted on its screen, then the API has each change; a queue with stored lines is refused with 409', async () => {
     await open('Queues');
     await row(/Billing/).waitFor();
+    // The tenant filter is the API's tenantId: tenant 2 has no queue, tenant 1 the lab's three.
+    await page.getByLabel('Tenant', { exact: true }).first().selectOption({ label: 'MFA Required Co' });
+    await page.getByRole('cell', { name: 'No queue.' }).waitFor();
+    expect(await get('/v2/queues', { tenantId: 2 })).to.deep.equal([]);
+    await page.getByLabel('Tenant', { exact: true }).first().selectOption({ label: 'Asterisk Lab' });
+    await until(async () => (await page.locator('tbody th').allInnerTexts()).join('|') === 'Sales|Support|Billing', {
+      what: "the lab's queues",
+    });
     const add = form('Add a queue');
     await add.getByLabel('Tenant', { exact: true }).selectOption({ label: 'Asterisk Lab' });
     await add.getByLabel('Name', { exact: true }).fill('Console queue');

@@ -81,6 +81,38 @@ export const SCREENS: readonly Screen[] = [
     nav: 'Saved reports',
     group: 'Reports',
   },
+  {
+    path: '/directory/tenants',
+    title: 'Tenants',
+    load: () => import('./screens/tenants'),
+    permission: 'admin.tenants.read',
+    nav: 'Tenants',
+    group: 'Directory',
+  },
+  {
+    path: '/directory/branches',
+    title: 'Branches',
+    load: () => import('./screens/branches'),
+    permission: 'admin.branches.read',
+    nav: 'Branches',
+    group: 'Directory',
+  },
+  {
+    path: '/directory/extensions',
+    title: 'Extensions',
+    load: () => import('./screens/extensions'),
+    permission: 'admin.extensions.read',
+    nav: 'Extensions',
+    group: 'Directory',
+  },
+  {
+    path: '/directory/queues',
+    title: 'Queues',
+    load: () => import('./screens/queues'),
+    permission: 'admin.queues.read',
+    nav: 'Queues',
+    group: 'Directory',
+  },
   { path: '/account', title: 'Account', load: () => import('./screens/account'), nav: 'Account' },
 ];
 

@@ -24,7 +24,7 @@ export interface ImportLineCountTable {
   lines: number;
 }
 
-/** One import of PBX log lines (db/migrations/2026-11-27T1100_pbx_imports.ts). */
+/** One import of PBX log lines (db/migrations/2026-11-27T1300_pbx_imports.ts). */
 export interface PbxImportTable {
   id: Generated<number>;
   /** The tenant it was scoped to; null: the whole installation (the CLI). */

@@ -44,7 +44,7 @@ export interface ImportOptions {
   readonly record?: ImportRecordOptions;
 }
 
-/** How an import is recorded (db/migrations/2026-11-27T1100_pbx_imports.ts). */
+/** How an import is recorded (db/migrations/2026-11-27T1300_pbx_imports.ts). */
 export interface ImportRecordOptions {
   readonly source: ImportSource;
   readonly kind: ImportKind;

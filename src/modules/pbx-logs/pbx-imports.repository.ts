@@ -6,7 +6,7 @@ import type { PbxImportTable } from '../../db/schema-reporting';
 import { preparedStatements, statement } from '../../db/statements';
 
 /*
- * The record of imports (db/migrations/2026-11-27T1100_pbx_imports.ts): written by ImportRun on the raw
+ * The record of imports (db/migrations/2026-11-27T1300_pbx_imports.ts): written by ImportRun on the raw
  * connection the import writes through (a statement each time an import finishes a batch), read by the API
  * through Kysely, always within the caller's tenant scope.
  */

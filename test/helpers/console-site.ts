@@ -39,6 +39,8 @@ export interface ConsoleSite {
   readonly smtp: TestSmtp;
   readonly sms: HttpReceiver;
   readonly admin: SiteUser;
+  /** The server's data directory (a CLI command may run on it while the server runs). */
+  readonly dataDir: string;
   call<T = any>(method: string, path: string, opts?: RequestOptions): Promise<TestResponse<T>>;
   /** A user of tenant 1 made through the API by the account admin. */
   makeUser(role: number, over?: { extId?: number; email?: string; password?: string }): Promise<SiteUser>;
@@ -79,14 +81,20 @@ function siteFixture(file: string): void {
  * run's site: its AMI link to a peer on loopback that replays the run, a real SMTP sink and SMS receiver for the
  * MFA codes, today's queue_log ingested, and alert thresholds on Sales (queue 1) for the wallboard's colours.
  */
-export async function startConsoleSite(opts: { program?: string } = {}): Promise<ConsoleSite> {
+export async function startConsoleSite(opts: { program?: string; env?: Record<string, string> } = {}): Promise<ConsoleSite> {
   const smtp = await startSmtp();
   const sms = await startReceiver();
   const peer = new AmiPeer(amiTranscript());
   await peer.listen();
   const dir = mkdtempSync(join(tmpdir(), 'tars-console-'));
   siteFixture(join(dir, 'fixture.json'));
-  const env = { TARS_SMTP_URL: smtp.url, TARS_SMS_GATEWAY_URL: `${sms.url}/send`, TARS_AMI_URL: peer.url, TARS_LOG_LEVEL: 'warn' };
+  const env = {
+    TARS_SMTP_URL: smtp.url,
+    TARS_SMS_GATEWAY_URL: `${sms.url}/send`,
+    TARS_AMI_URL: peer.url,
+    TARS_LOG_LEVEL: 'warn',
+    ...opts.env,
+  };
   const args = ['--data-dir', join(dir, 'data'), '--seed', join(dir, 'fixture.json')];
   let server = await startServe(args, { env, program: opts.program });
   const url = server.url;
@@ -117,6 +125,7 @@ export async function startConsoleSite(opts: { program?: string } = {}): Promise
     smtp,
     sms,
     admin,
+    dataDir: join(dir, 'data'),
     call,
     async makeUser(role, over = {}) {
       const email = over.email ?? `console-user-${++users}-${Date.now()}@asterisk-lab.test`;

@@ -11,6 +11,16 @@ export interface MappingHint {
   readonly lines: number;
   /** A shell command (POSIX quoting); `<…>` marks what only the admin knows. */
   readonly command: string;
+  /**
+   * The same as the API does it (the console's buttons): add the queue (POST /v2/queues), add `names[0]` as an alias
+   * of an extension (PATCH /v2/extensions/{id}), or add the extension `names[0]` is the interface of, named `names[1]`
+   * when there is one (POST /v2/extensions).
+   */
+  readonly action: 'add-queue' | 'add-alias' | 'add-extension';
+  /** The tenant it is for; null when the import spanned several tenants and the queue's is unknown. */
+  readonly tenantId: number | null;
+  /** The extension number the alias goes to or the extension added has; null: the admin chooses it. */
+  readonly extension: string | null;
 }
 
 /** An unknown agent name as the summary saw it: its tenant and the queues it appeared in. */
@@ -47,12 +57,17 @@ export function mappingHints(
       names: [name],
       lines,
       command: `tars queue add --tenant ${tenant} --log-name ${shellQuote(name)} --name ${shellQuote(name)}`,
+      action: 'add-queue',
+      tenantId: tenantOfQueues ?? null,
+      extension: null,
     });
   }
   const paired = pairNamesWithInterfaces(agents);
   for (const [name, a] of agents) {
     const num = numberOf(name);
     let command: string;
+    let action: MappingHint['action'] = 'add-alias';
+    let extension: string | null = num ?? null;
     const names = [name];
     let lines = a.lines;
     if (num !== undefined && a.knownNumber(num)) {
@@ -65,12 +80,14 @@ export function mappingHints(
         lines += agents.get(display)?.lines ?? 0;
       }
       command = `tars extension add --tenant ${a.tenantId} --ext ${num}${nameOption} --peer ${shellQuote(name)}`;
+      action = 'add-extension';
     } else {
       const iface = paired.byName.get(name);
       if (iface !== undefined) continue; // the command of its interface adds it as the extension's name
       command = `tars extension update --tenant ${a.tenantId} --ext <extension number> --add-alias ${shellQuote(name)}`;
+      extension = null;
     }
-    hints.push({ kind: 'agent', names, lines, command });
+    hints.push({ kind: 'agent', names, lines, command, action, tenantId: a.tenantId, extension });
   }
   return hints;
 }

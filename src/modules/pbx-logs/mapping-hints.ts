@@ -32,8 +32,23 @@ export interface UnknownAgent {
   readonly knownNumber: (extNum: string) => boolean;
 }
 
-/** POSIX single quotes: the only character they cannot hold is the quote itself. */
-export const shellQuote = (s: string): string => `'${s.replaceAll("'", `'\\''`)}'`;
+/** Control characters (C0, DEL, C1): a name read from a log may hold them (ESC, CR), and a terminal obeys them. */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+const hex = (c: string) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`;
+
+/**
+ * A name quoted for a POSIX shell: single quotes, which hold anything but the quote itself; a name with a control
+ * character in bash's $'…' instead, each such character written as \xHH, so that the printed command neither moves
+ * the terminal nor loses the character (bash, zsh and ksh read $'…'; the name it maps is the name in the log).
+ */
+export const shellQuote = (s: string): string => {
+  if (s.replace(CONTROL, '') === s) return `'${s.replaceAll("'", `'\\''`)}'`;
+  return `$'${s.replace(/[\\']/g, (c) => `\\${c}`).replace(CONTROL, hex)}'`;
+};
+
+/** A name as a terminal may print it: each control character written as \xHH (the summary's names and comments). */
+export const printable = (s: string): string => s.replace(CONTROL, hex);
 
 /** The extension number an interface or channel names (`Local/208@agents/n`, `PJSIP/208`, `Agent/208`), if any. */
 export function numberOf(name: string): string | undefined {

@@ -116,6 +116,18 @@ describe('the console in chromium: queue statistics (issue 31)', function () {
     }).catch(async () => expect(await read()).to.deep.equal(expected));
   };
   const tableShows = (expected: (string | number)[][]) => shows(() => tableOnScreen(page), expected);
+  /**
+   * The API's answer to the screen's own next request to `path`, after checking that the request is `body`. Agents
+   * still logged in today gain logged-in time every second, so a second request a moment later may differ by one.
+   */
+  const answerToScreen = async <T>(path: string, body: object, act: () => Promise<void>): Promise<T> => {
+    const responded = page.waitForResponse((r) => r.request().method() === 'POST' && r.url().endsWith(path));
+    await act();
+    const answer = await responded;
+    expect(answer.status()).to.equal(201);
+    expect(JSON.parse(answer.request().postData() ?? '{}')).to.deep.equal(body);
+    return (await answer.json()) as T;
+  };
   /** A screen opened afresh (the session cookie stays): each test starts from the screen as a user opens it. */
   const open = async (path: string, heading: string) => {
     await page.goto(`${site.url}${path}`);
@@ -304,14 +316,13 @@ describe('the console in chromium: queue statistics (issue 31)', function () {
   it('when agents are shown for the whole range, then each agent row per queue and across queues is the API answer', async () => {
     await open('/reports/agents', 'Agents');
     const day = lastCallDay();
-    await show({ from: day, to: day, rows: 'Whole range' });
-    const answer = await site.call('POST', '/v2/reporting/queues/agents', {
-      token: supervisor.token,
-      body: { queueId: queueIds, startDate: day, endDate: day, distribution: 'totals' },
-    });
-    expect(answer.status).to.equal(201);
+    const answer = await answerToScreen<SchemaTypes['queue-agents']>(
+      '/v2/reporting/queues/agents',
+      { queueId: queueIds, startDate: day, endDate: day, distribution: 'totals' },
+      () => show({ from: day, to: day, rows: 'Whole range' }),
+    );
     type Agent = SchemaTypes['queue-agents']['results'][number];
-    const rows = answer.body.results as Agent[];
+    const rows = answer.results as Agent[];
     expect(rows.some((r) => r.queueName === null && r.answered > 0)).to.equal(true);
     await shows(
       async () =>
@@ -349,14 +360,12 @@ describe('the console in chromium: queue statistics (issue 31)', function () {
   it('when agent sessions are shown, then the table lists every login and pause the API gives and the timeline draws them', async () => {
     await open('/reports/agent-sessions', 'Agent sessions');
     const day = lastCallDay();
-    await show({ from: day, to: day });
-    const answer = await site.call('POST', '/v2/reporting/queues/agent-sessions', {
-      token: supervisor.token,
-      body: { queueId: queueIds, startDate: day, endDate: day },
-    });
-    expect(answer.status).to.equal(201);
     type Line = SchemaTypes['queue-agent-sessions'][number];
-    const lines = answer.body as Line[];
+    const lines = await answerToScreen<Line[]>(
+      '/v2/reporting/queues/agent-sessions',
+      { queueId: queueIds, startDate: day, endDate: day },
+      () => show({ from: day, to: day }),
+    );
     const expected = lines.flatMap((l) => [
       ...l.sessions.map((s) => [l.name || l.peerName, l.queueName, 'Logged in', s.seconds, '']),
       ...l.pauses.map((p) => [l.name || l.peerName, l.queueName, 'Paused', p.seconds, p.reason || 'Paused']),
@@ -382,14 +391,12 @@ describe('the console in chromium: queue statistics (issue 31)', function () {
     await open('/reports/agent-availability', 'Agent availability');
     const day = lastCallDay();
     await page.getByLabel('Support').check();
-    await show({ from: day, to: day });
-    const answer = await site.call('POST', '/v2/reporting/queues/agent-availability', {
-      token: supervisor.token,
-      body: { queueId: support, startDate: day, endDate: day },
-    });
-    expect(answer.status).to.equal(201);
     type Agent = SchemaTypes['agent-availability'][number];
-    const agents = answer.body as Agent[];
+    const agents = await answerToScreen<Agent[]>(
+      '/v2/reporting/queues/agent-availability',
+      { queueId: support, startDate: day, endDate: day },
+      () => show({ from: day, to: day }),
+    );
     expect(agents.length).to.be.greaterThan(1);
     const reasons = [...new Set(agents.flatMap((a) => a.offDutyTimes.map((o) => o.offDutyReason)))];
     expect(reasons.length).to.be.greaterThan(0);

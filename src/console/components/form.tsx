@@ -142,6 +142,54 @@ export function Field(props: { form: FormState; name: string; label: ComponentCh
   );
 }
 
+/** A labelled text area (a list, one item a line); like Field, the API's problem with it appears under it. */
+export function TextAreaField(props: {
+  form: FormState;
+  name: string;
+  label: ComponentChildren;
+  hint?: ComponentChildren;
+  value?: string;
+  rows?: number;
+}) {
+  const { form, name } = props;
+  const id = useMemo(() => nextId(name), [name]);
+  const error = form.fieldErrors.value[name];
+  const described = [props.hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
+  return (
+    <div class="field">
+      <label for={id}>{props.label}</label>
+      <textarea
+        id={id}
+        name={name}
+        rows={props.rows ?? 4}
+        defaultValue={props.value}
+        aria-invalid={error ? 'true' : undefined}
+        aria-describedby={described}
+      />
+      {props.hint && (
+        <p class="hint" id={`${id}-hint`}>
+          {props.hint}
+        </p>
+      )}
+      {error && (
+        <p class="field-error" id={`${id}-error`}>
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/**
+ * A number field's value for the API: nothing when empty, the number when it is one, else the text as typed (so
+ * the API's own message, "serviceLevelSeconds must be an integer", appears under the field).
+ */
+export function numberOrText(value: string | undefined): number | string | undefined {
+  const text = (value ?? '').trim();
+  if (text === '') return undefined;
+  return /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : text;
+}
+
 /** A labelled choice (a role, a branch, a tenant); like Field, the API's problem with it appears under it. */
 export function SelectField(props: {
   form: FormState;

@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api, type Query } from '../api';
+import { can, session } from '../session';
 import { useForm } from './form';
 
 /** A page of a list as every list of the API answers it (decisions.md §5b). */
@@ -106,4 +107,53 @@ export function Failure(props: { message: string | null }) {
       {props.message}
     </p>
   ) : null;
+}
+
+/** A tenant as a choice of the directory's screens. */
+export interface TenantChoice {
+  readonly id: number;
+  readonly name: string;
+}
+
+/**
+ * The tenants the user may choose among: every tenant it reaches (GET /v2/admin/tenants, for platform and partner
+ * admins), else its own one. A screen shows the tenant filter and a tenant field only when there is a choice.
+ */
+export function useTenants(): readonly TenantChoice[] {
+  const own = session.value?.tenant;
+  const [tenants, setTenants] = useState<readonly TenantChoice[]>(own ? [{ id: own.id, name: own.name }] : []);
+  useEffect(() => {
+    if (!can('admin.tenants.read')) return;
+    void api.get<RecordPage<TenantChoice>>('/v2/admin/tenants', { paginated: 0 }).then(
+      (p) => setTenants(p.records.map((t) => ({ id: t.id, name: t.name }))),
+      () => undefined, // the filter stays on the user's own tenant; the list itself says what failed
+    );
+  }, []);
+  return tenants;
+}
+
+/** The list's `tenantId` filter ("All tenants" or one), for users who reach several tenants; nothing otherwise. */
+export function TenantFilter(props: {
+  tenants: readonly TenantChoice[];
+  value: number | undefined;
+  onChange: (id: number | undefined) => void;
+}) {
+  if (props.tenants.length < 2) return null;
+  return (
+    <div class="field inline filter">
+      <label for="tenant-filter">Tenant</label>
+      <select
+        id="tenant-filter"
+        value={props.value === undefined ? '' : String(props.value)}
+        onChange={(e) => props.onChange(e.currentTarget.value === '' ? undefined : Number(e.currentTarget.value))}
+      >
+        <option value="">All tenants</option>
+        {props.tenants.map((t) => (
+          <option key={t.id} value={String(t.id)}>
+            {t.name}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
 }

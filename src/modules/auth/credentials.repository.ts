@@ -91,8 +91,8 @@ export async function switchMfaOn(db: Db, userId: number, mode: string, verified
 
 /**
  * Forgets every MFA mode of the user `id` of the scope (MFA off, no secret, no phone, nothing verified), with its
- * set-ups waiting and open challenges, and ends its tokens (an admin's reset, for a user who lost its factor). Run it in a transaction. False when no
- * such user is in the scope.
+ * set-ups waiting and open challenges, and ends its tokens (an admin's reset, for a user who lost its factor). Run it
+ * in a transaction. False when no such user is in the scope.
  */
 export async function clearMfa(db: Db, scope: TenantScope, id: number): Promise<boolean> {
   const res = await db

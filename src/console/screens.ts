@@ -81,6 +81,38 @@ export const SCREENS: readonly Screen[] = [
     nav: 'Saved reports',
     group: 'Reports',
   },
+  {
+    path: '/directory/users',
+    title: 'Users',
+    load: () => import('./screens/users'),
+    permission: 'admin.users.read',
+    nav: 'Users',
+    group: 'Directory',
+  },
+  {
+    path: '/directory/phone-numbers',
+    title: 'Phone numbers',
+    load: () => import('./screens/phone-numbers'),
+    permission: 'admin.phone-numbers.read',
+    nav: 'Phone numbers',
+    group: 'Directory',
+  },
+  {
+    path: '/directory/e911',
+    title: 'E911 locations',
+    load: () => import('./screens/emergency-locations'),
+    permission: 'admin.emergency-locations.read',
+    nav: 'E911 locations',
+    group: 'Directory',
+  },
+  {
+    path: '/directory/webhooks',
+    title: 'Webhooks',
+    load: () => import('./screens/webhooks'),
+    permission: 'webhooks.read',
+    nav: 'Webhooks',
+    group: 'Directory',
+  },
   { path: '/account', title: 'Account', load: () => import('./screens/account'), nav: 'Account' },
 ];
 

@@ -79,14 +79,20 @@ function siteFixture(file: string): void {
  * run's site: its AMI link to a peer on loopback that replays the run, a real SMTP sink and SMS receiver for the
  * MFA codes, today's queue_log ingested, and alert thresholds on Sales (queue 1) for the wallboard's colours.
  */
-export async function startConsoleSite(opts: { program?: string } = {}): Promise<ConsoleSite> {
+export async function startConsoleSite(opts: { program?: string; env?: Record<string, string> } = {}): Promise<ConsoleSite> {
   const smtp = await startSmtp();
   const sms = await startReceiver();
   const peer = new AmiPeer(amiTranscript());
   await peer.listen();
   const dir = mkdtempSync(join(tmpdir(), 'tars-console-'));
   siteFixture(join(dir, 'fixture.json'));
-  const env = { TARS_SMTP_URL: smtp.url, TARS_SMS_GATEWAY_URL: `${sms.url}/send`, TARS_AMI_URL: peer.url, TARS_LOG_LEVEL: 'warn' };
+  const env = {
+    TARS_SMTP_URL: smtp.url,
+    TARS_SMS_GATEWAY_URL: `${sms.url}/send`,
+    TARS_AMI_URL: peer.url,
+    TARS_LOG_LEVEL: 'warn',
+    ...opts.env,
+  };
   const args = ['--data-dir', join(dir, 'data'), '--seed', join(dir, 'fixture.json')];
   let server = await startServe(args, { env, program: opts.program });
   const url = server.url;

@@ -158,7 +158,7 @@ function LocationForm(props: {
           />
         )}
         <Field form={form} name="name" label="Name" defaultValue={location?.name} maxLength={200} required />
-        <fieldset>
+        <fieldset class="address">
           <legend>Address</legend>
           {ADDRESS_FIELDS.map((f) => (
             <Field

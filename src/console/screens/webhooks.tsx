@@ -147,7 +147,7 @@ function Deliveries(props: { hook: WebhookListItem }) {
     return () => clearTimeout(timer);
   }, [page]);
   return (
-    <div class="record-form deliveries">
+    <div class="deliveries">
       <h2>Deliveries of {props.hook.url}</h2>
       <Failure message={failed} />
       <p class="form-done" role="status">

@@ -18,6 +18,13 @@
 //    the median at most 1.5x the static page's), and the largest-contentful-paint (the sign-in form on both pages).
 // 3. Budgets: the bytes each first load (sign-in, wallboard) transfers, compressed (Brotli, as Chromium asks),
 //    the live stream left out; at most 200 kB each.
+// 4. `--chart DATA_DIR` (only this): a year of daily statistics of 20 queues on the queue statistics screen, against the
+//    API's own time for the same request. DATA_DIR is a data directory of scripts/gen-pbx-year.mjs's year, imported
+//    (scripts/bench-reporting.ts keeps one under .tmp/bench/), served by a copy of the built program. In one page:
+//    the screen's time, from the click on "Show" to the new chart drawn and painted (a MutationObserver sees uPlot's
+//    new chart, then one frame), against the API's, a fetch of the same POST in the same page until its whole body
+//    has arrived. `--chart-rounds` rounds each (default 9, after 2 of warm-up), alternated, each first in every other
+//    round; medians. Target: the screen's median at most 1.5x the API's.
 // The figures are printed; any error fails the run (exit 1).
 // Code run in the page is typed loosely: this tsconfig has no DOM library (as in test/browser).
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -28,6 +35,7 @@ import { parseArgs } from 'node:util';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { CHROMIUM, FLAGS } from '../test/helpers/browser';
+import { startServe } from '../test/helpers/cli';
 import { ROLE_IDS, startConsoleSite, type ConsoleSite } from '../test/helpers/console-site';
 import { MAX_STREAMS_PER_USER } from '../src/modules/live-queues/live-stream';
 import { ROOT } from './http-bench-kit';
@@ -41,6 +49,8 @@ const { values: opts } = parseArgs({
     // Chromium's own counters (CDP Performance.getMetrics) of every page over a round's events: where the time goes.
     profile: { type: 'boolean', default: false },
     'skip-paint': { type: 'boolean', default: false },
+    chart: { type: 'string' },
+    'chart-rounds': { type: 'string', default: '9' },
   },
 });
 const PAGES = Number(opts.pages);
@@ -302,7 +312,129 @@ async function firstLoadBytes(browser: Browser, url: string, cookie?: { value: s
   return all.reduce((s, r) => s + r.bytes, 0);
 }
 
+/** The year's request: the screen sends it when its form says Custom, 2025-01-01 to 2025-12-31, by day, every queue. */
+const YEAR = { startDate: '2025-01-01', endDate: '2025-12-31', distribution: 'daily' };
+
+/** 4. A year of daily statistics of 20 queues: the screen's chart against the API's answer, in one page. */
+async function chartBench(dataDir: string): Promise<void> {
+  const copy = programCopy();
+  const server = await startServe(['--data-dir', dataDir], { program: join(copy, 'tars.cjs'), env: { TARS_LOG_LEVEL: 'warn' } });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true });
+  try {
+    const signIn = await fetch(`${server.url}/v2/console/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'sec-fetch-site': 'same-origin' },
+      body: JSON.stringify({ email: 'admin@bench.example', password: 'benchmark-password' }),
+    });
+    const cookie = /tars_session=([^;]+)/.exec(signIn.headers.get('set-cookie') ?? '')?.[1];
+    if (!cookie) throw new Error(`console sign-in: ${signIn.status} ${await signIn.text()} (is ${dataDir} the year's data directory?)`);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    await context.addCookies([{ name: 'tars_session', value: cookie, url: server.url }]);
+    const page = await context.newPage();
+    await page.goto(`${server.url}/reports/queues`);
+    await page.getByRole('heading', { name: 'Queue statistics' }).waitFor();
+    await page.locator('input[name=queue]').first().waitFor();
+    const queues = await page.locator('input[name=queue]:checked').count();
+    await page.locator('#stats-preset').selectOption('custom');
+    await page.locator('#stats-startDate').fill(YEAR.startDate);
+    await page.locator('#stats-endDate').fill(YEAR.endDate);
+    await page.locator('#stats-rows-daily').check();
+    const queueId = await page.locator('input[name=queue]:checked').evaluateAll((els) => els.map((e: any) => Number(e.value)));
+
+    const screenRound = () =>
+      page.evaluate(
+        () =>
+          new Promise<number>((resolve) => {
+            const d = (globalThis as any).document;
+            const old = d.querySelector('.uplot');
+            const started = performance.now();
+            const seen = new (globalThis as any).MutationObserver(() => {
+              const chart = d.querySelector('.uplot');
+              if (!chart || chart === old) return;
+              seen.disconnect();
+              (globalThis as any).requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - started)));
+            });
+            seen.observe(d.body, { childList: true, subtree: true });
+            d.querySelector('form.report-form button[type=submit]').click();
+          }),
+      );
+    const apiRound = () =>
+      page.evaluate(
+        async (body) => {
+          const started = performance.now();
+          const res = await fetch('/v2/reporting/queues/stats', {
+            method: 'POST',
+            headers: { accept: 'application/json', 'content-type': 'application/json' },
+            body: JSON.stringify(body),
+            credentials: 'same-origin',
+          });
+          const bytes = (await res.arrayBuffer()).byteLength;
+          if (res.status !== 201) throw new Error(`stats: ${res.status}`);
+          return { ms: performance.now() - started, bytes };
+        },
+        { ...YEAR, queueId },
+      );
+
+    const screen: number[] = [];
+    const api: number[] = [];
+    let bytes = 0;
+    const rounds = Number(opts['chart-rounds']);
+    for (let i = 0; i < rounds + 2; i++) {
+      // Which goes first alternates too: neither always follows the other's garbage.
+      const [a, s] =
+        i % 2 === 0 ? [await apiRound(), await screenRound()] : await screenRound().then(async (t) => [await apiRound(), t] as const);
+      bytes = a.bytes;
+      if (i < 2) continue;
+      api.push(a.ms);
+      screen.push(s);
+    }
+    if (opts.profile) {
+      // Where the screen's time goes: the self time of the page's functions over three more rounds (CDP profiler).
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+      await cdp.send('Profiler.start');
+      for (let i = 0; i < 3; i++) await screenRound();
+      const { profile } = (await cdp.send('Profiler.stop')) as any;
+      const self = new Map<string, number>();
+      const dt = new Map<number, number>();
+      profile.samples.forEach((id: number, i: number) => dt.set(id, (dt.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000));
+      for (const n of profile.nodes) {
+        const f = n.callFrame;
+        const name = `${f.functionName || '(anonymous)'} ${String(f.url).split('/').pop()}:${f.lineNumber}`;
+        self.set(name, (self.get(name) ?? 0) + (dt.get(n.id) ?? 0));
+      }
+      for (const [name, t] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`  ${ms(t / 3).padStart(10)}  ${name}`);
+      // And the renderer's own work (style, layout, paint, parsing) from a trace of three more rounds.
+      const events: any[] = [];
+      cdp.on('Tracing.dataCollected', (e: any) => events.push(...e.value));
+      const done = new Promise((r) => cdp.once('Tracing.tracingComplete', r));
+      await cdp.send('Tracing.start', { categories: 'devtools.timeline,v8', transferMode: 'ReportEvents' });
+      for (let i = 0; i < 3; i++) await screenRound();
+      await cdp.send('Tracing.end');
+      await done;
+      const byName = new Map<string, number>();
+      for (const e of events) if (e.ph === 'X' && e.dur) byName.set(e.name, (byName.get(e.name) ?? 0) + e.dur / 1000);
+      for (const [name, t] of [...byName].sort((a, b) => b[1] - a[1]).slice(0, 20))
+        console.log(`  ${ms(t / 3).padStart(10)}  trace ${name}`);
+    }
+    const rows = await page.locator('table caption', { hasText: 'Statistics by queue' }).count();
+    if (rows !== 1) throw new Error('the screen shows no statistics table');
+    console.log(
+      `\nA year of daily statistics, ${queueId.length} of ${queues} queues (${(bytes / 1e6).toFixed(2)} MB of JSON), ${rounds} rounds each, alternated:`,
+    );
+    console.log(`  API, fetch until the whole body: median ${ms(quantile(api, 0.5))}, p95 ${ms(quantile(api, 0.95))}`);
+    console.log(`  screen, "Show" to the chart painted: median ${ms(quantile(screen, 0.5))}, p95 ${ms(quantile(screen, 0.95))}`);
+    console.log(`  ratio of medians: ${(quantile(screen, 0.5) / quantile(api, 0.5)).toFixed(2)} (target: at most 1.5)`);
+  } finally {
+    await browser.close();
+    await server.stop();
+    rmSync(copy, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
+  if (opts.chart) return chartBench(opts.chart);
   const copy = programCopy();
   const site = await startConsoleSite({ program: join(copy, 'tars.cjs') });
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true });

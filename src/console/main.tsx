@@ -6,4 +6,8 @@ import './styles/reports.css';
 import './styles/directory-admin.css';
 import { App } from './app';
 
-render(<App />, document.getElementById('app') as HTMLElement);
+// The page holds a loading line until this runs (scripts/build-console.mjs); Preact keeps a root's children it did
+// not make, so the line is taken out first.
+const root = document.getElementById('app') as HTMLElement;
+root.textContent = '';
+render(<App />, root);

@@ -152,6 +152,23 @@ describe('the console in chromium: queue statistics (issue 31)', function () {
     await page.screenshot({ path: join(SHOTS, 'console-queue-stats.png') });
   });
 
+  it('when a report has more rows than a table page, then the table shows them a page at a time, together the API rows', async () => {
+    await open('/reports/queues', 'Queue statistics');
+    const to = lastCallDay();
+    const from = dayIn(LAB_ZONE, Date.parse(`${to}T12:00:00Z`) - 6 * 86_400_000);
+    await show({ from, to, rows: 'By hour' });
+    const answer = await api({ queueId: queueIds, startDate: from, endDate: to, distribution: 'hourly' });
+    const expected = tableOfApi(answer.body.results);
+    expect(expected.length).to.be.greaterThan(366);
+    await tableShows(expected.slice(0, 366));
+    const pager = page.getByRole('navigation', { name: /^Rows of Statistics by queue/ });
+    expect(await pager.innerText()).to.contain(`Rows 1–366 of ${expected.length}`);
+    expect(await pager.getByRole('button', { name: 'Previous rows' }).isDisabled()).to.equal(true);
+    await pager.getByRole('button', { name: 'Next rows' }).click();
+    await tableShows(expected.slice(366, 732));
+    expect(await pager.innerText()).to.contain(`Rows 367–${Math.min(732, expected.length)} of ${expected.length}`);
+  });
+
   it('when the report is downloaded as CSV and XLSX, then the files are the API own exports of the same request', async () => {
     await open('/reports/queues', 'Queue statistics');
     const day = lastCallDay();
@@ -280,7 +297,7 @@ describe('the console in chromium: queue statistics (issue 31)', function () {
     if (first.body.maxPage > 1) {
       await page.getByRole('button', { name: 'Next page' }).click();
       await shows(listOnScreen, listOf((await ask(2)).body.records as Lost[]));
-      await page.getByText(`Page 2 of ${first.body.maxPage}`, { exact: true }).waitFor();
+      await page.getByText(`Page 2 of ${first.body.maxPage}, ${first.body.total} records`, { exact: true }).waitFor();
     }
   });
 

@@ -57,6 +57,8 @@ describe('the console in chromium: accessibility of every screen, the keyboard a
   };
   const check = async (what: string, failures: string[]) => {
     for (const v of await seriousAxeViolations(page)) failures.push(`${what}: ${v.impact} ${v.id} (${v.help}) at ${v.nodes.join(', ')}`);
+    // The page's loading line is gone once the console has drawn the screen.
+    if ((await page.getByText('Loading the console…').count()) > 0) failures.push(`${what}: "Loading the console…" still shown`);
   };
   const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`) });
 
@@ -107,8 +109,19 @@ describe('the console in chromium: accessibility of every screen, the keyboard a
       await page.locator('table:has(caption:text("Agents")) tbody tr', { hasText: 'Bob Jones' }).locator('summary').click();
       await check('wallboard, an agent actions open', failures);
 
-      await page.getByRole('button', { name: 'Live' }).click();
+      // The menu's Live group: opened from the keyboard, Escape closes it and gives focus back to its button.
+      const live = page.getByRole('button', { name: /^Live/ });
+      expect(await live.getAttribute('aria-expanded')).to.equal('false');
+      expect(await page.getByRole('link', { name: 'TV links' }).count()).to.equal(0);
+      await live.focus();
+      await page.keyboard.press('Enter');
+      expect(await live.getAttribute('aria-expanded')).to.equal('true');
       await check('the menu, its Live group open', failures);
+      await page.getByRole('link', { name: 'TV links' }).focus();
+      await page.keyboard.press('Escape');
+      expect(await live.getAttribute('aria-expanded')).to.equal('false');
+      expect(await live.evaluate((el) => el === (globalThis as any).document.activeElement)).to.equal(true);
+      await live.click();
       await page.getByRole('link', { name: 'TV links' }).click();
       await page.getByRole('heading', { name: 'TV links' }).waitFor();
       await page.getByRole('row', { name: /Sales floor TV/ }).waitFor();

@@ -126,6 +126,22 @@ describe('the tars command line (e2e, real processes)', function () {
       (await runTars(['user', 'add', '--email', 'new@acme.example', '--tenant', '1', '--role', '9', '--data-dir', data])).code,
       'a duplicate e-mail fails',
     ).to.equal(1);
+    const control = await runTars([
+      'user',
+      'add',
+      '--email',
+      'x\u001b[2J@acme.example',
+      '--tenant',
+      '1',
+      '--role',
+      '9',
+      '--data-dir',
+      data,
+    ]);
+    expect([control.code, control.stderr.trim()], 'an e-mail with a control character fails as the API refuses it').to.deep.equal([
+      2,
+      'tars user add: --email must be an e-mail address',
+    ]);
     const foreign = await runTars([
       'user',
       'add',

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'preact/hooks';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 import uPlot from 'uplot';
 
 /**
@@ -20,7 +20,7 @@ export interface ChartSeries {
 
 export function Chart(props: { label: string; periods: readonly string[]; series: readonly ChartSeries[]; height?: number }) {
   const box = useRef<HTMLDivElement>(null);
-  useEffect(() => {
+  useLayoutEffect(() => {
     const el = box.current;
     if (!el) return;
     const css = getComputedStyle(document.documentElement);

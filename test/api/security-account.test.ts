@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { startTestApp, TestClock, type TestApp } from '../helpers/app';
 import { expectError } from '../helpers/errors';
-import { buildTenant, buildUser, ROLE, tokenFor } from '../helpers/factories';
+import { buildBranch, buildTenant, buildUser, ROLE, tokenFor } from '../helpers/factories';
 import { startReceiver, type HttpReceiver } from '../helpers/http-receiver';
 import { sixDigits, totpCode } from '../helpers/mfa-codes';
 import { mobileApp, type MFAMode } from '../helpers/mobile-app';
@@ -311,7 +311,7 @@ describe('security: an id a token or a record still holds never names a new reco
     expect(await works(stolen)).to.equal(false);
   });
 
-  it('when an extension, a queue or a tenant is deleted, then the next one created gets a new id (a user’s extId, a client’s queueId never name it)', async () => {
+  it('when an extension, a queue, a tenant, a branch or a phone number is deleted, then the next one created gets a new id (a user’s extId, a client’s queueId never name it)', async () => {
     const tenant = await buildTenant(db());
     const rootToken = await tokenFor(app, await buildUser(db(), tenant.id, ROLE.platform));
     const cycle = async (path: string, body: (n: number) => unknown, id: (b: any) => number) => {
@@ -335,6 +335,23 @@ describe('security: an id a token or a record still holds never names a new reco
     await cycle(
       '/v2/admin/tenants',
       (n) => ({ name: `Reused ${n}` }),
+      (b) => b.id,
+    );
+    // Branches and phone numbers too (2026-11-27T1200_more_ids_never_reused): a deleted newest branch's id was given again.
+    const branch = await buildBranch(db(), tenant.id, { isDefault: 1 });
+    await cycle(
+      '/v2/admin/branches',
+      (n) => ({ tenantId: tenant.id, name: `Reused branch ${n}` }),
+      (b) => b.id,
+    );
+    const ext = await app.request('POST', '/v2/extensions', {
+      token: rootToken,
+      body: { tenantId: tenant.id, extNum: 950, peerName: 'PJSIP/sms-950' },
+    });
+    expect(ext.status, ext.text).to.equal(201);
+    await cycle(
+      '/v2/admin/phone-numbers',
+      (n) => ({ tenantId: tenant.id, branchId: branch.id, number: `+1312555700${n}`, smsExtId: ext.body.id }),
       (b) => b.id,
     );
   });

@@ -134,7 +134,7 @@ describe('tars extension / queue (the built CLI), and the commands an import sum
     expect(refused.stderr).to.include(`branchId: branch 1 is not a branch of tenant ${tenant.id}`);
     const kept = tars(['tenant', 'delete', '--tenant', String(tenant.id), '--data-dir', data]);
     expect(kept.status).to.equal(1);
-    expect(kept.stderr).to.include('still owns 1 extensions');
+    expect(kept.stderr).to.include('still owns 1 extension;');
     expect(json(['tenant', 'delete', '--tenant', String(tenant.id), '--cascade'])[0].id).to.equal(tenant.id);
     const [number] = json(['number', 'add', '--tenant', '1', '--number', '+15550101', '--branch', '1', '--sms-ext', '1']);
     expect(number).to.deep.include({ number: '+15550101', smsExt: { id: 1, name: 'Alice Smith' } });

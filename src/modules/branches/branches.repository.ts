@@ -53,18 +53,18 @@ export async function deleteBranch(db: Db, scope: TenantScope, id: number): Prom
 /** What refers to a branch, by kind, with counts (a branch with any cannot be deleted). */
 export async function branchDependents(db: Db, id: number): Promise<string[]> {
   const out: string[] = [];
-  for (const [table, what] of [
-    ['users', 'users'],
-    ['phone_numbers', 'phone numbers'],
-    ['extensions', 'extensions'],
-    ['queues', 'queues'],
+  for (const [table, one, many] of [
+    ['users', 'user', 'users'],
+    ['phone_numbers', 'phone number', 'phone numbers'],
+    ['extensions', 'extension', 'extensions'],
+    ['queues', 'queue', 'queues'],
   ] as const) {
     const { n } = await db
       .selectFrom(table)
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('branch_id', '=', id)
       .executeTakeFirstOrThrow();
-    if (Number(n) > 0) out.push(`${n} ${what}`);
+    if (Number(n) > 0) out.push(`${n} ${Number(n) === 1 ? one : many}`);
   }
   return out;
 }

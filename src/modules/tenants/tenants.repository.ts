@@ -131,26 +131,26 @@ export async function userRolesOf(db: Db, scope: TenantScope): Promise<number[]>
 
 /** The records a tenant owns, by kind, with counts (what a delete without cascade is refused for). */
 const OWNED = [
-  ['branches', 'branches'],
-  ['users', 'users'],
-  ['extensions', 'extensions'],
-  ['queues', 'queues'],
-  ['phone_numbers', 'phone numbers'],
-  ['emergency_locations', 'E911 locations'],
-  ['call_campaigns', 'call campaigns'],
-  ['webhooks', 'webhooks'],
-  ['saved_filters', 'saved filters'],
-  ['cdr_calls', 'imported calls'],
+  ['branches', 'branch', 'branches'],
+  ['users', 'user', 'users'],
+  ['extensions', 'extension', 'extensions'],
+  ['queues', 'queue', 'queues'],
+  ['phone_numbers', 'phone number', 'phone numbers'],
+  ['emergency_locations', 'E911 location', 'E911 locations'],
+  ['call_campaigns', 'call campaign', 'call campaigns'],
+  ['webhooks', 'webhook', 'webhooks'],
+  ['saved_filters', 'saved filter', 'saved filters'],
+  ['cdr_calls', 'imported call', 'imported calls'],
 ] as const;
 
-/** What the tenant of a one-tenant scope owns, as "3 branches", "1 users", … (kinds it has none of left out). */
+/** What the tenant of a one-tenant scope owns, as "3 branches", "1 user", … (kinds it has none of left out). */
 export async function ownedRecords(db: Db, scope: TenantScope): Promise<string[]> {
   const id = soleTenant(scope);
   const out: string[] = [];
-  for (const [table, what] of OWNED) {
+  for (const [table, one, many] of OWNED) {
     const r = await sql<{ n: number }>`SELECT count(*) AS n FROM ${sql.table(table)} WHERE tenant_id = ${id}`.execute(db);
     const n = Number(r.rows[0]?.n ?? 0);
-    if (n > 0) out.push(`${n} ${what}`);
+    if (n > 0) out.push(`${n} ${n === 1 ? one : many}`);
   }
   return out;
 }

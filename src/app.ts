@@ -22,6 +22,8 @@ import { webhookDeliveryRoutes } from './modules/webhooks/deliveries.routes';
 import { webhookRoutes } from './modules/webhooks/webhooks.routes';
 import { callRoutes } from './modules/calls/calls.routes';
 import { ingestRoutes } from './modules/pbx-logs/ingest.routes';
+import { pbxImportRoutes } from './modules/pbx-logs/pbx-imports.routes';
+import { pbxConfigRoutes } from './modules/pbx-config/pbx-config.routes';
 import { queueReportRoutes } from './modules/queue-reports/queue-reports.routes';
 import { agentRoutes, liveQueueRoutes } from './modules/live-queues/live.routes';
 import type { LiveStreamOptions } from './modules/live-queues/live-stream';
@@ -61,6 +63,8 @@ export function allRoutes(deps: AppDeps, opts: AppOptions = {}): RouteDef[] {
     ...liveQueueRoutes(deps, opts.liveStreams),
     ...callRoutes(deps),
     ...ingestRoutes(deps),
+    ...pbxImportRoutes(deps),
+    ...pbxConfigRoutes(deps),
   ];
   return routes;
 }

@@ -44,6 +44,11 @@ export interface Config {
   readonly metricsToken: string | undefined;
   /** The zone of the PBX's wall-clock log times (reporting.md R16): TARS_PBX_TIMEZONE, else the machine's zone. */
   readonly pbxTimezone: string;
+  /**
+   * The PBX's configuration directory on this server (TARS_PBX_CONFIG_DIR, an absolute path): the console's
+   * "Config sync" plans `tars pbx sync` from it (GET /v2/pbx/config/plan); undefined: not set.
+   */
+  readonly pbxConfigDir: string | undefined;
   /** The PBXs whose manager interface (AMI) the live layer connects to (TARS_AMI_URL); empty: no live layer. */
   readonly amiTargets: readonly AmiTarget[];
   /** HTTPS: the certificate chain and private key (PEM) of TARS_TLS_CERT and TARS_TLS_KEY, read and checked at start; undefined: HTTP. */
@@ -59,6 +64,7 @@ export interface ConfigFlags {
   host?: string;
   'data-dir'?: string;
   seed?: string;
+  'pbx-config-dir'?: string;
 }
 
 export class ConfigError extends Error {
@@ -112,6 +118,12 @@ export const SETTINGS = [
     'TARS_AMI_URL',
     '',
     "the PBX's manager interface for live queues (docs/live-queues.md): `ami://user:secret@host:5038`, `amis://…` for TLS; several comma-separated",
+  ],
+  [
+    '--pbx-config-dir',
+    'TARS_PBX_CONFIG_DIR',
+    '',
+    "the PBX's configuration directory on this server (e.g. a copy of /etc/asterisk): the console's Config sync shows and applies `tars pbx sync`'s plan from it (platform admins; docs/pbx-config.md)",
   ],
   ['', 'TARS_METRICS_TOKEN', '', 'when set (at least 16 characters), a scrape of `/metrics` must send `Authorization: Bearer <token>`'],
   [
@@ -228,6 +240,9 @@ export function loadConfig(env: Env, flags: ConfigFlags = {}, cwd = process.cwd(
     problems.push(`TARS_AMI_URL: ${(err as Error).message}`);
   }
 
+  const configDirText = pick('pbx-config-dir', 'TARS_PBX_CONFIG_DIR');
+  const pbxConfigDir = configDirText === undefined ? undefined : resolve(cwd, configDirText);
+
   const tls = tlsFiles(env, cwd, problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
@@ -256,6 +271,7 @@ export function loadConfig(env: Env, flags: ConfigFlags = {}, cwd = process.cwd(
     metrics: metricsText === 'on',
     metricsToken,
     pbxTimezone,
+    pbxConfigDir,
     amiTargets,
     tls,
   });

@@ -1,6 +1,6 @@
 import { systemClock } from '../clock';
 import { tuneForBulkImport } from '../db/database';
-import { basename } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { loadConfig } from '../config';
 import { CdrImporter } from '../modules/pbx-logs/cdr-importer';
 import { ImportRefused } from '../modules/pbx-logs/import-run';
@@ -74,7 +74,14 @@ function importCommand(kind: 'queue-log' | 'cdr', what: string, make: (sqlite: S
       const events = pbxEventHook(() => systemClock.now(), values['emit-events'] === true);
       // Lines are collected for the hook only when it may fire: a plain bulk import stays at full speed.
       const hook = values['emit-events'] || values.follow ? { onChunk: events.onChunk } : {};
-      const importer = make(database.sqlite, { ...hook, timezone, cdrColumns });
+      // Recorded for the console's recent imports (GET /v2/pbx/imports), with the file's full path for "Import again".
+      const record = {
+        source: values.follow ? 'follow' : 'file',
+        kind: kind === 'queue-log' ? 'queue_log' : 'cdr',
+        path: resolve(file as string),
+        now: () => systemClock.now(),
+      } as const;
+      const importer = make(database.sqlite, { ...hook, timezone, cdrColumns, record });
       const progress = progressBar(importer);
       try {
         const summary = values.follow

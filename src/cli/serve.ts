@@ -21,7 +21,7 @@ import { DATA_DIR_HELP, EXIT, settingHelp, type Command } from './command';
 export const serveCommand: Command = {
   name: ['serve'],
   summary: 'run the HTTP server',
-  help: `Usage: tars serve [--port N] [--host H] [--data-dir DIR] [--seed FILE]
+  help: `Usage: tars serve [--port N] [--host H] [--data-dir DIR] [--seed FILE] [--pbx-config-dir DIR]
 
 Runs the API server on the SQLite database in the data directory, creating and migrating it on first
 start. When the database has no user yet, it creates a platform administrator (TARS_ADMIN_EMAIL and
@@ -32,12 +32,19 @@ ${settingHelp('--port', 'N', 'TCP port', '0 picks a free port')}
 ${settingHelp('--host', 'H', 'address to listen on')}
 ${DATA_DIR_HELP}
 ${settingHelp('--seed', 'FILE', 'load this fixture file first when the database is empty')}
+${settingHelp('--pbx-config-dir', 'DIR', "the PBX's configuration directory the console's Config sync plans from")}
 
 Every TARS_* variable is listed in the README. While it runs, the data directory holds server.lock
 (tars restore refuses to run then; a lock left by a crash is recognised as stale). SIGTERM or SIGINT
 stops it cleanly: no new connections, requests in flight finish (at most 10 s), background work stops,
 the WAL is checkpointed, the database closed, exit code 0. A second signal exits at once (code 1).`,
-  options: { port: { type: 'string' }, host: { type: 'string' }, 'data-dir': { type: 'string' }, seed: { type: 'string' } },
+  options: {
+    port: { type: 'string' },
+    host: { type: 'string' },
+    'data-dir': { type: 'string' },
+    seed: { type: 'string' },
+    'pbx-config-dir': { type: 'string' },
+  },
   positionals: { min: 0, max: 0 },
   async run(values) {
     const config = loadConfig(process.env, values as Record<string, string>);

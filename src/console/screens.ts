@@ -145,6 +145,31 @@ export const SCREENS: readonly Screen[] = [
     nav: 'Webhooks',
     group: 'Directory',
   },
+  {
+    path: '/pbx/links',
+    title: 'AMI links',
+    load: () => import('./screens/pbx-links'),
+    permission: 'reporting.queues.read',
+    nav: 'AMI links',
+    group: 'PBX',
+  },
+  {
+    path: '/pbx/imports',
+    title: 'Recent imports',
+    load: () => import('./screens/pbx-imports'),
+    permission: 'reporting.logs.ingest',
+    nav: 'Imports',
+    group: 'PBX',
+  },
+  {
+    // The API answers platform admins only; the menu leaves it out for roles that cannot manage tenants at all.
+    path: '/pbx/sync',
+    title: 'Config sync',
+    load: () => import('./screens/pbx-sync'),
+    permission: 'admin.tenants.create',
+    nav: 'Config sync',
+    group: 'PBX',
+  },
   { path: '/account', title: 'Account', load: () => import('./screens/account'), nav: 'Account' },
 ];
 

@@ -10,6 +10,7 @@ export interface ReportingTables {
   agent_pauses: AgentIntervalTable & { reason: string };
   cdr_calls: CdrCallTable;
   import_line_counts: ImportLineCountTable;
+  pbx_imports: PbxImportTable;
   queue_day_stats: QueueDayStatsTable;
   queue_hour_stats: QueueHourStatsTable;
   queue_outbound_hour: QueueOutboundHourTable;
@@ -21,6 +22,25 @@ export interface ImportLineCountTable {
   outcome: 'imported' | 'duplicate' | 'skipped';
   reason: string;
   lines: number;
+}
+
+/** One import of PBX log lines (db/migrations/2026-11-27T1300_pbx_imports.ts). */
+export interface PbxImportTable {
+  id: Generated<number>;
+  /** The tenant it was scoped to; null: the whole installation (the CLI). */
+  tenant_id: number | null;
+  source: 'file' | 'follow' | 'ingest' | 'again';
+  kind: 'queue_log' | 'cdr';
+  /** The file read on the server; null for lines sent over HTTP. */
+  path: string | null;
+  timezone: string;
+  /** JSON list of Master.csv column names (`--columns`), or null. */
+  cdr_columns: string | null;
+  again_of: number | null;
+  started_at: number;
+  finished_at: number;
+  /** JSON: the import's summary (schemas/import-summary.json). */
+  summary: string;
 }
 
 export interface AgentTable {

@@ -2096,6 +2096,18 @@ export interface SchemaTypes {
        * POSIX shell quoting; <…> marks what only the admin knows.
        */
       command: string;
+      /**
+       * The same through the API: add the queue (POST /v2/queues), add names[0] as an agent alias of an extension (PATCH /v2/extensions/{id}), or add the extension whose interface names[0] is, named names[1] when there is one (POST /v2/extensions).
+       */
+      action: 'add-queue' | 'add-alias' | 'add-extension';
+      /**
+       * The tenant it is for; null when the import spanned several tenants.
+       */
+      tenantId: number | null;
+      /**
+       * The extension number the alias goes to or the extension added has; null: the admin chooses it.
+       */
+      extension: string | null;
     }[];
   };
   /**
@@ -2466,6 +2478,272 @@ export interface SchemaTypes {
      */
     token: string;
     password: string;
+  };
+  /**
+   * The answer of GET /v2/pbx/imports: newest first.
+   */
+  'pbx-import-page': {
+    /**
+     * Items: Addition to the hosted API (docs/console.md, "The PBX"): one import of queue_log or Master.csv lines, however it came, with its summary.
+     */
+    records: {
+      id: number;
+      /**
+       * The tenant the import was scoped to (lines sent by a tenant's user); null: the whole installation (the CLI), seen by platform admins only.
+       */
+      tenantId: number | null;
+      /**
+       * file: `tars import FILE`; follow: `tars import --follow`; ingest: POST /v2/reporting/ingest/…; again: POST /v2/pbx/imports/{id}/again.
+       */
+      source: 'file' | 'follow' | 'ingest' | 'again';
+      kind: 'queue_log' | 'cdr';
+      /**
+       * The file read on the server; null for lines sent over HTTP (they cannot be imported again).
+       */
+      path: string | null;
+      /**
+       * The import this one read again.
+       */
+      againOf: number | null;
+      startedAt: string;
+      /**
+       * When it finished, or a followed file's last batch.
+       */
+      finishedAt: string;
+      /**
+       * What an import did with its lines (the CLI prints the same as one line).
+       */
+      summary: {
+        read: number;
+        /**
+         * New lines stored.
+         */
+        imported: number;
+        /**
+         * Lines stored before (same file or an overlapping one).
+         */
+        duplicates: number;
+        skipped: number;
+        /**
+         * Skipped lines by reason.
+         */
+        skippedBy: {
+          [k: string]: number;
+        };
+        /**
+         * Queue names that match no queue, with their line counts; those lines are skipped.
+         */
+        unknownQueues: {
+          [k: string]: number;
+        };
+        /**
+         * Agent names that resolve to no extension of the queue's tenant, with their line counts; those lines are kept.
+         */
+        unknownAgents: {
+          [k: string]: number;
+        };
+        /**
+         * Addition to the hosted API: the zone the PBX's wall-clock times (Master.csv, datetime queue_log times) were read in.
+         */
+        timezone: string;
+        /**
+         * Addition to the hosted API: for the unknown queues and agents, the tars command that maps each (an interface and the member name seen in the same queues are one member, one command). Lines of unknown queues were skipped: import the file again after adding the queue.
+         */
+        toMap: {
+          kind: 'queue' | 'agent';
+          names: string[];
+          lines: number;
+          /**
+           * POSIX shell quoting; <…> marks what only the admin knows.
+           */
+          command: string;
+          /**
+           * The same through the API: add the queue (POST /v2/queues), add names[0] as an agent alias of an extension (PATCH /v2/extensions/{id}), or add the extension whose interface names[0] is, named names[1] when there is one (POST /v2/extensions).
+           */
+          action: 'add-queue' | 'add-alias' | 'add-extension';
+          /**
+           * The tenant it is for; null when the import spanned several tenants.
+           */
+          tenantId: number | null;
+          /**
+           * The extension number the alias goes to or the extension added has; null: the admin chooses it.
+           */
+          extension: string | null;
+        }[];
+      };
+      /**
+       * For an import again: the agent and queue names the import it repeated did not know and this one did, with that import's line counts (the kept lines now count for the agent).
+       */
+      nowMapped: {
+        [k: string]: number;
+      };
+    }[];
+    page: number;
+    maxPage: number;
+    total: number;
+  };
+  /**
+   * Addition to the hosted API (docs/console.md, "The PBX"): one import of queue_log or Master.csv lines, however it came, with its summary.
+   */
+  'pbx-import': {
+    id: number;
+    /**
+     * The tenant the import was scoped to (lines sent by a tenant's user); null: the whole installation (the CLI), seen by platform admins only.
+     */
+    tenantId: number | null;
+    /**
+     * file: `tars import FILE`; follow: `tars import --follow`; ingest: POST /v2/reporting/ingest/…; again: POST /v2/pbx/imports/{id}/again.
+     */
+    source: 'file' | 'follow' | 'ingest' | 'again';
+    kind: 'queue_log' | 'cdr';
+    /**
+     * The file read on the server; null for lines sent over HTTP (they cannot be imported again).
+     */
+    path: string | null;
+    /**
+     * The import this one read again.
+     */
+    againOf: number | null;
+    startedAt: string;
+    /**
+     * When it finished, or a followed file's last batch.
+     */
+    finishedAt: string;
+    /**
+     * What an import did with its lines (the CLI prints the same as one line).
+     */
+    summary: {
+      read: number;
+      /**
+       * New lines stored.
+       */
+      imported: number;
+      /**
+       * Lines stored before (same file or an overlapping one).
+       */
+      duplicates: number;
+      skipped: number;
+      /**
+       * Skipped lines by reason.
+       */
+      skippedBy: {
+        [k: string]: number;
+      };
+      /**
+       * Queue names that match no queue, with their line counts; those lines are skipped.
+       */
+      unknownQueues: {
+        [k: string]: number;
+      };
+      /**
+       * Agent names that resolve to no extension of the queue's tenant, with their line counts; those lines are kept.
+       */
+      unknownAgents: {
+        [k: string]: number;
+      };
+      /**
+       * Addition to the hosted API: the zone the PBX's wall-clock times (Master.csv, datetime queue_log times) were read in.
+       */
+      timezone: string;
+      /**
+       * Addition to the hosted API: for the unknown queues and agents, the tars command that maps each (an interface and the member name seen in the same queues are one member, one command). Lines of unknown queues were skipped: import the file again after adding the queue.
+       */
+      toMap: {
+        kind: 'queue' | 'agent';
+        names: string[];
+        lines: number;
+        /**
+         * POSIX shell quoting; <…> marks what only the admin knows.
+         */
+        command: string;
+        /**
+         * The same through the API: add the queue (POST /v2/queues), add names[0] as an agent alias of an extension (PATCH /v2/extensions/{id}), or add the extension whose interface names[0] is, named names[1] when there is one (POST /v2/extensions).
+         */
+        action: 'add-queue' | 'add-alias' | 'add-extension';
+        /**
+         * The tenant it is for; null when the import spanned several tenants.
+         */
+        tenantId: number | null;
+        /**
+         * The extension number the alias goes to or the extension added has; null: the admin chooses it.
+         */
+        extension: string | null;
+      }[];
+    };
+    /**
+     * For an import again: the agent and queue names the import it repeated did not know and this one did, with that import's line counts (the kept lines now count for the agent).
+     */
+    nowMapped: {
+      [k: string]: number;
+    };
+  };
+  'pbx-sync-apply': {
+    /**
+     * Id of the tenant the record belongs to.
+     */
+    tenantId: number;
+    /**
+     * The planHash of the plan that was shown (GET /v2/pbx/config/plan): when the configuration or the directory changed since, nothing is applied (409).
+     */
+    planHash: string;
+  };
+  /**
+   * Addition to the hosted API: `tars pbx sync`'s plan for TARS_PBX_CONFIG_DIR and a tenant (docs/pbx-config.md). It adds and changes, never removes.
+   */
+  'pbx-sync-plan': {
+    /**
+     * Whether TARS_PBX_CONFIG_DIR is set; when not, `how` says how to set it and nothing else is filled.
+     */
+    configured: boolean;
+    configDir: string | null;
+    how: string | null;
+    tenantId: number;
+    /**
+     * SHA-256 of the plan: POST /v2/pbx/config/apply takes it back.
+     */
+    planHash: string | null;
+    /**
+     * true in the answer of the apply: the plan as applied.
+     */
+    applied: boolean;
+    files: string[];
+    extensions: {
+      action: 'create' | 'change';
+      id: number | null;
+      extNum: number;
+      peerName: string;
+      extName: string;
+      agentAliases: string[];
+      /**
+       * For a change: each as `what old → new` or `alias + "name"`.
+       */
+      changes: string[];
+    }[];
+    queues: {
+      action: 'create' | 'change';
+      id: number | null;
+      logName: string;
+      name: string;
+      number: string;
+      ringStrategy: string;
+      serviceLevelSeconds: number;
+      /**
+       * Extension numbers of its static members.
+       */
+      members: number[];
+      changes: string[];
+    }[];
+    unchanged: {
+      extensions: number;
+      queues: number;
+    };
+    notes: string[];
+  };
+  'pbx-sync-query': {
+    /**
+     * Id of the tenant the record belongs to.
+     */
+    tenantId: number;
   };
   /**
    * Addition to the hosted API: a number of the tenant, with the fields of api.md §2.3. The answer is the detail record.

@@ -67,6 +67,11 @@ import openapi from '../../schemas/openapi.json';
 import pagingQuery from '../../schemas/paging-query.json';
 import passwordResetRequest from '../../schemas/password-reset-request.json';
 import passwordReset from '../../schemas/password-reset.json';
+import pbxImportPage from '../../schemas/pbx-import-page.json';
+import pbxImport from '../../schemas/pbx-import.json';
+import pbxSyncApply from '../../schemas/pbx-sync-apply.json';
+import pbxSyncPlan from '../../schemas/pbx-sync-plan.json';
+import pbxSyncQuery from '../../schemas/pbx-sync-query.json';
 import phoneNumberCreate from '../../schemas/phone-number-create.json';
 import phoneNumberPage from '../../schemas/phone-number-page.json';
 import phoneNumberQuery from '../../schemas/phone-number-query.json';
@@ -206,6 +211,11 @@ export const SCHEMAS: readonly object[] = [
   pagingQuery,
   passwordResetRequest,
   passwordReset,
+  pbxImportPage,
+  pbxImport,
+  pbxSyncApply,
+  pbxSyncPlan,
+  pbxSyncQuery,
   phoneNumberCreate,
   phoneNumberPage,
   phoneNumberQuery,

@@ -68,18 +68,27 @@ describe('unknown agents and queues: the summary says what to run, and a change 
           names: ['overflow'],
           lines: 1,
           command: "tars queue add --tenant <tenant id> --log-name 'overflow' --name 'overflow'",
+          action: 'add-queue',
+          tenantId: null,
+          extension: null,
         },
         {
           kind: 'agent',
           names: ['Local/208@agents/n', 'Heidi Clark'],
           lines: 3,
           command: "tars extension add --tenant 1 --ext 208 --name 'Heidi Clark' --peer 'Local/208@agents/n'",
+          action: 'add-extension',
+          tenantId: 1,
+          extension: '208',
         },
         {
           kind: 'agent',
           names: ["O'Brien"],
           lines: 1,
           command: "tars extension update --tenant 1 --ext <extension number> --add-alias 'O'\\''Brien'",
+          action: 'add-alias',
+          tenantId: 1,
+          extension: null,
         },
       ]);
     } finally {

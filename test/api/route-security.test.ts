@@ -155,6 +155,11 @@ const SAMPLES: Record<string, Sample> = {
       ],
     }),
   },
+  'get /v2/pbx/imports': { query: byTenant },
+  'post /v2/pbx/imports/:id/again': {},
+  'get /v2/pbx/config/plan': { query: byTenant },
+  // No TARS_PBX_CONFIG_DIR in this app: the platform admin passes every check and is told to set one (409).
+  'post /v2/pbx/config/apply': { body: (t) => ({ tenantId: t, planHash: '0'.repeat(64) }), status: 409 },
   'get /v2/users/me': {},
   'post /v2/users/manual-reset-password': {
     body: () => ({ password: 'role matrix password', currentPassword: DEFAULT_PASSWORD }),
@@ -188,6 +193,8 @@ const extensionOf = (tenantId: number) => 700_000 + tenantId;
 function roleMayCall(role: number, route: RouteDef): boolean {
   // Tenants are above a tenant: platform and partner admins only (test/api/tenants.test.ts covers their reach).
   if (route.permission.startsWith('admin.tenants.')) return role === ROLE.platform || role === ROLE.partner;
+  // A server's files (an import read again, the PBX's configuration directory): platform admins only, as the CLI is the machine's owner's.
+  if (route.path.startsWith('/v2/pbx/') && route.path !== '/v2/pbx/imports') return role === ROLE.platform;
   if (route.permission === 'authenticated' || [ROLE.platform, ROLE.partner, ROLE.account].includes(role as 1)) return true;
   // A queue's alert thresholds are read with the queue reports (docs/live-queues.md), set by admins.
   const queueReading =

@@ -39,6 +39,8 @@ export interface ConsoleSite {
   readonly smtp: TestSmtp;
   readonly sms: HttpReceiver;
   readonly admin: SiteUser;
+  /** The server's data directory (a CLI command may run on it while the server runs). */
+  readonly dataDir: string;
   call<T = any>(method: string, path: string, opts?: RequestOptions): Promise<TestResponse<T>>;
   /** A user of tenant 1 made through the API by the account admin. */
   makeUser(role: number, over?: { extId?: number; email?: string; password?: string }): Promise<SiteUser>;
@@ -123,6 +125,7 @@ export async function startConsoleSite(opts: { program?: string; env?: Record<st
     smtp,
     sms,
     admin,
+    dataDir: join(dir, 'data'),
     call,
     async makeUser(role, over = {}) {
       const email = over.email ?? `console-user-${++users}-${Date.now()}@asterisk-lab.test`;

@@ -1,7 +1,12 @@
+import { createHash } from 'node:crypto';
 import type { Caller } from '../../access/caller';
 import { requireTenant } from '../../access/scope';
 import { transaction, type Db, type OpenDatabase } from '../../db/database';
-import { conflict } from '../../errors';
+import { conflict, forbidden } from '../../errors';
+import type { Config } from '../../config';
+import type { SchemaTypes } from '../../validation/schema-types';
+import { AsteriskConfigError } from './asterisk-conf';
+import { readSiteConfig, type SiteConfig as Site } from './site-config';
 import { extensionsOfTenant, type ExtensionRow } from '../extensions/extensions.repository';
 import { agentNameOwners, changeExtension, createExtension } from '../extensions/extensions.service';
 import { parseAliases, reResolveAgents } from '../pbx-logs/pbx-logs.service';
@@ -213,11 +218,21 @@ export async function planSync(deps: Pick<SyncDeps, 'db'>, caller: Caller, tenan
  * Plans again inside one write transaction and applies that plan through the extensions and queues services;
  * once it is committed, the tenant's stored log lines resolve their agent names again.
  */
-export async function applySync(deps: SyncDeps, caller: Caller, tenantId: number, site: SiteConfig): Promise<SyncPlan> {
+export async function applySync(
+  deps: SyncDeps,
+  caller: Caller,
+  tenantId: number,
+  site: SiteConfig,
+  expectedHash?: string,
+): Promise<SyncPlan> {
   const scope = requireTenant(caller.scope, tenantId);
   const plan = await transaction(deps.db, async (trx) => {
     const inTrx = { ...deps, db: trx };
     const plan = await planSync(inTrx, caller, tenantId, site);
+    if (expectedHash !== undefined && planHash(plan) !== expectedHash)
+      throw conflict(
+        'The configuration directory or the directory of the tenant changed since this plan was shown: nothing was applied. Look at the new plan, then apply it.',
+      );
     for (const e of plan.extensions) {
       if (e.action === 'create')
         await createExtension(inTrx, caller, {
@@ -277,4 +292,94 @@ export function planText(plan: SyncPlan, applied: boolean): string {
   if (!applied && (plan.extensions.length > 0 || plan.queues.length > 0))
     lines.push('Nothing was written: run again with --apply to apply this plan.');
   return lines.join('\n');
+}
+
+/** The SHA-256 of a plan (its canonical JSON): what the console shows is what it applies. */
+export function planHash(plan: SyncPlan): string {
+  return createHash('sha256').update(JSON.stringify(plan)).digest('hex');
+}
+
+export type ApiSyncPlan = SchemaTypes['pbx-sync-plan'];
+
+/** What the console's Config sync uses besides SyncDeps: the configured directory. */
+export interface ConfigSyncDeps extends SyncDeps {
+  readonly config: Pick<Config, 'pbxConfigDir'>;
+}
+
+/** How to set the directory, as the screen shows it when none is set. */
+export const CONFIG_DIR_HOW =
+  "No PBX configuration directory is set. Start the server with TARS_PBX_CONFIG_DIR=/etc/asterisk (or --pbx-config-dir DIR): the directory of the PBX's queues.conf, pjsip.conf, sip.conf and extensions.conf, or a copy of it on this server.";
+
+/**
+ * The configured directory read as `tars pbx sync --from` reads it. A directory that cannot be read is the server's
+ * state, not the request's: 409 naming every problem by file and line.
+ */
+function readConfigDir(dir: string): Site {
+  try {
+    return readSiteConfig(dir);
+  } catch (err) {
+    if (!(err instanceof AsteriskConfigError)) throw err;
+    const problems = err.problems.map((p) => (p.line > 0 ? `${p.file}:${p.line}: ${p.reason}` : `${p.file}: ${p.reason}`));
+    throw conflict(`TARS_PBX_CONFIG_DIR (${dir}) cannot be read as Asterisk's configuration: ${problems.join('; ')}`);
+  }
+}
+
+/** The console's Config sync acts as `tars pbx sync` does, on a directory of the server: platform admins only. */
+function requirePlatform(caller: Caller): void {
+  if (!caller.scope.all) throw forbidden("Only a platform admin may plan or apply a sync of the PBX's configuration");
+}
+
+function toApiPlan(deps: ConfigSyncDeps, plan: SyncPlan, files: string[], applied: boolean): ApiSyncPlan {
+  return {
+    configured: true,
+    configDir: deps.config.pbxConfigDir ?? null,
+    how: null,
+    tenantId: plan.tenantId,
+    planHash: planHash(plan),
+    applied,
+    files,
+    extensions: plan.extensions.map((e) => ({ ...e, id: e.id ?? null })),
+    queues: plan.queues.map((q) => ({ ...q, id: q.id ?? null })),
+    unchanged: plan.unchanged,
+    notes: plan.notes,
+  };
+}
+
+/**
+ * GET /v2/pbx/config/plan: `tars pbx sync --from TARS_PBX_CONFIG_DIR --tenant ID`'s plan (nothing written), with
+ * its hash; when no directory is set, how to set one.
+ */
+export async function planFromConfigDir(deps: ConfigSyncDeps, caller: Caller, tenantId: number): Promise<ApiSyncPlan> {
+  requirePlatform(caller);
+  const dir = deps.config.pbxConfigDir;
+  if (dir === undefined) {
+    requireTenant(caller.scope, tenantId);
+    return {
+      configured: false,
+      configDir: null,
+      how: CONFIG_DIR_HOW,
+      tenantId,
+      planHash: null,
+      applied: false,
+      files: [],
+      extensions: [],
+      queues: [],
+      unchanged: { extensions: 0, queues: 0 },
+      notes: [],
+    };
+  }
+  const site = readConfigDir(dir);
+  return toApiPlan(deps, await planSync(deps, caller, tenantId, site), site.files, false);
+}
+
+/**
+ * POST /v2/pbx/config/apply: applies the plan whose hash the request gives (`tars pbx sync --apply`), or nothing
+ * with 409 when the directory or the tenant's directory changed since it was shown.
+ */
+export async function applyFromConfigDir(deps: ConfigSyncDeps, caller: Caller, tenantId: number, hash: string): Promise<ApiSyncPlan> {
+  requirePlatform(caller);
+  const dir = deps.config.pbxConfigDir;
+  if (dir === undefined) throw conflict(CONFIG_DIR_HOW);
+  const site = readConfigDir(dir);
+  return toApiPlan(deps, await applySync(deps, caller, tenantId, site, hash), site.files, true);
 }

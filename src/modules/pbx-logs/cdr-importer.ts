@@ -103,8 +103,14 @@ export class CdrImporter {
     );
   }
 
+  /** The id of this import's record (ImportOptions.record), once it finished. */
+  get recordId(): number | undefined {
+    return this.run.recorded;
+  }
+
   finish(): ImportSummary {
     processPending(this.sqlite);
+    this.run.recordOutcome();
     return this.run.summary;
   }
 

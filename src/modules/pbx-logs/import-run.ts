@@ -6,6 +6,7 @@ import { PbxDirectory } from './directory';
 import { ImportSummary } from './import-summary';
 import { LineKeys } from './line-keys';
 import { pbxLogs, type PbxLogs } from './pbx-logs.repository';
+import { recordImport, updateImportRecord, type ImportKind, type ImportSource } from './pbx-imports.repository';
 import { PbxZone } from './pbx-zone';
 import type { QueueLogEvent } from './queue-log-line';
 
@@ -39,6 +40,20 @@ export interface ImportOptions {
   readonly timezone?: string;
   /** Master.csv column names for a cdr_custom layout (`--columns`), else cdr_csv's order or the file's header. */
   readonly cdrColumns?: readonly string[];
+  /** Where the lines come from, for the record of imports (GET /v2/pbx/imports); none: not recorded (tests of the importers). */
+  readonly record?: ImportRecordOptions;
+}
+
+/** How an import is recorded (db/migrations/2026-11-27T1300_pbx_imports.ts). */
+export interface ImportRecordOptions {
+  readonly source: ImportSource;
+  readonly kind: ImportKind;
+  /** The file read on the server (an absolute path); none for lines sent over HTTP. */
+  readonly path?: string;
+  /** The import this one read again ("Import again"). */
+  readonly againOf?: number;
+  /** The time (ms) on the caller's clock. */
+  readonly now: () => number;
 }
 
 /**
@@ -59,6 +74,11 @@ export class ImportRun {
   private readonly repo: PbxLogs;
   /** The summary's outcomes as of the last committed chunk: a chunk adds the difference to import_line_counts. */
   private counted = new Map<string, number>();
+  /** The id of this import's record once written (opts.record), and when it began. */
+  private recordId: number | undefined;
+  private readonly startedAt: number;
+  /** The tenant the import is scoped to when it is one, for its record; undefined: several or every tenant. */
+  private readonly scopeTenant: number | undefined;
 
   constructor(
     readonly sqlite: Sqlite,
@@ -68,6 +88,8 @@ export class ImportRun {
     const scope = opts.scope ?? ALL_TENANTS;
     this.directory = new PbxDirectory(sqlite, scope);
     const ids = scopeIds(scope);
+    this.scopeTenant = ids?.length === 1 ? ids[0] : undefined;
+    this.startedAt = opts.record?.now() ?? 0;
     this.summary = new ImportSummary(
       (tenantId, extNum) => this.directory.extensionByNumber(tenantId, extNum) !== undefined,
       ids?.length === 1 ? ids[0] : this.directory.tenants().length === 1 ? this.directory.tenants()[0] : undefined,
@@ -99,6 +121,38 @@ export class ImportRun {
       })
       .immediate();
     this.counted = counts;
+  }
+
+  /**
+   * Writes (the first time) or brings up to date the import's record with its summary so far: the importers call
+   * it when they finish (a followed file: after every batch). Nothing when the import is not recorded.
+   */
+  recordOutcome(): void {
+    const r = this.opts.record;
+    if (!r) return;
+    const summary = JSON.stringify(this.summary.toJSON());
+    const now = r.now();
+    if (this.recordId !== undefined) {
+      updateImportRecord(this.sqlite, this.recordId, now, summary);
+      return;
+    }
+    this.recordId = recordImport(this.sqlite, {
+      tenantId: this.scopeTenant ?? null,
+      source: r.source,
+      kind: r.kind,
+      path: r.path ?? null,
+      timezone: this.zone.name,
+      cdrColumns: this.opts.cdrColumns ? JSON.stringify(this.opts.cdrColumns) : null,
+      againOf: r.againOf ?? null,
+      startedAt: this.startedAt,
+      finishedAt: now,
+      summary,
+    });
+  }
+
+  /** The id of the import's record, once written. */
+  get recorded(): number | undefined {
+    return this.recordId;
   }
 
   /** Whether an `onChunk` hook wants the stored items (the importers collect them only then). */

@@ -16,7 +16,7 @@ export interface ImportSummaryJson {
   timezone: string;
 }
 
-import { mappingHints, type MappingHint, type UnknownAgent } from './mapping-hints';
+import { mappingHints, printable, type MappingHint, type UnknownAgent } from './mapping-hints';
 
 /** The key of an outcome in `outcomes()`: outcome and reason, tab-separated. */
 const outcomeKey = (outcome: 'imported' | 'duplicate' | 'skipped', reason: string) => `${outcome}\t${reason}`;
@@ -100,7 +100,7 @@ export class ImportSummary {
 
   /** e.g. "489 lines read, 480 imported, 0 duplicates, 9 skipped (2 blank line, …); unknown queues: 999 (3)". */
   toLine(): string {
-    const list = (m: Map<string, number>) => [...m].map(([k, n]) => `${k || '""'} (${n})`).join(', ');
+    const list = (m: Map<string, number>) => [...m].map(([k, n]) => `${printable(k) || '""'} (${n})`).join(', ');
     const skipped = this.skipped > 0 ? ` (${[...this.skips].map(([r, n]) => `${n} ${r}`).join(', ')})` : '';
     let line = `${this.read} lines read, ${this.imported} imported, ${this.duplicates} duplicates, ${this.skipped} skipped${skipped}`;
     if (this.queues.size > 0) line += `; unknown queues: ${list(this.queues)}`;
@@ -113,7 +113,7 @@ export class ImportSummary {
   toText(): string {
     const hints = this.hints();
     if (hints.length === 0) return this.toLine();
-    const lines = hints.map((h) => `  ${h.command}    # ${h.names.join(' = ')}: ${h.lines} line${h.lines === 1 ? '' : 's'}`);
+    const lines = hints.map((h) => `  ${h.command}    # ${h.names.map(printable).join(' = ')}: ${h.lines} line${h.lines === 1 ? '' : 's'}`);
     const again = this.queues.size > 0 ? ' Lines of unknown queues were skipped: import the file again after adding them.' : '';
     const kept = this.agents.size > 0 ? ' Lines of unknown agents were kept and count for the agent once it is mapped.' : '';
     return `${this.toLine()}\nTo map them:${again}${kept}\n${lines.join('\n')}`;

@@ -40,7 +40,8 @@ export async function ingestLines(
       scope: caller.scope,
       onChunk: pbxEventHook(() => clock.now(), true).onChunk,
       timezone: body.timezone ?? deps.config.pbxTimezone,
-    };
+      record: { source: 'ingest', kind: kind === 'queue-log' ? 'queue_log' : 'cdr', now: () => clock.now() },
+    } as const;
     const importer = kind === 'queue-log' ? new QueueLogImporter(database.sqlite, opts) : new CdrImporter(database.sqlite, opts);
     importer.importLines(body.lines);
     return importer.finish().toJSON();

@@ -11,6 +11,16 @@ export interface MappingHint {
   readonly lines: number;
   /** A shell command (POSIX quoting); `<…>` marks what only the admin knows. */
   readonly command: string;
+  /**
+   * The same as the API does it (the console's buttons): add the queue (POST /v2/queues), add `names[0]` as an alias
+   * of an extension (PATCH /v2/extensions/{id}), or add the extension `names[0]` is the interface of, named `names[1]`
+   * when there is one (POST /v2/extensions).
+   */
+  readonly action: 'add-queue' | 'add-alias' | 'add-extension';
+  /** The tenant it is for; null when the import spanned several tenants and the queue's is unknown. */
+  readonly tenantId: number | null;
+  /** The extension number the alias goes to or the extension added has; null: the admin chooses it. */
+  readonly extension: string | null;
 }
 
 /** An unknown agent name as the summary saw it: its tenant and the queues it appeared in. */
@@ -22,8 +32,23 @@ export interface UnknownAgent {
   readonly knownNumber: (extNum: string) => boolean;
 }
 
-/** POSIX single quotes: the only character they cannot hold is the quote itself. */
-export const shellQuote = (s: string): string => `'${s.replaceAll("'", `'\\''`)}'`;
+/** Control characters (C0, DEL, C1): a name read from a log may hold them (ESC, CR), and a terminal obeys them. */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+const hex = (c: string) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`;
+
+/**
+ * A name quoted for a POSIX shell: single quotes, which hold anything but the quote itself; a name with a control
+ * character in bash's $'…' instead, each such character written as \xHH, so that the printed command neither moves
+ * the terminal nor loses the character (bash, zsh and ksh read $'…'; the name it maps is the name in the log).
+ */
+export const shellQuote = (s: string): string => {
+  if (s.replace(CONTROL, '') === s) return `'${s.replaceAll("'", `'\\''`)}'`;
+  return `$'${s.replace(/[\\']/g, (c) => `\\${c}`).replace(CONTROL, hex)}'`;
+};
+
+/** A name as a terminal may print it: each control character written as \xHH (the summary's names and comments). */
+export const printable = (s: string): string => s.replace(CONTROL, hex);
 
 /** The extension number an interface or channel names (`Local/208@agents/n`, `PJSIP/208`, `Agent/208`), if any. */
 export function numberOf(name: string): string | undefined {
@@ -47,12 +72,17 @@ export function mappingHints(
       names: [name],
       lines,
       command: `tars queue add --tenant ${tenant} --log-name ${shellQuote(name)} --name ${shellQuote(name)}`,
+      action: 'add-queue',
+      tenantId: tenantOfQueues ?? null,
+      extension: null,
     });
   }
   const paired = pairNamesWithInterfaces(agents);
   for (const [name, a] of agents) {
     const num = numberOf(name);
     let command: string;
+    let action: MappingHint['action'] = 'add-alias';
+    let extension: string | null = num ?? null;
     const names = [name];
     let lines = a.lines;
     if (num !== undefined && a.knownNumber(num)) {
@@ -65,12 +95,14 @@ export function mappingHints(
         lines += agents.get(display)?.lines ?? 0;
       }
       command = `tars extension add --tenant ${a.tenantId} --ext ${num}${nameOption} --peer ${shellQuote(name)}`;
+      action = 'add-extension';
     } else {
       const iface = paired.byName.get(name);
       if (iface !== undefined) continue; // the command of its interface adds it as the extension's name
       command = `tars extension update --tenant ${a.tenantId} --ext <extension number> --add-alias ${shellQuote(name)}`;
+      extension = null;
     }
-    hints.push({ kind: 'agent', names, lines, command });
+    hints.push({ kind: 'agent', names, lines, command, action, tenantId: a.tenantId, extension });
   }
   return hints;
 }

@@ -101,9 +101,15 @@ export class QueueLogImporter {
   }
 
   /** Rebuilds what late lines made stale (this import's and any left by an interrupted one). */
+  /** The id of this import's record (ImportOptions.record), once it finished. */
+  get recordId(): number | undefined {
+    return this.run.recorded;
+  }
+
   finish(): ImportSummary {
     processPending(this.sqlite);
     this.forget(); // a rebuild rewrote intervals and anchors behind the caches
+    this.run.recordOutcome();
     return this.run.summary;
   }
 

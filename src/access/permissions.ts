@@ -37,7 +37,7 @@ export const PERMISSIONS = {
   'admin.tenants.delete': 'delete a tenant',
   'admin.users.create': 'create a user (with no role above the creator’s)',
   'admin.users.read': 'list and read users',
-  'admin.users.update': "change a user's role, branch or extension",
+  'admin.users.update': "change a user's role, branch or extension; reset its MFA; e-mail it a password reset",
   'admin.users.delete': 'delete a user',
   'admin.extensions.create': 'create an extension',
   'admin.extensions.read': 'list and read extensions',
@@ -55,7 +55,7 @@ export const PERMISSIONS = {
   'admin.branches.delete': 'delete a branch',
   'webhooks.create': 'create a webhook',
   'webhooks.read': 'list and read webhooks, their signing secret and deliveries',
-  'webhooks.update': 'change a webhook or rotate its secret',
+  'webhooks.update': 'change a webhook, rotate its secret or retry a failed delivery',
   'webhooks.delete': 'delete a webhook',
 } as const;
 

@@ -3,6 +3,7 @@ import './styles/base.css';
 import './styles/console.css';
 import './styles/wallboard.css';
 import './styles/reports.css';
+import './styles/directory-admin.css';
 import './styles/pbx.css';
 import { App } from './app';
 

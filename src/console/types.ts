@@ -15,6 +15,20 @@ export type WallboardLive = SchemaTypes['wallboard-live'];
 export type AgentResult = SchemaTypes['agent-action-result'];
 export type StatusAnswer = SchemaTypes['status-response'];
 export type TenantPage = SchemaTypes['tenant-page'];
+// The directory's users, numbers, E911 locations and webhooks (issue 31, part B).
+export type DirectoryUser = SchemaTypes['user'];
+export type PhoneNumber = SchemaTypes['phone-number'];
+/** A phone number as the list gives it (the hosted API's list form: ids, no names). */
+export type PhoneNumberRecord = SchemaTypes['phone-number-record'];
+export type EmergencyLocation = SchemaTypes['emergency-location'];
+export type EmergencyAddress = SchemaTypes['emergency-location-create']['address'];
+export type Webhook = SchemaTypes['webhook'];
+export type WebhookListItem = SchemaTypes['webhook-list'][number];
+export type WebhookType = SchemaTypes['webhook-types'][number];
+export type WebhookDelivery = SchemaTypes['webhook-delivery'];
+/** A branch or an extension as a choice of a form (the fields of the API's records a choice shows). */
+export type BranchChoice = Pick<SchemaTypes['branch'], 'id' | 'name'>;
+export type ExtensionChoice = Pick<SchemaTypes['extension'], 'id' | 'extNum' | 'extName'>;
 export type QueueStatsRequest = SchemaTypes['queue-stats-request'];
 export type QueueStats = SchemaTypes['queue-stats'];
 export type ServiceLevelRequest = SchemaTypes['queue-service-level-request'];

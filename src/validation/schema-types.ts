@@ -4578,6 +4578,9 @@ export interface SchemaTypes {
    * The webhook's deliveries, newest first, paged as in decisions.md §5b.
    */
   'webhook-delivery-page': {
+    /**
+     * Items: One event sent (or to be sent) to one webhook, with its attempts so far.
+     */
     records: {
       id: number;
       /**
@@ -4608,6 +4611,46 @@ export interface SchemaTypes {
     page: number;
     maxPage: number;
     total: number;
+  };
+  'webhook-delivery-params': {
+    /**
+     * A record id: a positive integer.
+     */
+    webhookId: number;
+    /**
+     * A record id: a positive integer.
+     */
+    deliveryId: number;
+  };
+  /**
+   * One event sent (or to be sent) to one webhook, with its attempts so far.
+   */
+  'webhook-delivery': {
+    id: number;
+    /**
+     * The webhook-id header: the same on every attempt.
+     */
+    messageId: string;
+    eventType: string;
+    /**
+     * pending and retry wait for an attempt; delivered got a 2xx; failed is final (a 4xx other than 410 and 429, too many attempts, or a destination the operator refuses); gone: the receiver answered 410 and the webhook was disabled.
+     */
+    status: 'pending' | 'delivering' | 'delivered' | 'retry' | 'failed' | 'gone';
+    attempts: number;
+    /**
+     * HTTP status of the last attempt; null when there was no answer.
+     */
+    lastStatusCode: number | null;
+    lastError: string | null;
+    /**
+     * ISO 8601 UTC, e.g. 2026-11-22T13:34:23.000Z.
+     */
+    createdAt: string;
+    /**
+     * When pending or retrying: not before this.
+     */
+    nextAttemptAt: string | null;
+    deliveredAt: string | null;
   };
   'webhook-id-params': {
     /**

@@ -131,6 +131,8 @@ import wallboardLink from '../../schemas/wallboard-link.json';
 import wallboardLive from '../../schemas/wallboard-live.json';
 import webhookCreate from '../../schemas/webhook-create.json';
 import webhookDeliveryPage from '../../schemas/webhook-delivery-page.json';
+import webhookDeliveryParams from '../../schemas/webhook-delivery-params.json';
+import webhookDelivery from '../../schemas/webhook-delivery.json';
 import webhookIdParams from '../../schemas/webhook-id-params.json';
 import webhookListQuery from '../../schemas/webhook-list-query.json';
 import webhookList from '../../schemas/webhook-list.json';
@@ -273,6 +275,8 @@ export const SCHEMAS: readonly object[] = [
   wallboardLive,
   webhookCreate,
   webhookDeliveryPage,
+  webhookDeliveryParams,
+  webhookDelivery,
   webhookIdParams,
   webhookListQuery,
   webhookList,

@@ -6,7 +6,15 @@ import { startTestApp, type TestApp } from '../helpers/app';
 import { insertExtension } from '../../src/modules/extensions/extensions.repository';
 import { insertQueue } from '../../src/modules/queues/queues.repository';
 import { buildBranch, buildUser, DEFAULT_PASSWORD, ROLE, tokenFor, twoTenants } from '../helpers/factories';
-import { ADDRESS, buildCampaign, buildLocation, buildPhoneNumber, buildSavedFilter, buildWebhook } from '../helpers/records';
+import {
+  ADDRESS,
+  buildCampaign,
+  buildFailedDelivery,
+  buildLocation,
+  buildPhoneNumber,
+  buildSavedFilter,
+  buildWebhook,
+} from '../helpers/records';
 
 /**
  * Every route of allRoutes(deps) with a valid request: a body or query naming a tenant, and for a route
@@ -16,7 +24,7 @@ import { ADDRESS, buildCampaign, buildLocation, buildPhoneNumber, buildSavedFilt
 interface Sample {
   body?: (tenantId: number) => unknown;
   query?: (tenantId: number) => Record<string, number | string>;
-  record?: (db: Db, tenantId: number, userId: number) => Promise<{ id: number }>;
+  record?: (db: Db, tenantId: number, userId: number) => Promise<{ id: number; ids?: number[] }>;
   /** The status a role that may call the route gets, when success needs state this matrix does not make (a code sent). */
   status?: number;
   /** The route ends the caller's tokens (a password change): the role signs in again after it. */
@@ -27,6 +35,11 @@ const phone = (db: Db, t: number) => buildPhoneNumber(db, t);
 const location = (db: Db, t: number) => buildLocation(db, t);
 const campaign = (db: Db, t: number) => buildCampaign(db, t);
 const webhook = (db: Db, t: number) => buildWebhook(db, t);
+/** A failed delivery, addressed by its webhook's id and its own (the path's two ids, in order). */
+const failedDelivery = async (db: Db, t: number) => {
+  const d = await buildFailedDelivery(db, t);
+  return { id: d.webhookId, ids: [d.webhookId, d.id] };
+};
 const filter = (db: Db, t: number, userId: number) => buildSavedFilter(db, t, userId);
 /** Extension numbers and queue names are unique: every call of a sample gets its own. */
 let unique = 7000;
@@ -86,6 +99,8 @@ const SAMPLES: Record<string, Sample> = {
   'get /v2/admin/users/:userId': { record: (db, t) => buildUser(db, t, ROLE.basic) },
   'patch /v2/admin/users/:userId': { record: (db, t) => buildUser(db, t, ROLE.basic), body: () => ({ userRole: 7 }) },
   'delete /v2/admin/users/:userId': { record: (db, t) => buildUser(db, t, ROLE.basic) },
+  'post /v2/admin/users/:userId/mfa-reset': { record: (db, t) => buildUser(db, t, ROLE.basic) },
+  'post /v2/admin/users/:userId/password-reset': { record: (db, t) => buildUser(db, t, ROLE.basic) },
   'get /v2/admin/tenants': {},
   'get /v2/admin/tenants/:tenantId': {},
   'patch /v2/admin/tenants/:tenantId': { body: () => ({ name: 'Changed' }) },
@@ -107,6 +122,7 @@ const SAMPLES: Record<string, Sample> = {
   'get /v2/webhooks/:webhookId/deliveries': { record: webhook },
   'get /v2/webhooks/:webhookId/secret': { record: webhook },
   'post /v2/webhooks/:webhookId/secret/rotate': { record: webhook },
+  'post /v2/webhooks/:webhookId/deliveries/:deliveryId/retry': { record: failedDelivery },
   'post /v2/reporting/saved/:id/run': { record: filter },
   'get /v2/reporting/saved/:id/runs': { record: filter },
   'post /v2/reporting/queues/stats': { body: (t) => ({ queueId: [queueOf(t)], startDate: '2026-01-01', endDate: '2026-01-31' }) },
@@ -193,7 +209,11 @@ function roleMayCall(role: number, route: RouteDef): boolean {
 
 const MISSING_ID = 987654;
 const keyOf = (r: RouteDef) => `${r.method} ${r.path}`;
-const withId = (path: string, id: number) => path.replace(/:\w+/, String(id));
+/** The path with its ids in order (the last one given for any further). */
+const withId = (path: string, id: number, more: readonly number[] = []) => {
+  let i = 0;
+  return path.replace(/:\w+/g, () => String(more[i++] ?? more[more.length - 1] ?? id));
+};
 
 describe('every route: roles (decisions.md §5) and tenant isolation', () => {
   let app: TestApp;
@@ -201,9 +221,13 @@ describe('every route: roles (decisions.md §5) and tenant isolation', () => {
   let routes: RouteDef[];
   const tokens = new Map<number, string>();
   const users = new Map<number, { id: number }>();
-  const send = (route: RouteDef, token: string, tenantId: number, id: number) => {
+  const send = (route: RouteDef, token: string, tenantId: number, id: number, ids?: readonly number[]) => {
     const s = SAMPLES[keyOf(route)] ?? {};
-    return app.request(route.method.toUpperCase(), withId(route.path, id), { token, body: s.body?.(tenantId), query: s.query?.(tenantId) });
+    return app.request(route.method.toUpperCase(), withId(route.path, id, ids), {
+      token,
+      body: s.body?.(tenantId),
+      query: s.query?.(tenantId),
+    });
   };
 
   before(async () => {
@@ -260,8 +284,8 @@ describe('every route: roles (decisions.md §5) and tenant isolation', () => {
         cast.b.id,
         cast.adminB.id,
       );
-      const foreign = await send(route, cast.tokenA, cast.a.id, record.id);
-      const own = await send(route, cast.tokenB, cast.b.id, record.id);
+      const foreign = await send(route, cast.tokenA, cast.a.id, record.id, record.ids);
+      const own = await send(route, cast.tokenB, cast.b.id, record.id, record.ids);
       const ok = route.method === 'post' ? 201 : 200;
       if (foreign.status !== 404 || own.status !== ok)
         wrong.push(`${keyOf(route)}: another tenant ${foreign.status}, its own ${own.status}`);

@@ -361,7 +361,15 @@ describe('the console in chromium: the directory, part A (issue 31)', function (
       await signIn(LAB_ADMIN);
       await page.getByRole('button', { name: 'Directory' }).click();
       const menu = page.locator('#menu-directory');
-      expect(await menu.getByRole('link').allInnerTexts()).to.deep.equal(['Branches', 'Extensions', 'Queues']);
+      expect(await menu.getByRole('link').allInnerTexts()).to.deep.equal([
+        'Branches',
+        'Extensions',
+        'Queues',
+        'Users',
+        'Phone numbers',
+        'E911 locations',
+        'Webhooks',
+      ]);
       await menu.getByRole('link', { name: 'Branches' }).click();
       await page.getByRole('heading', { name: 'Branches', level: 1 }).waitFor();
       await row(/Lab Contact Center/).waitFor();

@@ -58,3 +58,29 @@ export async function buildSavedFilter(db: Db, tenantId: number, userId: number,
   const input: SavedFilterInput = { tenantId, userId, url: '/v2/reporting/calls', module: 'calls', name: `Filter ${next()}`, ...over };
   return { ...input, id: await insertSavedFilter(db, input, new Date().toISOString()) };
 }
+
+/** A webhook of the tenant with one delivery that failed (its attempts ran out): what a retry re-queues. */
+export async function buildFailedDelivery(db: Db, tenantId: number) {
+  const hook = await buildWebhook(db, tenantId);
+  const n = next();
+  const delivery = await db
+    .insertInto('webhook_deliveries')
+    .values({
+      webhook_id: hook.id,
+      tenant_id: tenantId,
+      message_id: `msg_failed${n}`,
+      event_type: 'ENDCALL',
+      payload: JSON.stringify({ type: 'ENDCALL', tenantId, data: { n } }),
+      status: 'failed',
+      attempts: 8,
+      next_attempt_at: 0,
+      lease_until: null,
+      last_status_code: 500,
+      last_error: null,
+      created_at: new Date().toISOString(),
+      delivered_at: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { webhookId: hook.id, id: delivery.id, messageId: `msg_failed${n}` };
+}

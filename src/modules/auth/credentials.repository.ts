@@ -88,3 +88,30 @@ export async function switchMfaOn(db: Db, userId: number, mode: string, verified
   await db.deleteFrom('mfa_challenges').where('user_id', '=', userId).where('mode', '=', 'setup').execute();
   return version;
 }
+
+/**
+ * Forgets every MFA mode of the user `id` of the scope (MFA off, no secret, no phone, nothing verified), with its
+ * set-ups waiting and open challenges, and ends its tokens (an admin's reset, for a user who lost its factor). Run it
+ * in a transaction. False when no such user is in the scope.
+ */
+export async function clearMfa(db: Db, scope: TenantScope, id: number): Promise<boolean> {
+  const res = await db
+    .updateTable('users')
+    .set({
+      mfa_enabled: 0,
+      mfa_mode: '',
+      mfa_app_secret: '',
+      mfa_app_verified: 0,
+      mfa_phone_number: '',
+      mfa_sms_verified: 0,
+      mfa_email_verified: 0,
+      token_version: sql<number>`token_version + 1`,
+    })
+    .where('id', '=', id)
+    .where(tenantIn(scope))
+    .executeTakeFirst();
+  if (Number(res.numUpdatedRows) !== 1) return false;
+  await db.deleteFrom('mfa_enrolments').where('user_id', '=', id).execute();
+  await db.deleteFrom('mfa_challenges').where('user_id', '=', id).execute();
+  return true;
+}

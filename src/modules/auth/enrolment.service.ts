@@ -2,13 +2,13 @@ import type { Caller } from '../../access/caller';
 import type { Clock } from '../../clock';
 import { transaction, type Db } from '../../db/database';
 import type { UserRow } from '../../db/schema';
-import { AppError, badRequest, notAuthenticated, unavailable } from '../../errors';
+import { AppError, badRequest, notAuthenticated, notFound, unavailable } from '../../errors';
 import type { ResponseBody } from '../../http/route';
 import type { Mailer } from '../../mail/mailer';
 import type { SmsGateway } from '../../mail/sms';
 import { dropEnrolment, findEnrolment, saveEnrolment, tenantRequiresMfa, type Enrolment } from './account.repository';
 import { BAD_CODE, countAttempt, throttled } from './attempt-limits';
-import { changeMfa, enableMfa, findUserById, recordTotpStep, switchMfaOn, type MfaColumns } from './credentials.repository';
+import { changeMfa, clearMfa, enableMfa, findUserById, recordTotpStep, switchMfaOn, type MfaColumns } from './credentials.repository';
 import { codeMatches, maskPhone, newCode, newTotpSecret, openConfirmation, otpauthUri, totpStep, type MfaMode } from './mfa';
 import { requirePresence, type PresenceProof } from './presence';
 import { mfaCodeRule, mfaResendRule } from './throttle';
@@ -222,4 +222,21 @@ export function isVerified(user: UserRow, mode: MfaMode): boolean {
   if (mode === 'app') return user.mfa_app_verified === 1 && user.mfa_app_secret !== '';
   if (mode === 'sms') return user.mfa_sms_verified === 1 && user.mfa_phone_number !== '';
   return user.mfa_email_verified === 1;
+}
+
+/**
+ * An admin's MFA reset of a user of its scope (POST /v2/admin/users/{id}/mfa-reset), for one who lost its phone or
+ * authenticator: every mode is forgotten and its tokens end. Its next sign-in asks for the password only, or takes it
+ * through enrolment when its tenant requires MFA. The caller's right over the user is checked by users-admin.
+ */
+export async function resetMfaOf(deps: Pick<EnrolmentDeps, 'db'>, caller: Caller, user: UserRow): Promise<ResponseBody<'status-response'>> {
+  const done = await transaction(deps.db, (trx) => clearMfa(trx, caller.scope, user.id));
+  if (!done) throw notFound(`User ${user.id}`);
+  const required = await tenantRequiresMfa(deps.db, user.tenant_id);
+  return {
+    status: 'success',
+    message: `MFA of ${user.email} is reset: every mode is forgotten and its sessions ended; ${
+      required ? 'its organisation requires MFA, so its next sign-in sets a mode up again' : 'its next sign-in asks for the password only'
+    }`,
+  };
 }

@@ -70,6 +70,22 @@ export async function requestReset(deps: PasswordDeps, input: { email: string; i
   await countAttempt(deps, resetRequestRules(input.email, input.ip));
   const user = await findUserByEmail(deps.db, input.email);
   if (!user) return REQUESTED;
+  await mailReset(deps, user);
+  return REQUESTED;
+}
+
+/**
+ * An admin's reset e-mail for a user of its scope (POST /v2/admin/users/{id}/password-reset): the same e-mail and
+ * token as the public request, counted against the same limit of the address (so nobody floods a user's mailbox).
+ */
+export async function sendResetFor(deps: Omit<PasswordDeps, 'tokens'>, user: UserRow, ip: string): Promise<StatusAnswer> {
+  await countAttempt(deps, resetRequestRules(user.email, ip));
+  await mailReset(deps, user);
+  return { status: 'success', message: `A reset e-mail is on its way to ${user.email}; its token is good once, for 30 minutes` };
+}
+
+/** Saves a new reset token of the user and e-mails it (afterwards: the answer does not wait for the mail server). */
+async function mailReset(deps: Omit<PasswordDeps, 'tokens'>, user: UserRow): Promise<void> {
   const token = randomBytes(32).toString('base64url');
   const now = deps.clock.now();
   await saveReset(deps.db, hashToken(token), user.id, now, now + RESET_TTL_MS);
@@ -81,7 +97,6 @@ export async function requestReset(deps: PasswordDeps, input: { email: string; i
   deps.mailer
     .send({ to: user.email, subject: 'Reset your TARS password', text })
     .catch((err: unknown) => deps.log.warn({ userId: user.id, err }, 'password-reset e-mail not sent'));
-  return REQUESTED;
 }
 
 /** POST /v2/users/reset-password: the token of the e-mail and a new password. */

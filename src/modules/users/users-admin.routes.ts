@@ -1,8 +1,18 @@
 import { route, type RouteDef } from '../../http/route';
-import { changeUser, createUser, getUser, removeUser, userPage, type UserAdminDeps } from './users-admin.service';
+import type { PasswordDeps } from '../auth/password.service';
+import {
+  changeUser,
+  createUser,
+  getUser,
+  removeUser,
+  resetUserMfa,
+  sendUserPasswordReset,
+  userPage,
+  type UserAdminDeps,
+} from './users-admin.service';
 
 /** A tenant's users for its admins: an addition to the hosted API (docs/api.md "Directory"). */
-export function userAdminRoutes(deps: UserAdminDeps): RouteDef[] {
+export function userAdminRoutes(deps: UserAdminDeps & Omit<PasswordDeps, 'tokens'>): RouteDef[] {
   const tag = 'Directory';
   const path = '/v2/admin/users';
   return [
@@ -61,6 +71,28 @@ export function userAdminRoutes(deps: UserAdminDeps): RouteDef[] {
       params: 'user-id-params',
       response: 'user',
       handler: ({ caller, params }) => removeUser(deps, caller, params.userId),
+    }),
+    route({
+      method: 'post',
+      path: `${path}/:userId/mfa-reset`,
+      tag,
+      summary: "Reset a user's MFA (every mode forgotten, its sessions ended): for a user who lost its phone",
+      addition: true,
+      permission: 'admin.users.update',
+      params: 'user-id-params',
+      response: 'status-response',
+      handler: ({ caller, params }) => resetUserMfa(deps, caller, params.userId),
+    }),
+    route({
+      method: 'post',
+      path: `${path}/:userId/password-reset`,
+      tag,
+      summary: 'E-mail a user a password-reset token (as its own request would)',
+      addition: true,
+      permission: 'admin.users.update',
+      params: 'user-id-params',
+      response: 'status-response',
+      handler: ({ caller, params, ip }) => sendUserPasswordReset(deps, caller, params.userId, ip),
     }),
   ];
 }

@@ -9,6 +9,8 @@ import { badRequest, conflict, notFound } from '../../errors';
 import type { SchemaTypes } from '../../validation/schema-types';
 import { findUserByEmail } from '../auth/credentials.repository';
 import { hashPassword, userObject, type ApiUser } from '../auth/auth.service';
+import { resetMfaOf } from '../auth/enrolment.service';
+import { sendResetFor, type PasswordDeps, type StatusAnswer } from '../auth/password.service';
 import { isBranchOfTenant } from '../branches/branches.repository';
 import { findExtension } from '../extensions/extensions.repository';
 import { findTenant } from '../tenants/tenants.repository';
@@ -139,4 +141,32 @@ export async function removeUser(deps: Pick<UserAdminDeps, 'db'>, caller: Caller
     await deleteUser(trx, caller.scope, id);
     return gone;
   });
+}
+
+/**
+ * POST /v2/admin/users/{id}/mfa-reset: forgets the user's MFA modes and ends its sessions. Not one's own (that is
+ * turned off on one's account, with the password as proof: a session alone must not remove its own factor), and
+ * not a user whose role is above the caller's.
+ */
+export async function resetUserMfa(deps: Pick<UserAdminDeps, 'db'>, caller: Caller, id: number): Promise<StatusAnswer> {
+  const user = await userOf(deps.db, caller, id);
+  if (user.id === caller.user.id)
+    throw conflict('You cannot reset your own MFA here: turn it off on your account page, with your password');
+  requireMayGive(caller, user.user_role);
+  return resetMfaOf(deps, caller, user);
+}
+
+/**
+ * POST /v2/admin/users/{id}/password-reset: e-mails the user the reset token the public request would (its
+ * password stays as it is until the user sets a new one), within the same limit per address.
+ */
+export async function sendUserPasswordReset(
+  deps: Omit<PasswordDeps, 'tokens'>,
+  caller: Caller,
+  id: number,
+  ip: string,
+): Promise<StatusAnswer> {
+  const user = await userOf(deps.db, caller, id);
+  requireMayGive(caller, user.user_role);
+  return sendResetFor(deps, user, ip);
 }

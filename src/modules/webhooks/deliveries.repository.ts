@@ -179,3 +179,41 @@ export async function attemptCounts(db: Db): Promise<{ all: number; retries: num
     ])
     .executeTakeFirstOrThrow();
 }
+
+export async function findDelivery(db: Db, scope: TenantScope, webhookId: number, deliveryId: number): Promise<Delivery | undefined> {
+  return db
+    .selectFrom('webhook_deliveries')
+    .selectAll()
+    .where(tenantIn(scope))
+    .where('webhook_id', '=', webhookId)
+    .where('id', '=', deliveryId)
+    .executeTakeFirst();
+}
+
+/**
+ * Puts a failed or gone delivery back in line, due now, with a new round of attempts; its message (webhook-id and
+ * body) stays as it was. One conditional UPDATE: of two retries at once, one re-queues it. False when it was not
+ * failed or gone any more.
+ */
+export async function requeueDelivery(db: Db, scope: TenantScope, d: Delivery, now: number): Promise<boolean> {
+  const res = await db
+    .updateTable('webhook_deliveries')
+    .set({ status: 'retry', attempts: 0, next_attempt_at: now, lease_until: null, delivered_at: null })
+    .where(tenantIn(scope))
+    .where('id', '=', d.id)
+    .where('status', 'in', ['failed', 'gone'])
+    .where('attempts', '=', d.attempts)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+/** Why delivery disabled the webhook of the scope (its receiver answered 410 Gone); undefined while it is enabled. */
+export async function disabledReason(db: Db, scope: TenantScope, webhookId: number): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('webhooks')
+    .select(['disabled_at', 'disabled_reason'])
+    .where(tenantIn(scope))
+    .where('id', '=', webhookId)
+    .executeTakeFirst();
+  return row?.disabled_at ? (row.disabled_reason ?? `disabled on ${row.disabled_at}`) : undefined;
+}

@@ -1,5 +1,5 @@
 import { route, type RouteDef } from '../../http/route';
-import { rotateSecret, webhookDeliveries, webhookSecret, type DeliveryDeps } from './deliveries.service';
+import { retryDelivery, rotateSecret, webhookDeliveries, webhookSecret, type DeliveryDeps } from './deliveries.service';
 
 /** Delivery-side routes of a webhook (additions to the hosted API): its signing secret and its deliveries. */
 export function webhookDeliveryRoutes(deps: DeliveryDeps): RouteDef[] {
@@ -17,6 +17,17 @@ export function webhookDeliveryRoutes(deps: DeliveryDeps): RouteDef[] {
       query: 'paging-query',
       response: 'webhook-delivery-page',
       handler: ({ caller, params, query }) => webhookDeliveries(deps, caller, params.webhookId, query),
+    }),
+    route({
+      method: 'post',
+      path: `${path}/deliveries/:deliveryId/retry`,
+      tag,
+      summary: 'Send a failed delivery again, with the same webhook-id and body (a new round of attempts, due now)',
+      addition: true,
+      permission: 'webhooks.update',
+      params: 'webhook-delivery-params',
+      response: 'webhook-delivery',
+      handler: ({ caller, params }) => retryDelivery(deps, caller, params.webhookId, params.deliveryId),
     }),
     route({
       method: 'get',

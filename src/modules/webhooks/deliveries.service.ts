@@ -1,10 +1,18 @@
 import type { SchemaTypes } from '../../validation/schema-types';
 import type { Clock } from '../../clock';
 import { transaction, type Db } from '../../db/database';
-import { notFound } from '../../errors';
+import { conflict, notFound } from '../../errors';
 import type { Caller } from '../../access/caller';
 import { pageOf, pageWindow, type Page, type PageQuery } from '../../access/paging';
-import { listDeliveries, readSecret, replaceSecret, type Delivery } from './deliveries.repository';
+import {
+  disabledReason,
+  findDelivery,
+  listDeliveries,
+  readSecret,
+  replaceSecret,
+  requeueDelivery,
+  type Delivery,
+} from './deliveries.repository';
 import { newWebhookSecret } from './secret';
 import { findWebhook } from './webhooks.repository';
 
@@ -69,5 +77,26 @@ export async function rotateSecret(deps: DeliveryDeps, caller: Caller, webhookId
     await visibleWebhook(trx, caller, webhookId);
     await replaceSecret(trx, caller.scope, webhookId, newWebhookSecret(), deps.clock.now() + ROTATION_GRACE_MS);
     return webhookSecret({ ...deps, db: trx }, caller, webhookId);
+  });
+}
+
+/**
+ * POST /v2/webhooks/{webhookId}/deliveries/{deliveryId}/retry: a delivery that failed (or met a 410) is sent again
+ * with the same webhook-id and body, so a receiver that deduplicates by webhook-id sees it once. It gets a new round
+ * of attempts (TARS_WEBHOOK_ATTEMPTS), due now; the webhook's older open deliveries still go first. 409 when it is
+ * not failed or gone (delivered, or still being tried), or when its webhook is disabled (save the webhook to enable it).
+ */
+export async function retryDelivery(deps: DeliveryDeps, caller: Caller, webhookId: number, deliveryId: number): Promise<ApiDelivery> {
+  return transaction(deps.db, async (trx) => {
+    await visibleWebhook(trx, caller, webhookId);
+    const d = await findDelivery(trx, caller.scope, webhookId, deliveryId);
+    if (!d) throw notFound(`Delivery ${deliveryId} of webhook ${webhookId}`);
+    if (d.status !== 'failed' && d.status !== 'gone')
+      throw conflict(`Delivery ${deliveryId} is ${d.status}, not failed: only a failed delivery is retried`);
+    const disabled = await disabledReason(trx, caller.scope, webhookId);
+    if (disabled) throw conflict(`Webhook ${webhookId} is disabled (${disabled}): save it again to enable it, then retry`);
+    if (!(await requeueDelivery(trx, caller.scope, d, deps.clock.now())))
+      throw conflict(`Delivery ${deliveryId} changed meanwhile: read it again`);
+    return toApiDelivery((await findDelivery(trx, caller.scope, webhookId, deliveryId)) as Delivery);
   });
 }

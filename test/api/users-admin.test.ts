@@ -77,4 +77,28 @@ describe("a tenant's users over the API (issue 18): /v2/admin/users", () => {
     expect((await app.request('DELETE', `/v2/admin/users/${made.body.id}`, { token: admin })).body.email).to.equal('leaver@acme.example');
     expectError(await app.request('POST', '/v2/authentication/', { body: { email: 'leaver@acme.example', password: 'leaver pass' } }), 401);
   });
+
+  it('when a user owns a saved filter, then its delete is refused until the filter is deleted; its deleted filters do not hold it', async () => {
+    const made = await app.request('POST', '/v2/admin/users', {
+      token: admin,
+      body: { tenantId: 1, email: 'filters@acme.example', password: 'filters pass', userRole: 9 },
+    });
+    expect(made.status, made.text).to.equal(201);
+    const own = await tokenFor(app, { id: made.body.id });
+    const saved = await app.request('POST', '/v2/reporting/saved', {
+      token: own,
+      body: { tenantId: 1, url: '/v2/reporting/calls', module: 'calls', name: 'Mine' },
+    });
+    expect(saved.status, saved.text).to.equal(201);
+    const filterId = saved.body[0].id;
+    const refused = await app.request('DELETE', `/v2/admin/users/${made.body.id}`, { token: admin });
+    expectError(refused, 409);
+    expect(refused.body.message).to.equal(`User ${made.body.id} owns 1 saved filter: delete it first`);
+    expect((await app.request('GET', `/v2/admin/users/${made.body.id}`, { token: admin })).status).to.equal(200);
+    expect((await app.request('DELETE', `/v2/reporting/saved/${filterId}`, { token: own })).status).to.equal(200);
+    const gone = await app.request('DELETE', `/v2/admin/users/${made.body.id}`, { token: admin });
+    expect(gone.status, gone.text).to.equal(200);
+    expect(gone.body.email).to.equal('filters@acme.example');
+    expectError(await app.request('GET', `/v2/admin/users/${made.body.id}`, { token: admin }), 404);
+  });
 });

@@ -150,7 +150,7 @@ describe('the directory in chromium: users, phone numbers, E911 locations, webho
     await row.getByRole('button', { name: `Delete ${email} now` }).click();
     const refusal = row.getByRole('alert');
     await refusal.waitFor();
-    expect(await refusal.textContent()).to.match(new RegExp(`^User ${made?.id} owns 1 saved filters: delete them or hand them over first`));
+    expect(await refusal.textContent()).to.match(new RegExp(`^User ${made?.id} owns 1 saved filter: delete it first`));
     expect((await users()).some((u) => u.email === email)).to.equal(true);
 
     // A user who owns nothing is deleted (one made through the API: a deleted saved report still counts as owned).

@@ -136,7 +136,8 @@ export async function removeUser(deps: Pick<UserAdminDeps, 'db'>, caller: Caller
     if (user.id === caller.user.id) throw conflict('You cannot delete yourself');
     requireMayGive(caller, user.user_role);
     const n = await savedFiltersOwnedBy(trx, id);
-    if (n > 0) throw conflict(`User ${id} owns ${n} saved filters: delete them or hand them over first`);
+    if (n > 0)
+      throw conflict(`User ${id} owns ${n === 1 ? '1 saved filter' : `${n} saved filters`}: delete ${n === 1 ? 'it' : 'them'} first`);
     const gone = await toApi(trx, user);
     await deleteUser(trx, caller.scope, id);
     return gone;

@@ -74,18 +74,26 @@ export async function updateUser(db: Db, scope: TenantScope, id: number, set: Us
     .execute();
 }
 
-/** How many saved filters the user owns, in any tenant (a user who owns some is not deleted). */
+/** How many saved filters the user owns and has not deleted, in any tenant (a user who owns some is not deleted). */
 export async function savedFiltersOwnedBy(db: Db, userId: number): Promise<number> {
   const { n } = await db
     .selectFrom('saved_filters')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('user_id', '=', userId)
+    .where('deleted_at', 'is', null)
     .executeTakeFirstOrThrow();
   return Number(n);
 }
 
-/** Deletes the user `id` of the scope with its open MFA challenges (its enrolments and reset tokens cascade). */
+/**
+ * Deletes the user `id` of the scope with its open MFA challenges (its enrolments and reset tokens cascade) and the
+ * saved filters it had deleted, with their runs: a deleted filter is only marked so, and its row would otherwise
+ * hold the user (saved_filters.user_id references users) for ever.
+ */
 export async function deleteUser(db: Db, scope: TenantScope, id: number): Promise<void> {
+  const deletedFilters = db.selectFrom('saved_filters').select('id').where('user_id', '=', id).where('deleted_at', 'is not', null);
+  await db.deleteFrom('report_runs').where('filter_id', 'in', deletedFilters).execute();
+  await db.deleteFrom('saved_filters').where('user_id', '=', id).where('deleted_at', 'is not', null).execute();
   await db.deleteFrom('mfa_challenges').where('user_id', '=', id).execute();
   await db.deleteFrom('users').where('id', '=', id).where(tenantIn(scope)).execute();
 }

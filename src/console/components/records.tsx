@@ -100,6 +100,25 @@ export function DeleteButton(props: { what: string; path: string; onDone: () => 
   );
 }
 
+/** A row's "Edit" (or another verb) button, naming its record for screen readers ("Edit Sales"). */
+export function EditButton(props: { what: string | number; onClick: () => void; children?: ComponentChildren }) {
+  return (
+    <button type="button" class="secondary" onClick={props.onClick}>
+      {props.children ?? 'Edit'}
+      <span class="visually-hidden"> {props.what}</span>
+    </button>
+  );
+}
+
+/** What a directory screen's add-or-change form tells its screen. */
+export interface RecordFormEvents {
+  /** A record was changed (or deleted): the message goes under the screen's title. */
+  onDone: (message: string) => void;
+  /** A record was added: the form says so itself and stays for the next one. */
+  onAdded: () => void;
+  onCancel: () => void;
+}
+
 /** A screen's error line (a list that did not load), announced. */
 export function Failure(props: { message: string | null }) {
   return props.message ? (

@@ -1,7 +1,17 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api';
 import { Field, Form, SelectField, Submit, useForm } from '../components/form';
-import { DeleteButton, Failure, Pager, TenantFilter, useRecordPage, useTenants, type TenantChoice } from '../components/records';
+import {
+  DeleteButton,
+  Failure,
+  Pager,
+  TenantFilter,
+  useRecordPage,
+  useTenants,
+  type TenantChoice,
+  EditButton,
+  type RecordFormEvents,
+} from '../components/records';
 import { Table } from '../components/table';
 import { can, session } from '../session';
 import type { Branch } from '../types';
@@ -59,11 +69,7 @@ export default function Branches() {
             header: 'Actions',
             cell: (b) => (
               <span class="actions">
-                {can('admin.branches.update') && (
-                  <button type="button" class="secondary" onClick={() => setEditing(b)}>
-                    Edit<span class="visually-hidden"> {b.name}</span>
-                  </button>
-                )}
+                {can('admin.branches.update') && <EditButton what={b.name} onClick={() => setEditing(b)} />}
                 {can('admin.branches.delete') && (
                   <DeleteButton what={b.name} path={`/v2/admin/branches/${b.id}`} onDone={() => done(`Branch ${b.name} deleted.`)} />
                 )}
@@ -89,15 +95,13 @@ export default function Branches() {
 }
 
 /** Add a branch (to the filtered tenant, or the one chosen), or change the one being edited. */
-function BranchForm(props: {
-  branch: Branch | null;
-  tenants: readonly TenantChoice[];
-  tenantId: number | undefined;
-  onDone: (message: string) => void;
-  /** A record was added: the form says so itself and stays for the next one. */
-  onAdded: () => void;
-  onCancel: () => void;
-}) {
+function BranchForm(
+  props: {
+    branch: Branch | null;
+    tenants: readonly TenantChoice[];
+    tenantId: number | undefined;
+  } & RecordFormEvents,
+) {
   const { branch } = props;
   const form = useForm(['tenantId', 'name', 'timezone', 'default']);
   const heading = useRef<HTMLHeadingElement>(null);

@@ -1,7 +1,16 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api';
 import { Field, Form, SelectField, Submit, useForm } from '../components/form';
-import { DeleteButton, Failure, Pager, TenantFilter, useRecordPage, useTenants, type TenantChoice } from '../components/records';
+import {
+  DeleteButton,
+  Failure,
+  Pager,
+  TenantFilter,
+  useRecordPage,
+  useTenants,
+  type TenantChoice,
+  EditButton,
+} from '../components/records';
 import { Table } from '../components/table';
 import { can, session } from '../session';
 import type { EmergencyAddress, EmergencyLocation } from '../types';
@@ -70,11 +79,7 @@ export default function EmergencyLocations() {
             header: 'Actions',
             cell: (l) => (
               <span class="actions">
-                {can('admin.emergency-locations.update') && (
-                  <button type="button" class="secondary" onClick={() => setEditing(l)}>
-                    Edit<span class="visually-hidden"> {l.name}</span>
-                  </button>
-                )}
+                {can('admin.emergency-locations.update') && <EditButton what={l.name} onClick={() => setEditing(l)} />}
                 {can('admin.emergency-locations.delete') && (
                   <DeleteButton
                     what={l.name}

@@ -10,6 +10,8 @@ import {
   useTenants,
   type RecordPage,
   type TenantChoice,
+  EditButton,
+  type RecordFormEvents,
 } from '../components/records';
 import { Table } from '../components/table';
 import { can, session } from '../session';
@@ -99,11 +101,7 @@ export default function Extensions() {
             header: 'Actions',
             cell: (e) => (
               <span class="actions">
-                {can('admin.extensions.update') && (
-                  <button type="button" class="secondary" onClick={() => setEditing(e)}>
-                    Edit<span class="visually-hidden"> {e.extNum}</span>
-                  </button>
-                )}
+                {can('admin.extensions.update') && <EditButton what={e.extNum} onClick={() => setEditing(e)} />}
                 {can('admin.extensions.delete') && (
                   <DeleteButton
                     what={`extension ${e.extNum}`}
@@ -133,15 +131,13 @@ export default function Extensions() {
 }
 
 /** Add an extension, or change the one being edited (every field sent: `agentAliases` replaces the list). */
-function ExtensionForm(props: {
-  extension: Extension | null;
-  tenants: readonly TenantChoice[];
-  tenantId: number | undefined;
-  onDone: (message: string) => void;
-  /** A record was added: the form says so itself and stays for the next one. */
-  onAdded: () => void;
-  onCancel: () => void;
-}) {
+function ExtensionForm(
+  props: {
+    extension: Extension | null;
+    tenants: readonly TenantChoice[];
+    tenantId: number | undefined;
+  } & RecordFormEvents,
+) {
   const ext = props.extension;
   const form = useForm(['tenantId', 'extNum', 'extName', 'peerName', 'agentAliases', 'branchId', 'callerIdNumber']);
   const [tenantId, setTenantId] = useState(ext?.tenantId ?? props.tenantId ?? props.tenants[0]?.id ?? session.value?.tenant.id);

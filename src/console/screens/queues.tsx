@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api';
 import { Field, Form, numberOrText, SelectField, Submit, useForm } from '../components/form';
-import { DeleteButton, Failure, TenantFilter, useTenants, type RecordPage, type TenantChoice } from '../components/records';
+import { DeleteButton, Failure, TenantFilter, useTenants, type RecordPage, type TenantChoice, EditButton } from '../components/records';
 import { Table } from '../components/table';
 import { can, session } from '../session';
 import type { Branch, CallQueue, Extension, Queue, QueueAlerts } from '../types';
@@ -88,11 +88,7 @@ export default function Queues() {
             header: 'Actions',
             cell: (q) => (
               <span class="actions">
-                {can('admin.queues.update') && (
-                  <button type="button" class="secondary" onClick={() => edit(q.id)}>
-                    Edit<span class="visually-hidden"> {q.name}</span>
-                  </button>
-                )}
+                {can('admin.queues.update') && <EditButton what={q.name} onClick={() => edit(q.id)} />}
                 {can('admin.queues.delete') && <DeleteQueue queue={q} onDone={() => done(`Queue ${q.name} deleted.`)} />}
               </span>
             ),

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api';
 import { Field, Form, numberOrText, Submit, useForm } from '../components/form';
-import { DeleteButton, Failure, Pager, useRecordPage } from '../components/records';
+import { DeleteButton, Failure, Pager, useRecordPage, EditButton } from '../components/records';
 import { Table } from '../components/table';
 import { can } from '../session';
 import type { Tenant } from '../types';
@@ -49,11 +49,7 @@ export default function Tenants() {
             header: 'Actions',
             cell: (t) => (
               <span class="actions">
-                {can('admin.tenants.update') && (
-                  <button type="button" class="secondary" onClick={() => setEditing(t)}>
-                    Edit<span class="visually-hidden"> {t.name}</span>
-                  </button>
-                )}
+                {can('admin.tenants.update') && <EditButton what={t.name} onClick={() => setEditing(t)} />}
                 {can('admin.tenants.delete') && <DeleteTenant tenant={t} onDone={() => done(`Tenant ${t.name} deleted.`)} />}
               </span>
             ),

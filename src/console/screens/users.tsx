@@ -1,7 +1,16 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api';
 import { Field, Form, SelectField, Submit, useForm } from '../components/form';
-import { DeleteButton, Failure, Pager, TenantFilter, useRecordPage, useTenants, type TenantChoice } from '../components/records';
+import {
+  DeleteButton,
+  Failure,
+  Pager,
+  TenantFilter,
+  useRecordPage,
+  useTenants,
+  type TenantChoice,
+  EditButton,
+} from '../components/records';
 import { Table } from '../components/table';
 import { can, session } from '../session';
 import type { DirectoryUser, StatusAnswer } from '../types';
@@ -85,11 +94,7 @@ export default function Users() {
             header: 'Actions',
             cell: (u) => (
               <span class="actions">
-                {can('admin.users.update') && (
-                  <button type="button" class="secondary" onClick={() => setEditing(u)}>
-                    Edit<span class="visually-hidden"> {u.email}</span>
-                  </button>
-                )}
+                {can('admin.users.update') && <EditButton what={u.email} onClick={() => setEditing(u)} />}
                 {can('admin.users.delete') && (
                   <DeleteButton what={u.email} path={`/v2/admin/users/${u.id}`} onDone={() => done(`User ${u.email} deleted.`)} />
                 )}

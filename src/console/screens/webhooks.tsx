@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api';
 import { Field, Form, SelectField, Submit, useForm } from '../components/form';
-import { DeleteButton, Failure, Pager, useRecordPage, useTenants } from '../components/records';
+import { DeleteButton, Failure, Pager, useRecordPage, useTenants, EditButton } from '../components/records';
 import { Table } from '../components/table';
 import { can, session, timezone } from '../session';
 import { dateTime, zoneName } from '../time';
@@ -100,11 +100,7 @@ export default function Webhooks() {
                 >
                   Deliveries<span class="visually-hidden"> of {h.url}</span>
                 </button>
-                {can('webhooks.update') && (
-                  <button type="button" class="secondary" onClick={() => void open(h.id)}>
-                    Edit<span class="visually-hidden"> {h.url}</span>
-                  </button>
-                )}
+                {can('webhooks.update') && <EditButton what={h.url} onClick={() => void open(h.id)} />}
                 {can('webhooks.delete') && (
                   <DeleteButton
                     what={h.url}

@@ -190,6 +190,23 @@ export function numberOrText(value: string | undefined): number | string | undef
   return /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : text;
 }
 
+/**
+ * A record form's buttons: "Save changes" when a record is being changed (with Cancel, or `cancelLabel`, beside it),
+ * else the form's `add` label alone (the add form stays for the next record).
+ */
+export function FormButtons(props: { form: FormState; editing: boolean; add: string; onCancel: () => void; cancelLabel?: string }) {
+  return (
+    <div class="form-buttons">
+      <Submit form={props.form}>{props.editing ? 'Save changes' : props.add}</Submit>
+      {props.editing && (
+        <button type="button" class="quiet" onClick={props.onCancel}>
+          {props.cancelLabel ?? 'Cancel'}
+        </button>
+      )}
+    </div>
+  );
+}
+
 /** A labelled choice (a role, a branch, a tenant); like Field, the API's problem with it appears under it. */
 export function SelectField(props: {
   form: FormState;

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api';
-import { Field, Form, SelectField, Submit, useForm } from '../components/form';
+import { Field, Form, SelectField, useForm, FormButtons } from '../components/form';
 import {
   DeleteButton,
   Failure,
@@ -169,14 +169,7 @@ function BranchForm(
           type="checkbox"
           defaultChecked={branch?.default === 1}
         />
-        <div class="form-buttons">
-          <Submit form={form}>{branch ? 'Save changes' : 'Add the branch'}</Submit>
-          {branch && (
-            <button type="button" class="quiet" onClick={props.onCancel}>
-              Cancel
-            </button>
-          )}
-        </div>
+        <FormButtons form={form} editing={!!branch} add="Add the branch" onCancel={props.onCancel} />
       </Form>
     </div>
   );

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api';
-import { Field, Form, SelectField, Submit, useForm } from '../components/form';
+import { Field, Form, SelectField, useForm, FormButtons } from '../components/form';
 import {
   DeleteButton,
   Failure,
@@ -177,14 +177,7 @@ function LocationForm(props: {
             />
           ))}
         </fieldset>
-        <div class="form-buttons">
-          <Submit form={form}>{location ? 'Save changes' : 'Add the location'}</Submit>
-          {location && (
-            <button type="button" class="quiet" onClick={props.onCancel}>
-              Cancel
-            </button>
-          )}
-        </div>
+        <FormButtons form={form} editing={!!location} add="Add the location" onCancel={props.onCancel} />
       </Form>
     </div>
   );

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api';
-import { Field, Form, numberOrText, SelectField, Submit, TextAreaField, useForm } from '../components/form';
+import { Field, Form, numberOrText, SelectField, TextAreaField, useForm, FormButtons } from '../components/form';
 import {
   DeleteButton,
   Failure,
@@ -218,14 +218,7 @@ function ExtensionForm(
           options={branches.map((b) => ({ value: b.id, label: b.name }))}
         />
         <Field form={form} name="callerIdNumber" label="Caller ID number" type="tel" defaultValue={ext?.callerIdNumber} maxLength={40} />
-        <div class="form-buttons">
-          <Submit form={form}>{ext ? 'Save changes' : 'Add the extension'}</Submit>
-          {ext && (
-            <button type="button" class="quiet" onClick={props.onCancel}>
-              Cancel
-            </button>
-          )}
-        </div>
+        <FormButtons form={form} editing={!!ext} add="Add the extension" onCancel={props.onCancel} />
       </Form>
     </div>
   );

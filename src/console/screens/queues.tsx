@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api';
-import { Field, Form, numberOrText, SelectField, Submit, useForm } from '../components/form';
+import { Field, Form, numberOrText, SelectField, Submit, useForm, FormButtons } from '../components/form';
 import { DeleteButton, Failure, TenantFilter, useTenants, type RecordPage, type TenantChoice, EditButton } from '../components/records';
 import { Table } from '../components/table';
 import { can, session } from '../session';
@@ -269,14 +269,7 @@ function QueueForm(props: {
             </p>
           )}
         </fieldset>
-        <div class="form-buttons">
-          <Submit form={form}>{queue ? 'Save changes' : 'Add the queue'}</Submit>
-          {queue && (
-            <button type="button" class="quiet" onClick={props.onCancel}>
-              Close
-            </button>
-          )}
-        </div>
+        <FormButtons form={form} editing={!!queue} add="Add the queue" onCancel={props.onCancel} cancelLabel="Close" />
       </Form>
     </div>
   );

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api';
-import { Field, Form, numberOrText, Submit, useForm } from '../components/form';
+import { Field, Form, numberOrText, useForm, FormButtons } from '../components/form';
 import { DeleteButton, Failure, Pager, useRecordPage, EditButton } from '../components/records';
 import { Table } from '../components/table';
 import { can } from '../session';
@@ -130,14 +130,7 @@ function TenantForm(props: { tenant: Tenant | null; onDone: (message: string) =>
           type="checkbox"
           defaultChecked={tenant?.mfaRequired === 1}
         />
-        <div class="form-buttons">
-          <Submit form={form}>{tenant ? 'Save changes' : 'Add the tenant'}</Submit>
-          {tenant && (
-            <button type="button" class="quiet" onClick={props.onCancel}>
-              Cancel
-            </button>
-          )}
-        </div>
+        <FormButtons form={form} editing={!!tenant} add="Add the tenant" onCancel={props.onCancel} />
       </Form>
     </div>
   );

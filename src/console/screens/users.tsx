@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api';
-import { Field, Form, SelectField, Submit, useForm } from '../components/form';
+import { Field, Form, SelectField, useForm, FormButtons } from '../components/form';
 import {
   DeleteButton,
   Failure,
@@ -218,14 +218,7 @@ function UserForm(props: {
           none="No extension"
           options={extensions.map((e) => ({ value: e.id, label: extensionLabel(e) }))}
         />
-        <div class="form-buttons">
-          <Submit form={form}>{user ? 'Save changes' : 'Add the user'}</Submit>
-          {user && (
-            <button type="button" class="quiet" onClick={props.onCancel}>
-              Cancel
-            </button>
-          )}
-        </div>
+        <FormButtons form={form} editing={!!user} add="Add the user" onCancel={props.onCancel} />
       </Form>
     </div>
   );

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api';
-import { Field, Form, SelectField, Submit, useForm } from '../components/form';
+import { Field, Form, SelectField, useForm, FormButtons } from '../components/form';
 import { DeleteButton, Failure, Pager, useRecordPage, useTenants, EditButton } from '../components/records';
 import { Table } from '../components/table';
 import { can, session, timezone } from '../session';
@@ -301,14 +301,7 @@ function WebhookForm(props: {
           autoComplete="off"
           defaultValue={hook?.authtoken ?? ''}
         />
-        <div class="form-buttons">
-          <Submit form={form}>{hook ? 'Save changes' : 'Add the webhook'}</Submit>
-          {hook && (
-            <button type="button" class="quiet" onClick={props.onCancel}>
-              Cancel
-            </button>
-          )}
-        </div>
+        <FormButtons form={form} editing={!!hook} add="Add the webhook" onCancel={props.onCancel} />
       </Form>
     </div>
   );

@@ -163,7 +163,8 @@ describe('the console in chromium: AMI links, recent imports, config sync (issue
     const sent = await site.call('POST', '/v2/reporting/ingest/queue-log', { token: site.admin.token, body: { lines } });
     expect(sent.body.toMap.map((h: { action: string }) => h.action)).to.deep.equal(['add-queue', 'add-extension']);
     await page.goto(`${site.url}/pbx/imports`);
-    const newest = page.locator('table:has(caption:text("Imports, newest first")) tbody tr').first();
+    // The newest record's row (not the "Loading…" row the table holds until the list has come).
+    const newest = page.locator('table:has(caption:text("Imports, newest first")) tbody tr:not(:has(td.empty))').first();
     await newest.waitFor();
     expect(await newest.innerText()).to.include('Sent over HTTP');
     await newest.getByRole('button', { name: /Details/ }).click();

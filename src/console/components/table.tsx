@@ -36,10 +36,10 @@ export function Table<R>(props: {
   const [from, setFrom] = useState(0);
   // A long table is drawn a frame after the rest of the screen, so that the chart above it shows first.
   const long = props.rows.length > LATER_ROWS;
-  const [drawn, setDrawn] = useState<readonly R[] | null>(long ? null : props.rows);
+  const [drawn, setDrawn] = useState<readonly R[] | null>(null);
   useEffect(() => {
     setFrom(0);
-    if (!long) return setDrawn(props.rows);
+    if (!long) return;
     setDrawn(null);
     // After the next frame has been painted: two frames on, then a task.
     let frame = requestAnimationFrame(() => (frame = requestAnimationFrame(() => (timer = setTimeout(() => setDrawn(props.rows))))));
@@ -49,7 +49,8 @@ export function Table<R>(props: {
       clearTimeout(timer);
     };
   }, [props.rows]);
-  const ready = drawn === props.rows;
+  // A short table is drawn with its rows at once, on every change (a wallboard's agents must never flash empty).
+  const ready = !long || drawn === props.rows;
   const rows = !ready ? [] : props.rows.length > size ? props.rows.slice(from, from + size) : props.rows;
   const label = typeof props.caption === 'string' ? props.caption : 'the table';
   return (

@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, type Query } from '../api';
 import { can, session } from '../session';
 import { useForm } from './form';
@@ -117,6 +117,24 @@ export interface RecordFormEvents {
   /** A record was added: the form says so itself and stays for the next one. */
   onAdded: () => void;
   onCancel: () => void;
+}
+
+/**
+ * A directory screen's editing state: the record being changed, the message of the last change, and `done`, which
+ * after a change or a delete (the form or row is gone) says the message, reads the list again and moves focus to the
+ * screen's title (`title`, its ref), the message under it.
+ */
+export function useEditing<T>(reload: () => void) {
+  const [editing, setEditing] = useState<T | null>(null);
+  const [said, setSaid] = useState<string | null>(null);
+  const title = useRef<HTMLHeadingElement>(null);
+  const done = (message: string) => {
+    setSaid(message);
+    setEditing(null);
+    reload();
+    title.current?.focus();
+  };
+  return { editing, setEditing, said, done, title };
 }
 
 /** A screen's error line (a list that did not load), announced. */

@@ -11,6 +11,7 @@ import {
   type TenantChoice,
   EditButton,
   type RecordFormEvents,
+  useEditing,
 } from '../components/records';
 import { Table } from '../components/table';
 import { can, session } from '../session';
@@ -28,16 +29,7 @@ export default function Branches() {
   const tenants = useTenants();
   const [tenantId, setTenantId] = useState<number | undefined>(undefined);
   const { page, failed, setPageNo, reload } = useRecordPage<Branch>('/v2/admin/branches', { tenantId });
-  const [editing, setEditing] = useState<Branch | null>(null);
-  const [said, setSaid] = useState<string | null>(null);
-  const title = useRef<HTMLHeadingElement>(null);
-  /** After a change or a delete the form or row is gone: focus goes to the screen's title, the message under it. */
-  const done = (message: string) => {
-    setSaid(message);
-    setEditing(null);
-    reload();
-    title.current?.focus();
-  };
+  const { editing, setEditing, said, done, title } = useEditing<Branch>(reload);
   const several = tenants.length > 1;
   return (
     <section class="screen" aria-labelledby="branches-title">

@@ -12,6 +12,7 @@ import {
   type TenantChoice,
   EditButton,
   type RecordFormEvents,
+  useEditing,
 } from '../components/records';
 import { Table } from '../components/table';
 import { can, session } from '../session';
@@ -43,16 +44,7 @@ export default function Extensions() {
   const [tenantId, setTenantId] = useState<number | undefined>(undefined);
   const { page, failed, setPageNo, reload } = useRecordPage<Extension>('/v2/extensions', { tenantId });
   const branches = useBranches(undefined);
-  const [editing, setEditing] = useState<Extension | null>(null);
-  const [said, setSaid] = useState<string | null>(null);
-  const title = useRef<HTMLHeadingElement>(null);
-  /** After a change or a delete the form or row is gone: focus goes to the screen's title, the message under it. */
-  const done = (message: string) => {
-    setSaid(message);
-    setEditing(null);
-    reload();
-    title.current?.focus();
-  };
+  const { editing, setEditing, said, done, title } = useEditing<Extension>(reload);
   const branchName = (id: number | null) => (id === null ? '' : (branches.find((b) => b.id === id)?.name ?? `Branch ${id}`));
   const tenantName = (id: number) => tenants.find((t) => t.id === id)?.name ?? `Tenant ${id}`;
   return (

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api';
 import { Field, Form, numberOrText, useForm, FormButtons } from '../components/form';
-import { DeleteButton, Failure, Pager, useRecordPage, EditButton } from '../components/records';
+import { DeleteButton, Failure, Pager, useRecordPage, EditButton, useEditing } from '../components/records';
 import { Table } from '../components/table';
 import { can } from '../session';
 import type { Tenant } from '../types';
@@ -13,16 +13,7 @@ import type { Tenant } from '../types';
  */
 export default function Tenants() {
   const { page, failed, setPageNo, reload } = useRecordPage<Tenant>('/v2/admin/tenants');
-  const [editing, setEditing] = useState<Tenant | null>(null);
-  const [said, setSaid] = useState<string | null>(null);
-  const title = useRef<HTMLHeadingElement>(null);
-  /** After a change or a delete the form or row is gone: focus goes to the screen's title, the message under it. */
-  const done = (message: string) => {
-    setSaid(message);
-    setEditing(null);
-    reload();
-    title.current?.focus();
-  };
+  const { editing, setEditing, said, done, title } = useEditing<Tenant>(reload);
   return (
     <section class="screen" aria-labelledby="tenants-title">
       <h1 id="tenants-title" ref={title} tabIndex={-1}>

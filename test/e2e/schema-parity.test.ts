@@ -2,11 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { Kysely, PostgresDialect, sql } from 'kysely';
-import pg from 'pg';
+import { sql, type Kysely } from 'kysely';
 import { migrations } from '../../db/migrations/index';
 import { openDatabase, type Db } from '../../src/db/database';
 import { describeSchema, type SchemaDescription } from '../../src/db/describe';
+import { openPostgres } from '../../src/db/engine';
 import { appliedMigrations, MIGRATION_NAMES, migrateToLatest } from '../../src/db/migrate';
 import { upgradeDatabase } from '../../src/db/upgrade';
 import { sharedPostgres, type PostgresCluster } from '../helpers/postgres';
@@ -18,11 +18,8 @@ import { sharedPostgres, type PostgresCluster } from '../helpers/postgres';
  * runs once, serialised between two instances, and a failure changes nothing. Then the behaviours the DDL is for.
  */
 
-/** A Kysely handle on a PostgreSQL database (src/db/engine.ts's openPostgres, when it lands, opens the same). */
-function openPg(url: string): { db: Db; close(): Promise<void> } {
-  const db = new Kysely<never>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 4 }) }) }) as unknown as Db;
-  return { db, close: () => db.destroy() };
-}
+/** A pool of a few connections on the database of `url`, as TARS opens it. */
+const openPg = (url: string) => openPostgres(url, { poolSize: 4 });
 
 let databases = 0;
 
@@ -180,10 +177,10 @@ describe('the schema on SQLite and on PostgreSQL', function () {
       const db = await migratedPg();
       const add = async (name: string) =>
         (await sql<{ id: number }>`INSERT INTO tenants (name) VALUES (${name}) RETURNING id`.execute(db)).rows[0]!.id;
-      const first = Number(await add('One'));
-      const second = Number(await add('Two'));
+      const first = await add('One');
+      const second = await add('Two');
       await sql`DELETE FROM tenants WHERE id = ${second}`.execute(db);
-      const third = Number(await add('Three'));
+      const third = await add('Three');
       expect([first, second, third]).to.deep.equal([1, 2, 3]);
     });
 

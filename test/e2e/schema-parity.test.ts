@@ -65,6 +65,9 @@ describe('the schema on SQLite and on PostgreSQL', function () {
     const handle = openDatabase(join(dir, 'tars.db'));
     open.push(handle);
     await migrateToLatest(handle);
+    // What was applied reads the same through the raw connection and through Kysely alone.
+    expect(await appliedMigrations({ db: handle.db })).to.deep.equal(await appliedMigrations({ sqlite: handle.sqlite }));
+    expect(await appliedMigrations({ db: handle.db })).to.deep.equal([...MIGRATION_NAMES]);
     return describeSchema(handle.db);
   }
 

@@ -92,7 +92,7 @@ describe('tars db copy (e2e, the real program)', function () {
     const sequences = (d: string) => query<{ name: string; seq: number }>(d, 'SELECT name, seq FROM sqlite_sequence ORDER BY name');
     expect(sequences(target)).to.deep.equal(sequences(source));
     const webhooks = sequences(source).find((s) => s.name === 'webhooks');
-    const [{ top }] = query<{ top: number }>(source, 'SELECT max(id) AS top FROM webhooks');
+    const top = query<{ top: number }>(source, 'SELECT max(id) AS top FROM webhooks')[0]?.top ?? 0;
     expect(webhooks?.seq).to.equal(top + 1);
     expect(readFileSync(join(target, 'jwt-secret'), 'utf8')).to.equal(readFileSync(join(source, 'jwt-secret'), 'utf8'));
     expect(statSync(join(target, 'jwt-secret')).mode & 0o077).to.equal(0);

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError } from './config';
 import { AppError, sqliteCode } from './errors';
 import { CliError, EXIT, type Command } from './cli/command';
-import { migrateCommand, seedCommand } from './cli/data-commands';
+import { dbCopyCommand, migrateCommand, seedCommand } from './cli/data-commands';
 import { DIRECTORY_COMMANDS } from './cli/directory-commands';
 import { pbxSyncCommand } from './cli/pbx-commands';
 import { backupCommand, checkCommand, restoreCommand } from './cli/ops-commands';
@@ -18,6 +18,7 @@ export const COMMANDS: readonly Command[] = [
   serveCommand,
   seedCommand,
   migrateCommand,
+  dbCopyCommand,
   importQueueLogCommand,
   importCdrCommand,
   userAddCommand,

@@ -104,4 +104,19 @@ describe('the PostgreSQL engine: TARS_DATABASE_URL and opening it (src/db/engine
     expect(result.stderr).to.include('tars user add: TARS_DATABASE_URL is set, and this command does not work on PostgreSQL yet');
     expect(readdirSync(dataDir)).to.deep.equal([]);
   });
+
+  it('when TARS_DATABASE_URL is set, then tars backup and tars restore point to pg_dump and pg_restore, never showing the password', async () => {
+    const dataDir = tempDir();
+    const env = { TARS_DATABASE_URL: 'postgres://tars:s3cret@db.example/tars' };
+    const backup = await runTars(['backup', join(dataDir, 'x.bak'), '--data-dir', dataDir], { env });
+    expect(backup.code).to.equal(2);
+    expect(backup.stderr).to.equal(
+      "tars backup: TARS_DATABASE_URL names a PostgreSQL database: back up with PostgreSQL's pg_dump: pg_dump --format=custom --file=tars-$(date +%F).dump 'postgres://tars:***@db.example/tars' (docs/postgresql.md, \"Backups\")\n",
+    );
+    const restore = await runTars(['restore', join(dataDir, 'x.bak'), '--data-dir', dataDir], { env });
+    expect(restore.code).to.equal(2);
+    expect(restore.stderr).to.include("pg_restore --dbname='postgres://tars:***@db.example/tars' FILE, then run tars migrate");
+    expect(backup.stderr + restore.stderr).not.to.include('s3cret');
+    expect(readdirSync(dataDir)).to.deep.equal([]);
+  });
 });

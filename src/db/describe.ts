@@ -6,7 +6,7 @@ import { engineOf } from '../../db/migrations/engine';
  * same schema on SQLite and on PostgreSQL (docs/design/postgresql.md §3.4; test/e2e/schema-parity.test.ts).
  * Read from SQLite's PRAGMAs (table_xinfo, index_list, index_xinfo, foreign_key_list) and the stored SQL of
  * sqlite_master (CHECKs, partial-index predicates), and from PostgreSQL's catalogs (pg_attribute, pg_constraint,
- * pg_index). Kysely's own tables (schema_migrations, schema_migrations_lock) are left out: Kysely makes them.
+ * pg_index, pg_trigger). Kysely's own tables (schema_migrations, schema_migrations_lock) are left out: Kysely makes them.
  */
 
 /** The three kinds of value TARS stores: SQLite's integer/real/text, PostgreSQL's bigint/double precision/text. */
@@ -54,6 +54,8 @@ export interface TableDescription {
   readonly checks: readonly string[];
   /** Indexes made by CREATE INDEX (not those behind a key or UNIQUE constraint); sorted by name. */
   readonly indexes: readonly IndexDescription[];
+  /** The names of the triggers on the table (their bodies are each engine's own language); sorted. */
+  readonly triggers: readonly string[];
 }
 
 export interface SchemaDescription {
@@ -196,6 +198,9 @@ async function describeSqlite<DB>(db: Kysely<DB>): Promise<TableDescription[]> {
       resolved.push({ ...fk, references });
     }
 
+    const { rows: triggers } = await sql<{ name: string }>`
+      SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ${table.name}`.execute(db);
+
     out.push({
       name: table.name,
       columns: columns.map((c) => ({
@@ -210,6 +215,7 @@ async function describeSqlite<DB>(db: Kysely<DB>): Promise<TableDescription[]> {
       foreignKeys: resolved.sort(byKey((f) => f.columns.join(','))),
       checks: checksOf(table.sql).map(normaliseExpression).sort(),
       indexes: indexes.sort(byKey((i) => i.name)),
+      triggers: triggers.map((t) => t.name).sort(),
     });
   }
   return out;
@@ -255,6 +261,10 @@ async function describePostgres<DB>(db: Kysely<DB>): Promise<TableDescription[]>
     JOIN pg_namespace n ON n.oid = t.relnamespace
     WHERE n.nspname = current_schema()
       AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = x.indexrelid AND k.contype IN ('p', 'u', 'x'))`.execute(db);
+  const { rows: triggers } = await sql<{ table: string; name: string }>`
+    SELECT c.relname AS "table", t.tgname AS name
+    FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+    WHERE n.nspname = current_schema() AND NOT t.tgisinternal`.execute(db);
 
   const ON_DELETE: Record<string, string> = { a: 'no action', r: 'restrict', c: 'cascade', n: 'set null', d: 'set default' };
   const names = [...new Set(cols.map((c) => c.table))].filter((t) => !KYSELY_TABLES.includes(t));
@@ -302,6 +312,10 @@ async function describePostgres<DB>(db: Kysely<DB>): Promise<TableDescription[]>
           where: i.predicate === null ? null : normaliseExpression(i.predicate),
         }))
         .sort(byKey((i) => i.name)),
+      triggers: triggers
+        .filter((t) => t.table === table)
+        .map((t) => t.name)
+        .sort(),
     };
   });
 }

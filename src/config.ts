@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { createSecureContext } from 'node:tls';
 import { parseAmiUrls, type AmiTarget } from './ami/ami-client';
+import { databaseUrlProblems } from './db/engine';
 import { DEFAULT_DENY, parsePolicyList } from './net/url-policy';
 import { isTimezone, machineZone } from './time/zone';
 
@@ -13,6 +14,11 @@ export interface Config {
   readonly port: number;
   readonly host: string;
   readonly dataDir: string;
+  /**
+   * PostgreSQL instead of the data directory's SQLite file (TARS_DATABASE_URL, --database-url; issue 32, which
+   * docs/postgresql.md follows): undefined, SQLite.
+   */
+  readonly databaseUrl: string | undefined;
   readonly seed: string | undefined;
   readonly adminEmail: string;
   readonly adminPassword: string | undefined;
@@ -63,6 +69,7 @@ export interface ConfigFlags {
   port?: string;
   host?: string;
   'data-dir'?: string;
+  'database-url'?: string;
   seed?: string;
   'pbx-config-dir'?: string;
 }
@@ -78,6 +85,12 @@ export const SETTINGS = [
   ['--port', 'TARS_PORT', '8080', 'TCP port; 0 picks a free one'],
   ['--host', 'TARS_HOST', '0.0.0.0', 'address to listen on'],
   ['--data-dir', 'TARS_DATA_DIR', './data', 'directory of the SQLite file and the JWT secret'],
+  [
+    '--database-url',
+    'TARS_DATABASE_URL',
+    '',
+    'PostgreSQL instead of the SQLite file: postgres://user:password@host:5432/database (a Unix socket: ?host=/run/postgresql); unset: SQLite in the data directory (docs/postgresql.md)',
+  ],
   ['--seed', 'TARS_SEED', '', 'fixture file loaded on start when the database is empty'],
   ['', 'TARS_ADMIN_EMAIL', 'admin@tars.local', 'e-mail of the first platform administrator'],
   ['', 'TARS_ADMIN_PASSWORD', '(generated, printed once)', 'password of the first platform administrator'],
@@ -164,6 +177,9 @@ export function loadConfig(env: Env, flags: ConfigFlags = {}, cwd = process.cwd(
   if (/\s/.test(host)) problems.push(`${label('host', 'TARS_HOST')} must be a host name or address, got "${host}"`);
 
   const dataDir = resolve(cwd, pick('data-dir', 'TARS_DATA_DIR') ?? defaultOf('TARS_DATA_DIR'));
+  const databaseUrl = pick('database-url', 'TARS_DATABASE_URL');
+  if (databaseUrl !== undefined)
+    for (const problem of databaseUrlProblems(databaseUrl)) problems.push(`${label('database-url', 'TARS_DATABASE_URL')} ${problem}`);
   const seedText = pick('seed', 'TARS_SEED');
   const seed = seedText === undefined ? undefined : isAbsolute(seedText) ? seedText : resolve(cwd, seedText);
 
@@ -250,6 +266,7 @@ export function loadConfig(env: Env, flags: ConfigFlags = {}, cwd = process.cwd(
     port,
     host,
     dataDir,
+    databaseUrl,
     seed,
     adminEmail,
     adminPassword,

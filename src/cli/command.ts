@@ -13,6 +13,8 @@ export interface Command {
   readonly help: string;
   readonly options: Options;
   readonly positionals: { readonly min: number; readonly max: number };
+  /** It works on PostgreSQL too (TARS_DATABASE_URL); a command without it refuses to run while that is set. */
+  readonly postgres?: true;
   /** Returns the exit code. */
   run(values: Values, positionals: string[]): Promise<number>;
 }
@@ -31,6 +33,9 @@ export function settingHelp(flag: ServerFlag, usage: string, what: string, note 
 }
 
 export const DATA_DIR_HELP = settingHelp('--data-dir', 'DIR', 'data directory');
+
+export const DATABASE_URL_OPTION = { 'database-url': { type: 'string' } } as const satisfies Options;
+export const DATABASE_URL_HELP = settingHelp('--database-url', 'URL', 'PostgreSQL instead of the SQLite file');
 
 /** A failure to report in one line (no stack), with its exit code. */
 export class CliError extends Error {

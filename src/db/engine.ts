@@ -1,0 +1,101 @@
+import { parse as parseConnectionString } from 'pg-connection-string';
+import pg from 'pg';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import type { Db } from './database';
+import type { Database } from './schema';
+
+export { engineOf, type Engine } from '../../db/migrations/engine';
+
+/*
+ * TARS on PostgreSQL (issue 32; the plan is docs/design/postgresql.md): the database named by TARS_DATABASE_URL
+ * (or --database-url) instead of the data directory's SQLite file. This file opens it; what runs on it is in the
+ * design's step plan.
+ */
+
+/** A PostgreSQL database TARS works on: Kysely over a pool of connections. */
+export interface PostgresDatabase {
+  readonly engine: 'postgres';
+  readonly db: Db;
+  /** The URL without its password, for messages and logs. */
+  readonly shownUrl: string;
+  close(): Promise<void>;
+}
+
+/** Connections a process keeps open (pg's default, and the figure the deployment advice multiplies by the instances). */
+export const POOL_SIZE = 10;
+
+/**
+ * The problems of a database URL, empty when it can be used: a postgres:// or postgresql:// URL naming a database
+ * (a Unix socket as `?host=/run/postgresql`). The URL itself never appears in a message: it may hold a password.
+ */
+export function databaseUrlProblems(url: string): string[] {
+  if (!/^postgres(ql)?:\/\//i.test(url))
+    return ['must be a postgres:// or postgresql:// URL such as postgres://tars@db.example/tars (SQLite needs no URL: leave it unset)'];
+  try {
+    const parts = parseConnectionString(url);
+    if (!parts.database) return ['must name the database, as in postgres://tars@db.example/tars'];
+  } catch {
+    return ['is not a URL PostgreSQL understands'];
+  }
+  return [];
+}
+
+/** The URL with its password replaced by `***`: what messages and logs may show. */
+export function redactUrl(url: string): string {
+  return url.replace(/^(postgres(?:ql)?:\/\/[^:/@?#]*):[^@/?#]*@/i, '$1:***@');
+}
+
+const INT8 = 20;
+const NUMERIC = 1700;
+
+/**
+ * count(*) is a bigint on PostgreSQL and sum(bigint) a numeric, which pg returns as strings; every such value TARS
+ * keeps (ids, counts, epoch milliseconds, seconds of talk) is below 2^53, so they are read as numbers, as SQLite
+ * gives them. Per pool, not pg's global table: a process that holds both engines (tars db copy) stays exact.
+ */
+const typeParsers = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === INT8 || oid === NUMERIC) return (value: string) => Number(value);
+    return pg.types.getTypeParser(oid, format);
+  },
+} as pg.CustomTypesConfig;
+
+/**
+ * Opens a pool on the database of `url` (nothing connects until the first query). Each connection waits at most
+ * 10 s for a lock and is closed by the server if it sits in an open transaction for a minute, so a stuck request
+ * cannot hold rows for ever; a connection is awaited at most 10 s (then the request fails, never hangs).
+ */
+export function openPostgres(url: string, opts: { poolSize?: number } = {}): PostgresDatabase {
+  const problems = databaseUrlProblems(url);
+  if (problems.length > 0) throw new Error(`the database URL ${problems[0]}`);
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: opts.poolSize ?? POOL_SIZE,
+    connectionTimeoutMillis: 10_000,
+    idle_in_transaction_session_timeout: 60_000,
+    lock_timeout: 10_000,
+    application_name: 'tars',
+    types: typeParsers,
+  });
+  // An idle connection the server closed (a restart) is an error event on the pool: without a listener it would end the process.
+  pool.on('error', () => undefined);
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  let closed = false;
+  return {
+    engine: 'postgres',
+    db,
+    shownUrl: redactUrl(url),
+    async close() {
+      if (closed) return;
+      closed = true;
+      await db.destroy(); // ends the pool
+    },
+  };
+}
+
+/** The server's version as "15.8", and its major number. */
+export async function postgresVersion(db: Db): Promise<{ text: string; major: number }> {
+  const { rows } = await sql<{ server_version_num: string }>`SHOW server_version_num`.execute(db);
+  const num = Number(rows[0]?.server_version_num);
+  return { text: `${Math.floor(num / 10_000)}.${num % 10_000}`, major: Math.floor(num / 10_000) };
+}

@@ -15,6 +15,7 @@ import * as consoleTables from './2026-11-26T1400_console';
 import * as idsNeverReused from './2026-11-27T1000_ids_never_reused';
 import * as moreIdsNeverReused from './2026-11-27T1200_more_ids_never_reused';
 import * as pbxImports from './2026-11-27T1300_pbx_imports';
+import * as cascadeDeletes from './2026-11-27T1400_cascade_deletes';
 
 /**
  * Every migration, by name, imported statically so that the bundle and the standalone executable carry
@@ -37,4 +38,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-27T1000_ids_never_reused': idsNeverReused,
   '2026-11-27T1200_more_ids_never_reused': moreIdsNeverReused,
   '2026-11-27T1300_pbx_imports': pbxImports,
+  '2026-11-27T1400_cascade_deletes': cascadeDeletes,
 };

@@ -68,6 +68,11 @@ const COLUMN_OF = {
   serviceLevelSeconds: 'service_level_seconds',
 } as const satisfies Record<keyof Omit<QueueInput, 'id' | 'tenantId'>, keyof ReturnType<typeof queueColumns>>;
 
+/**
+ * Deletes a queue. Its members, alert thresholds and wallboard places go by foreign keys; its stored log lines, the
+ * report rows made from them and its sent call events by a trigger, and its CDR rows stay, no longer tied to it
+ * (db/migrations/2026-11-27T1400_cascade_deletes.ts).
+ */
 export async function deleteQueue(db: Db, scope: TenantScope, id: number): Promise<void> {
   await db.deleteFrom('queues').where('id', '=', id).where(tenantIn(scope)).execute();
 }
@@ -177,6 +182,3 @@ export async function getQueuesInScope(db: Db, scope: TenantScope, ids: readonly
   if (missing !== undefined) throw notFound(`Queue ${missing}`);
   return rows;
 }
-
-/** Deletes a queue's stored lines and derived report data (src/db/queue-data.ts, shared with the tenant's cascade). */
-export { deleteQueueData } from '../../db/queue-data';

@@ -8,7 +8,6 @@ import { extensionsOfTenantAmong } from '../extensions/extensions.repository';
 import { getTenantRef } from '../tenants/tenants.repository';
 import {
   deleteQueue,
-  deleteQueueData,
   findQueues,
   insertQueue,
   membersOf,
@@ -126,7 +125,6 @@ export async function removeQueue(deps: QueueDeps, caller: Caller, id: number, c
       throw conflict(
         `Queue ${id} has ${lines} stored queue_log lines and the reports made from them; delete with cascade=1 to delete them too`,
       );
-    await deleteQueueData(trx, id);
     await deleteQueue(trx, requireTenant(caller.scope, queue.tenantId), id);
     return queue;
   });

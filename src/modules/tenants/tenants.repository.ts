@@ -3,7 +3,6 @@ import { windowed, type PageWindow } from '../../access/paging';
 import { soleTenant, type TenantScope } from '../../access/scope';
 import { tenantIn } from '../../access/tenant-filter';
 import type { Db } from '../../db/database';
-import { deleteQueueData } from '../../db/queue-data';
 import type { TenantTable } from '../../db/schema';
 import { defineQuery, type Params } from '../../db/query';
 import { notFound } from '../../errors';
@@ -167,32 +166,11 @@ export function foreignSavedFilter(db: Db, scope: TenantScope): Promise<{ id: nu
     .executeTakeFirst();
 }
 
-/** Child rows first: every table that refers to another (db/migrations), in an order no foreign key objects to. */
-const CASCADE: readonly string[] = [
-  'DELETE FROM webhook_deliveries WHERE tenant_id = $1', // its attempts cascade
-  'DELETE FROM webhooks WHERE tenant_id = $1',
-  'DELETE FROM report_runs WHERE tenant_id = $1',
-  'DELETE FROM saved_filters WHERE tenant_id = $1',
-  'DELETE FROM campaign_numbers WHERE campaign_id IN (SELECT id FROM call_campaigns WHERE tenant_id = $1)',
-  'DELETE FROM campaign_destinations WHERE campaign_id IN (SELECT id FROM call_campaigns WHERE tenant_id = $1)',
-  'DELETE FROM call_campaigns WHERE tenant_id = $1',
-  'DELETE FROM notification_groups WHERE location_id IN (SELECT id FROM emergency_locations WHERE tenant_id = $1)',
-  'DELETE FROM emergency_locations WHERE tenant_id = $1',
-  'DELETE FROM phone_number_destinations WHERE phone_number_id IN (SELECT id FROM phone_numbers WHERE tenant_id = $1)',
-  'DELETE FROM phone_numbers WHERE tenant_id = $1',
-  'DELETE FROM queues WHERE tenant_id = $1', // static members and alert thresholds cascade; lines and reports go first (below)
-  'DELETE FROM cdr_calls WHERE tenant_id = $1',
-  'DELETE FROM pbx_starts WHERE tenant_id = $1',
-  'DELETE FROM mfa_challenges WHERE user_id IN (SELECT id FROM users WHERE tenant_id = $1)',
-  'DELETE FROM users WHERE tenant_id = $1', // MFA enrolments and reset tokens cascade
-  'DELETE FROM extensions WHERE tenant_id = $1',
-  'DELETE FROM branches WHERE tenant_id = $1',
-  'DELETE FROM tenants WHERE id = $1',
-];
-
-/** Deletes the tenant of a one-tenant scope and everything it owns (run it in a transaction). */
+/**
+ * Deletes the tenant of a one-tenant scope (run it in a transaction, after the service's checks). Everything it owns
+ * goes with it by the database's foreign keys (ON DELETE CASCADE) and triggers
+ * (db/migrations/2026-11-27T1400_cascade_deletes.ts): no list of tables here to keep.
+ */
 export async function deleteTenantCascade(db: Db, scope: TenantScope): Promise<void> {
-  const id = soleTenant(scope);
-  for (const q of await db.selectFrom('queues').select('id').where(tenantIn(scope)).execute()) await deleteQueueData(db, q.id);
-  for (const statement of CASCADE) await sql.raw(statement.replaceAll('$1', String(id))).execute(db);
+  await db.deleteFrom('tenants').where(tenantIn(scope, 'id')).execute();
 }

@@ -1,8 +1,7 @@
 import type { Migration } from 'kysely';
 import { migrations } from '../../db/migrations/index';
 import { backupDatabase } from './backup';
-import type { OpenDatabase } from './database';
-import { appliedMigrations, migrateToLatest, newerSchemaMessage, schemaStatus } from './migrate';
+import { appliedMigrations, migrateToLatest, newerSchemaMessage, schemaStatus, type MigrationTarget } from './migrate';
 
 export interface UpgradeResult {
   /** The migrations applied now. */
@@ -17,9 +16,13 @@ export interface UpgradeResult {
  * backup), so that an upgrade can always be undone by `tars restore`. The migrations then run in one
  * transaction (migrateToLatest): one that fails leaves the file as it was. A database made by a newer TARS
  * is refused before anything is written: migrations only move forward.
+ *
+ * On PostgreSQL (a handle without `sqlite` and `file`) there is no copy to make beside a file: the operator's
+ * pg_dump is the backup (docs/design/postgresql.md §3.3), and the migrations' one transaction still makes a failed
+ * upgrade change nothing.
  */
 export async function upgradeDatabase(
-  handle: OpenDatabase,
+  handle: MigrationTarget & { readonly file?: string },
   list: Readonly<Record<string, Migration>> = migrations,
 ): Promise<UpgradeResult> {
   const done = await appliedMigrations(handle);
@@ -29,7 +32,7 @@ export async function upgradeDatabase(
   if (pending.length === 0) return { applied: [] };
   const last = done[done.length - 1];
   let backup: string | undefined;
-  if (last !== undefined && pending.length > 0) {
+  if (last !== undefined && pending.length > 0 && handle.sqlite && handle.file !== undefined) {
     backup = `${handle.file}.before-${last}.bak`;
     await backupDatabase(handle.sqlite, backup);
   }

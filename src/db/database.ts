@@ -10,6 +10,8 @@ export type Db = Kysely<Database>;
 export type Sqlite = SqliteDatabase.Database;
 
 export interface OpenDatabase {
+  /** Which engine: this file's handle is SQLite's; PostgreSQL's is src/db/engine.ts's PostgresDatabase. */
+  readonly engine: 'sqlite';
   /** Kysely over the connection: what repositories use. */
   readonly db: Db;
   /** The raw better-sqlite3 connection: for pragmas, backups and the bulk import's prepared statements (./statements.ts). */
@@ -37,6 +39,7 @@ export function openDatabase(file: string, opts: { readonly?: boolean } = {}): O
   directReads.set(db, { sqlite, statements }); // reads on `db` may run on this connection's statement cache (readRows)
   let closed = false;
   return {
+    engine: 'sqlite',
     db,
     sqlite,
     file,

@@ -119,4 +119,19 @@ describe('the PostgreSQL engine: TARS_DATABASE_URL and opening it (src/db/engine
     expect(backup.stderr + restore.stderr).not.to.include('s3cret');
     expect(readdirSync(dataDir)).to.deep.equal([]);
   });
+
+  it('when tars check names a PostgreSQL server that cannot be reached, then it says so in a problem line, exit 1, without the password', async () => {
+    const dataDir = tempDir();
+    const result = await runTars(['check', '--data-dir', dataDir], {
+      env: { TARS_DATABASE_URL: 'postgres://tars:s3cret@/tars?host=/nonexistent-socket-dir' },
+    });
+    expect(result.code).to.equal(1);
+    expect(result.stdout).to.match(
+      /^ok configuration: valid; PostgreSQL database postgres:\/\/tars:\*\*\*@\/tars\?host=\/nonexistent-socket-dir, data directory /m,
+    );
+    expect(result.stdout).to.match(
+      /^problem database: postgres:\/\/tars:\*\*\*@\/tars\?host=\/nonexistent-socket-dir cannot be reached: .+$/m,
+    );
+    expect(result.stdout).not.to.include('s3cret');
+  });
 });

@@ -87,13 +87,19 @@ async function checkPostgres(url: string): Promise<Finding[]> {
     findings.push(schemaFinding(await appliedMigrations(database)));
     findings.push(
       facts.textColumnsNotC.length > 0
-        ? problem('text order', `${facts.textColumnsNotC.slice(0, 5).join(', ')} do not use the collation "C": names would not sort by code point (R11)`)
+        ? problem(
+            'text order',
+            `${facts.textColumnsNotC.slice(0, 5).join(', ')} do not use the collation "C": names would not sort by code point (R11)`,
+          )
         : ok('text order', 'every text column uses the collation "C" (code-point order, as on SQLite)'),
     );
     findings.push(
       facts.synchronousCommit === 'off'
         ? problem('durability', 'synchronous_commit is off: writes TARS has acknowledged can be lost if the server crashes; set it to on')
-        : ok('durability', `synchronous_commit ${facts.synchronousCommit}; data_checksums ${facts.dataChecksums} (PostgreSQL checks its own pages: no integrity check of TARS's)`),
+        : ok(
+            'durability',
+            `synchronous_commit ${facts.synchronousCommit}; data_checksums ${facts.dataChecksums} (PostgreSQL checks its own pages: no integrity check of TARS's)`,
+          ),
     );
     const skew = Math.abs(facts.serverNow - facts.localNow);
     findings.push(
@@ -102,7 +108,12 @@ async function checkPostgres(url: string): Promise<Finding[]> {
         : ok('clock', `within ${MAX_CLOCK_SKEW_MS / 1000} s of the database server's`),
     );
     const instances = Math.floor(facts.maxConnections / (POOL_SIZE + 2));
-    findings.push(ok('connections', `max_connections ${facts.maxConnections}: room for ${instances} TARS instance(s) of ${POOL_SIZE + 2} connections each, beside other clients`));
+    findings.push(
+      ok(
+        'connections',
+        `max_connections ${facts.maxConnections}: room for ${instances} TARS instance(s) of ${POOL_SIZE + 2} connections each, beside other clients`,
+      ),
+    );
     return findings;
   } finally {
     await database.close();

@@ -44,7 +44,9 @@ async function open(place: Place, role: 'source' | 'target'): Promise<End> {
   else {
     const server = runningServer(place.dir);
     if (server)
-      throw new CopyRefused(`a TARS server (pid ${server.pid}) is running on ${place.dir}: stop it first, so that no row changes during the copy`);
+      throw new CopyRefused(
+        `a TARS server (pid ${server.pid}) is running on ${place.dir}: stop it first, so that no row changes during the copy`,
+      );
     const file = databasePath(place.dir);
     if (role === 'source' && !existsSync(file)) throw new CopyRefused(`${place.dir} holds no TARS database (${file} does not exist)`);
     if (role === 'target') ensureDataDir(place.dir);

@@ -54,7 +54,10 @@ export interface ReportSql {
    * `from` is the FROM item, `field(f)` reads field `f` of the current element (a bigint); GROUP BY `groupKey` for
    * one result row per element, its field `span` selectable (PostgreSQL wants it grouped too).
    */
-  jsonRows(rows: readonly object[], fields: readonly string[]): { from: RawBuilder<unknown>; field(name: string): string; groupKey: string };
+  jsonRows(
+    rows: readonly object[],
+    fields: readonly string[],
+  ): { from: RawBuilder<unknown>; field(name: string): string; groupKey: string };
   /**
    * `WITH sp AS MATERIALIZED (…)`: the spans (span, queueId, from, to and the named extra fields of each JSON
    * object) as table `sp` (span, queue_id, lo, hi, extra fields by their own names), ordered by span.

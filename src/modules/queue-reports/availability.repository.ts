@@ -106,6 +106,8 @@ export async function nonQueueTalk(db: Db, scope: TenantScope, queueId: number, 
     WHERE c.tenant_id = ${tenantOf(queueId, scope)} AND c.${sql.raw(column)} IN (${sql.join(agents)}) AND c.start_at >= ${start} AND c.start_at < ${end}
       AND c.disposition = 'ANSWERED' AND c.via_queue = 0`;
   const { rows } = await sql<{ agent: number; talk: number }>`
-    SELECT agent, sum(billsec) AS talk FROM (${side('src_agent')} UNION ${side('dst_agent')})${f.derivedAlias('t')} GROUP BY agent`.execute(db);
+    SELECT agent, sum(billsec) AS talk FROM (${side('src_agent')} UNION ${side('dst_agent')})${f.derivedAlias('t')} GROUP BY agent`.execute(
+    db,
+  );
   return rows;
 }

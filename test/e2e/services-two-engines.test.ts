@@ -237,7 +237,13 @@ async function script(db: Db): Promise<{ answers: Record<string, unknown>; ran: 
   for (const number of numbers)
     made.push(
       await step(`number ${number}`, 'createNumber', () =>
-        createNumber(deps, root, { tenantId: a.id, branchId: branchA.id, number, smsExtId: ext.id, fax: 'no' }),
+        createNumber(deps, root, {
+          tenantId: a.id,
+          branchId: branchA.id,
+          number,
+          smsExtId: ext.id,
+          fax: number.startsWith('312') ? 'email' : 'no',
+        }),
       ),
     );
   await step('number of another tenant', 'createNumber', () =>
@@ -248,6 +254,7 @@ async function script(db: Db): Promise<{ answers: Record<string, unknown>; ran: 
       listNumbers(deps, root, { number: '312-555', page, recordsPerPage: 2 }),
     );
   await step('numbers with 720', 'listNumbers', () => listNumbers(deps, root, { number: '(720)' }));
+  await step('numbers with fax, of branch A', 'listNumbers', () => listNumbers(deps, root, { fax: 1, branchId: branchA.id }));
   await step('numbers of the partner', 'listNumbers', () => listNumbers(deps, partner, {}));
   await step('number caller id name', 'setCallerIdName', () => setCallerIdName(deps, root, made[0]!.id, 'ACME SALES'));
   await step('number read', 'getNumber', () => getNumber(deps, root, made[0]!.id));
@@ -390,6 +397,9 @@ describe('the services of the directory and account modules on SQLite and on Pos
     expect([...page(1).records, ...page(2).records, ...page(3).records].map((r) => r.number)).to.deep.equal(numbersWith312());
     expect(page(3).records).to.have.length(0);
     expect((got['numbers with 720'] as { records: unknown[] }).records).to.have.length(1);
+    expect((got['numbers with fax, of branch A'] as { records: { number: string }[] }).records.map((r) => r.number)).to.deep.equal([
+      '312.555.0102',
+    ]);
     expect(got['eleventh attempt']).to.include({ error: 429 });
     expect(got['places of an attempt']).to.equal(2);
     expect(got['attempts after a success']).to.have.length(20);

@@ -1,12 +1,13 @@
 import { loadConfig } from '../config';
-import { openDatabase } from '../db/database';
+import { openDatabase, type OpenDatabase } from '../db/database';
+import { openPostgres, type PostgresDatabase } from '../db/engine';
 import { appliedMigrations, MIGRATION_NAMES } from '../db/migrate';
 import { upgradeDatabase } from '../db/upgrade';
 import { Validator } from '../validation/validation';
 import { databasePath, ensureDataDir, openDataDir } from '../runtime';
 import { readFixtureFile, seedFixture } from '../seed/seed';
 import { copyDatabase, CopyRefused } from '../ops/db-copy';
-import { CliError, DATA_DIR_HELP, DATA_DIR_OPTION, EXIT, type Command } from './command';
+import { CliError, DATA_DIR_HELP, DATA_DIR_OPTION, DATABASE_URL_HELP, DATABASE_URL_OPTION, EXIT, type Command } from './command';
 
 export const dataDirOf = (values: Record<string, unknown>) =>
   loadConfig(process.env, { 'data-dir': values['data-dir'] as string | undefined }).dataDir;
@@ -44,24 +45,37 @@ ${DATA_DIR_HELP}`,
 export const migrateCommand: Command = {
   name: ['migrate'],
   summary: 'create or upgrade the database schema',
-  help: `Usage: tars migrate [--data-dir DIR]
+  help: `Usage: tars migrate [--data-dir DIR] [--database-url URL]
 
 Applies every pending migration in one transaction (the server also does this on start) and lists
 what was applied. Before upgrading a database that already holds data it writes a copy of it beside
 it, tars.db.before-<last applied migration>.bak, and says so. A migration that fails leaves the
 database as it was; a database made by a newer TARS is refused.
 
-${DATA_DIR_HELP}`,
-  options: DATA_DIR_OPTION,
+On PostgreSQL (--database-url or TARS_DATABASE_URL) no copy is written: take a pg_dump first
+(docs/postgresql.md). Two instances migrating at once wait for each other; one applies.
+
+${DATA_DIR_HELP}
+${DATABASE_URL_HELP}`,
+  options: { ...DATA_DIR_OPTION, ...DATABASE_URL_OPTION },
   positionals: { min: 0, max: 0 },
+  postgres: true,
   async run(values) {
-    const dataDir = dataDirOf(values);
-    ensureDataDir(dataDir);
-    const database = openDatabase(databasePath(dataDir));
+    const config = loadConfig(process.env, {
+      'data-dir': values['data-dir'] as string | undefined,
+      'database-url': values['database-url'] as string | undefined,
+    });
+    let database: OpenDatabase | PostgresDatabase;
+    if (config.databaseUrl) database = openPostgres(config.databaseUrl);
+    else {
+      ensureDataDir(config.dataDir);
+      database = openDatabase(databasePath(config.dataDir));
+    }
     try {
       const { applied, backup } = await upgradeDatabase(database);
       const all = await appliedMigrations(database);
       if (backup) process.stdout.write(`backed up the database before the upgrade: ${backup}\n`);
+      if (database.engine === 'postgres') process.stdout.write(`PostgreSQL database ${database.shownUrl}\n`);
       process.stdout.write(applied.length > 0 ? `applied ${applied.join(', ')}\n` : 'the schema is up to date\n');
       process.stdout.write(`schema version: ${all[all.length - 1] ?? 'none'} (${all.length} of ${MIGRATION_NAMES.length} migrations)\n`);
       return EXIT.ok;

@@ -3,7 +3,7 @@ import { createBackup } from '../ops/backup';
 import { checkInstallation } from '../ops/check';
 import { restoreBackup } from '../ops/restore';
 import { redactUrl } from '../db/engine';
-import { CliError, DATA_DIR_HELP, DATA_DIR_OPTION, EXIT, type Command } from './command';
+import { CliError, DATA_DIR_HELP, DATA_DIR_OPTION, DATABASE_URL_HELP, DATABASE_URL_OPTION, EXIT, type Command } from './command';
 import { dataDirOf } from './data-commands';
 
 export const backupCommand: Command = {
@@ -66,18 +66,27 @@ ${DATA_DIR_HELP}`,
 export const checkCommand: Command = {
   name: ['check'],
   summary: 'check the configuration, database, disk space and SMTP server',
-  help: `Usage: tars check [--data-dir DIR]
+  help: `Usage: tars check [--data-dir DIR] [--database-url URL]
 
 Reports, one line each, starting with "ok" or "problem": the configuration, the database's integrity
 and schema version (up to date, migrations pending, or newer than this program), the JWT secret, the
 free disk space of the data directory, whether the SMTP server of TARS_SMTP_URL answers, and whether a
 server is running. Changes nothing. Exit code 1 when any line says "problem".
 
-${DATA_DIR_HELP}`,
-  options: DATA_DIR_OPTION,
+On PostgreSQL: the server's version (13 or later), the schema version, that every text column
+compares by code point (collation "C"), synchronous_commit and data_checksums, the clock difference
+with the database server (at most 1 s), and how many instances max_connections leaves room for.
+
+${DATA_DIR_HELP}
+${DATABASE_URL_HELP}`,
+  options: { ...DATA_DIR_OPTION, ...DATABASE_URL_OPTION },
   positionals: { min: 0, max: 0 },
+  postgres: true,
   async run(values) {
-    const findings = await checkInstallation(process.env, { 'data-dir': values['data-dir'] as string | undefined });
+    const findings = await checkInstallation(process.env, {
+      'data-dir': values['data-dir'] as string | undefined,
+      'database-url': values['database-url'] as string | undefined,
+    });
     for (const f of findings) process.stdout.write(`${f.ok ? 'ok' : 'problem'} ${f.what}: ${f.detail}\n`);
     return findings.every((f) => f.ok) ? EXIT.ok : EXIT.failed;
   },

@@ -1,5 +1,7 @@
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, type CompiledQuery } from 'kysely';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { engineOf } from '../../db/migrations/engine';
 import { ImmediateSqliteDialect, StatementCache } from './dialect';
 import { nativeBinding } from './native';
 import type { Database } from './schema';
@@ -10,6 +12,8 @@ export type Db = Kysely<Database>;
 export type Sqlite = SqliteDatabase.Database;
 
 export interface OpenDatabase {
+  /** Which engine: this file's handle is SQLite's; PostgreSQL's is src/db/engine.ts's PostgresDatabase. */
+  readonly engine: 'sqlite';
   /** Kysely over the connection: what repositories use. */
   readonly db: Db;
   /** The raw better-sqlite3 connection: for pragmas, backups and the bulk import's prepared statements (./statements.ts). */
@@ -37,6 +41,7 @@ export function openDatabase(file: string, opts: { readonly?: boolean } = {}): O
   directReads.set(db, { sqlite, statements }); // reads on `db` may run on this connection's statement cache (readRows)
   let closed = false;
   return {
+    engine: 'sqlite',
     db,
     sqlite,
     file,
@@ -51,10 +56,32 @@ export function openDatabase(file: string, opts: { readonly?: boolean } = {}): O
 /**
  * Runs `work` in a transaction: a new one, or the one `db` already is (a service called inside another's
  * transaction joins it, so that a change made of several services' steps commits or rolls back whole).
+ *
+ * Services check, then write (is the e-mail taken? is this the default branch? how many attempts in the last
+ * minute?), counting on no other writer in between. SQLite guarantees it: a transaction takes the one write lock
+ * when it begins (./dialect.ts). On PostgreSQL the same guarantee is SERIALIZABLE isolation, which aborts one of two
+ * transactions that would have interleaved (40001) instead of letting both pass; the aborted one runs again from
+ * the start, a few times, after a short random pause (docs/design/postgresql.md §2.13). So `work` must do nothing
+ * outside the database before it returns (no mail, no HTTP): it may run more than once.
  */
-export function transaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
-  return db.isTransaction ? work(db) : db.transaction().execute(work);
+export async function transaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
+  if (db.isTransaction) return work(db);
+  if (engineOf(db) === 'sqlite') return db.transaction().execute(work);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.transaction().setIsolationLevel('serializable').execute(work);
+    } catch (err) {
+      if (attempt >= SERIALIZABLE_ATTEMPTS || !mustRetry(err)) throw err;
+      await sleep(Math.random() * 10 * attempt);
+    }
+  }
 }
+
+/** Runs of a PostgreSQL transaction before its serialization failure is the request's error. */
+export const SERIALIZABLE_ATTEMPTS = 5;
+
+/** PostgreSQL's serialization_failure and deadlock_detected: the transaction did nothing and may run again. */
+const mustRetry = (err: unknown) => ['40001', '40P01'].includes((err as { code?: string }).code ?? '');
 
 /**
  * A bare better-sqlite3 connection with the busy timeout and nothing else: for files that are not the live

@@ -107,3 +107,39 @@ export async function postgresVersion(db: Db): Promise<{ text: string; major: nu
   const num = Number(rows[0]?.server_version_num);
   return { text: `${Math.floor(num / 10_000)}.${num % 10_000}`, major: Math.floor(num / 10_000) };
 }
+
+/** What `tars check` reports of a PostgreSQL server (docs/postgresql.md, "Settings that matter"). */
+export interface PostgresFacts {
+  readonly version: { readonly text: string; readonly major: number };
+  readonly synchronousCommit: string;
+  readonly dataChecksums: string;
+  readonly maxConnections: number;
+  /** The server's clock, epoch ms, read half-way through the round trip. */
+  readonly serverNow: number;
+  readonly localNow: number;
+  /** TARS's text columns that do not compare by code point (collation "C"), as table.column. */
+  readonly textColumnsNotC: readonly string[];
+}
+
+export async function postgresFacts(db: Db): Promise<PostgresFacts> {
+  const version = await postgresVersion(db);
+  const started = Date.now();
+  const { rows } = await sql<{ sc: string; dc: string; mc: string; now: number }>`
+    SELECT current_setting('synchronous_commit') AS sc, current_setting('data_checksums') AS dc,
+           current_setting('max_connections') AS mc, (extract(epoch FROM clock_timestamp()) * 1000)::bigint AS now`.execute(db);
+  const localNow = Math.round((started + Date.now()) / 2);
+  const { rows: columns } = await sql<{ name: string }>`
+    SELECT table_name || '.' || column_name AS name FROM information_schema.columns
+    WHERE table_schema = current_schema() AND data_type = 'text' AND coalesce(collation_name, '') <> 'C'
+    ORDER BY table_name, ordinal_position`.execute(db);
+  const row = rows[0];
+  return {
+    version,
+    synchronousCommit: row?.sc ?? '',
+    dataChecksums: row?.dc ?? '',
+    maxConnections: Number(row?.mc),
+    serverNow: Number(row?.now),
+    localNow,
+    textColumnsNotC: columns.map((c) => c.name),
+  };
+}

@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { ConfigError, loadConfig, type Config, type ConfigFlags } from '../config';
 import { integrityProblems } from '../db/backup';
 import { openSqlite } from '../db/database';
+import { openPostgres, POOL_SIZE, postgresFacts, redactUrl, type PostgresFacts } from '../db/engine';
 import { appliedMigrations, MIGRATION_NAMES, schemaStatus } from '../db/migrate';
 import { createMailer } from '../mail/mailer';
 import { SECRET_FILE } from '../modules/auth/tokens';
@@ -33,6 +34,12 @@ export async function checkInstallation(env: Readonly<Record<string, string | un
     if (err instanceof ConfigError) return err.problems.map((p) => problem('configuration', p));
     throw err;
   }
+  if (config.databaseUrl) {
+    const findings = [ok('configuration', `valid; PostgreSQL database ${redactUrl(config.databaseUrl)}, data directory ${config.dataDir}`)];
+    findings.push(...(await checkPostgres(config.databaseUrl)), checkSecret(config), await checkSmtp(config));
+    findings.push(ok('disk space', 'not checked: the database is on the PostgreSQL server, whose disk is its own to watch'));
+    return findings;
+  }
   const findings = [ok('configuration', `valid; data directory ${config.dataDir}`)];
   findings.push(...(await checkDatabase(config.dataDir)), checkSecret(config), checkDiskSpace(config.dataDir), await checkSmtp(config));
   const server = runningServer(config.dataDir);
@@ -59,6 +66,64 @@ async function checkDatabase(dataDir: string): Promise<Finding[]> {
     sqlite.close();
   }
 }
+
+/** The PostgreSQL server and database of TARS_DATABASE_URL: reachable, recent enough, at this schema, set up safely. */
+async function checkPostgres(url: string): Promise<Finding[]> {
+  const database = openPostgres(url, { poolSize: 1 });
+  try {
+    let facts: PostgresFacts;
+    try {
+      facts = await postgresFacts(database.db);
+    } catch (err) {
+      return [problem('database', `${database.shownUrl} cannot be reached: ${(err as Error).message}`)];
+    }
+    const findings: Finding[] = [];
+    const version = `PostgreSQL ${facts.version.text}`;
+    findings.push(
+      facts.version.major < MIN_POSTGRES
+        ? problem('database', `${database.shownUrl}: ${version}; TARS needs PostgreSQL ${MIN_POSTGRES} or later`)
+        : ok('database', `${database.shownUrl}: ${version}`),
+    );
+    findings.push(schemaFinding(await appliedMigrations(database)));
+    findings.push(
+      facts.textColumnsNotC.length > 0
+        ? problem(
+            'text order',
+            `${facts.textColumnsNotC.slice(0, 5).join(', ')} do not use the collation "C": names would not sort by code point (R11)`,
+          )
+        : ok('text order', 'every text column uses the collation "C" (code-point order, as on SQLite)'),
+    );
+    findings.push(
+      facts.synchronousCommit === 'off'
+        ? problem('durability', 'synchronous_commit is off: writes TARS has acknowledged can be lost if the server crashes; set it to on')
+        : ok(
+            'durability',
+            `synchronous_commit ${facts.synchronousCommit}; data_checksums ${facts.dataChecksums} (PostgreSQL checks its own pages: no integrity check of TARS's)`,
+          ),
+    );
+    const skew = Math.abs(facts.serverNow - facts.localNow);
+    findings.push(
+      skew > MAX_CLOCK_SKEW_MS
+        ? problem('clock', `this machine's clock and the database server's differ by ${(skew / 1000).toFixed(1)} s: synchronise both (NTP)`)
+        : ok('clock', `within ${MAX_CLOCK_SKEW_MS / 1000} s of the database server's`),
+    );
+    const instances = Math.floor(facts.maxConnections / (POOL_SIZE + 2));
+    findings.push(
+      ok(
+        'connections',
+        `max_connections ${facts.maxConnections}: room for ${instances} TARS instance(s) of ${POOL_SIZE + 2} connections each, beside other clients`,
+      ),
+    );
+    return findings;
+  } finally {
+    await database.close();
+  }
+}
+
+/** PostgreSQL releases TARS supports. */
+export const MIN_POSTGRES = 13;
+/** Clock difference with the database server beyond which leases and due times would be judged differently. */
+const MAX_CLOCK_SKEW_MS = 1000;
 
 function schemaFinding(applied: string[]): Finding {
   const { pending, unknown } = schemaStatus(applied);

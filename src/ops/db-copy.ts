@@ -1,8 +1,8 @@
 import { copyFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { copiedTables, copyRows, nonEmptyTables, type TableCopy } from '../db/copy';
-import { openDatabase, type Db } from '../db/database';
-import { openPostgres, redactUrl } from '../db/engine';
+import { openDatabase, type OpenDatabase } from '../db/database';
+import { openPostgres, redactUrl, type PostgresDatabase } from '../db/engine';
 import { appliedMigrations, migrateToLatest, MIGRATION_NAMES, newerSchemaMessage, schemaStatus } from '../db/migrate';
 import { SECRET_FILE } from '../modules/auth/tokens';
 import { databasePath, ensureDataDir } from '../runtime';
@@ -31,45 +31,43 @@ export interface CopySummary {
   readonly secret: string;
 }
 
-interface End {
-  readonly db: Db;
-  close(): Promise<void>;
-}
+type End = OpenDatabase | PostgresDatabase;
 
+/**
+ * Opens one end of the copy. The source must be at this program's schema; the target too, unless it has no schema
+ * yet (a new data directory, an empty PostgreSQL database), which is then migrated. An existing database of another
+ * version is refused, never migrated as a side effect of a copy that may then be refused for its rows.
+ */
 async function open(place: Place, role: 'source' | 'target'): Promise<End> {
-  if (place.kind === 'postgres') return openPostgres(place.url);
-  const dir = place.dir;
-  const server = runningServer(dir);
-  if (server)
-    throw new CopyRefused(`a TARS server (pid ${server.pid}) is running on ${dir}: stop it first, so that no row changes during the copy`);
-  if (role === 'source') {
-    if (!existsSync(databasePath(dir))) throw new CopyRefused(`${dir} holds no TARS database (${databasePath(dir)} does not exist)`);
-    return openDatabase(databasePath(dir), { readonly: true });
+  let end: End;
+  if (place.kind === 'postgres') end = openPostgres(place.url);
+  else {
+    const server = runningServer(place.dir);
+    if (server)
+      throw new CopyRefused(
+        `a TARS server (pid ${server.pid}) is running on ${place.dir}: stop it first, so that no row changes during the copy`,
+      );
+    const file = databasePath(place.dir);
+    if (role === 'source' && !existsSync(file)) throw new CopyRefused(`${place.dir} holds no TARS database (${file} does not exist)`);
+    if (role === 'target') ensureDataDir(place.dir);
+    end = openDatabase(file, { readonly: role === 'source' });
   }
-  // An existing database is written to only when it is at this program's schema (and then only if empty, below):
-  // migrating someone's older database as a side effect of a refused copy would change it without a backup.
-  const existed = existsSync(databasePath(dir));
-  ensureDataDir(dir);
-  const database = openDatabase(databasePath(dir));
   try {
-    if (existed) await checkSchema(place, database);
-    else await migrateToLatest(database);
+    const applied = await appliedMigrations(end);
+    if (role === 'target' && applied.length === 0) await migrateToLatest(end);
+    else {
+      const { pending, unknown } = schemaStatus(applied);
+      if (unknown.length > 0) throw new CopyRefused(`${shown(place)}: ${newerSchemaMessage(unknown)}`);
+      if (pending.length > 0)
+        throw new CopyRefused(
+          `${shown(place)} is at an older schema (${pending.length} of ${MIGRATION_NAMES.length} migrations pending): run tars migrate on it first`,
+        );
+    }
   } catch (err) {
-    await database.close();
+    await end.close();
     throw err;
   }
-  return database;
-}
-
-/** Refuses a database whose schema is not this program's: the copy is made between two of this program's version. */
-async function checkSchema(place: Place, end: End): Promise<void> {
-  if (place.kind === 'postgres') return;
-  const { pending, unknown } = schemaStatus(await appliedMigrations({ sqlite: (end as ReturnType<typeof openDatabase>).sqlite }));
-  if (unknown.length > 0) throw new CopyRefused(newerSchemaMessage(unknown));
-  if (pending.length > 0)
-    throw new CopyRefused(
-      `${shown(place)} is at an older schema (${pending.length} of ${MIGRATION_NAMES.length} migrations pending): run tars migrate on it first`,
-    );
+  return end;
 }
 
 /**
@@ -84,7 +82,6 @@ export async function copyDatabase(fromText: string, toText: string, progress?: 
   if (shown(from) === shown(to) && from.kind === to.kind) throw new CopyRefused('--from and --to name the same database');
   const source = await open(from, 'source');
   try {
-    await checkSchema(from, source);
     const target = await open(to, 'target');
     try {
       const full = await nonEmptyTables(target.db, await copiedTables(target.db));

@@ -1,3 +1,4 @@
+import { transaction } from '../db/database';
 import { readFile } from 'node:fs/promises';
 import type { OpenDatabase } from '../db/database';
 import type { NewUser } from '../db/schema';
@@ -59,7 +60,7 @@ export async function seedFixture(database: OpenDatabase, validator: Validator, 
   const hashes = await Promise.all((fx.users ?? []).map((u) => hashPassword(u.password)));
   const createdAt = now.toISOString();
 
-  return database.db.transaction().execute(async (trx) => {
+  return transaction(database.db, async (trx) => {
     const problems = await fixtureProblems(trx, validator, fx);
     if (problems.length > 0) throw new SeedError(problems);
     const step = async <T>(key: keyof Fixture, list: readonly T[] | undefined, insert: (rec: T, i: number) => Promise<unknown>) => {

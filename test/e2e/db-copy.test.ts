@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { expect } from 'chai';
 import { runTars, startServe, type RunningServer } from '../helpers/cli';
+import { MIGRATION_NAMES } from '../../src/db/migrate';
 import { CDR_SAMPLE, FIXTURES, QUEUE_LOG_SAMPLE } from '../helpers/pbx-logs';
+import { sharedPostgres } from '../helpers/postgres';
 
 /*
  * `tars db copy` (issue 32) with the real program: every row of a used data directory into an empty one (and, in
@@ -132,5 +134,49 @@ describe('tars db copy (e2e, the real program)', function () {
     expect(none.code).to.equal(1);
     expect(none.stderr).to.include('holds no TARS database');
     expect(() => statSync(join(dir, 'never'))).to.throw();
+  });
+
+  it('when a data directory is copied into PostgreSQL and back into a new directory, then every table reads back alike at each step, with the same checksums, and ids given before stay given', async () => {
+    const url = await (await sharedPostgres()).createDatabase();
+    const there = await runTars(['db', 'copy', '--from', source, '--to', url]);
+    expect(there.stderr).to.equal('');
+    expect(there.code).to.equal(0);
+    const back = join(dir, 'back');
+    const again = await runTars(['db', 'copy', '--from', url, '--to', back]);
+    expect(again.stderr).to.equal('');
+    expect(again.code).to.equal(0);
+    expect(tableCounts(back)).to.deep.equal(tableCounts(source));
+    // Each line is `table rows checksum ok`: the same checksums from SQLite into PostgreSQL and from PostgreSQL out.
+    const checksums = (out: string) =>
+      out
+        .split('\n')
+        .filter((l) => / ok$/.test(l))
+        .map((l) => l.split(/ +/).slice(0, 3).join(' '))
+        .sort();
+    expect(checksums(again.stdout)).to.deep.equal(checksums(there.stdout));
+    expect(checksums(there.stdout)).to.have.length(Object.keys(tableCounts(source)).length);
+    const sequences = (d: string) => query<{ name: string; seq: number }>(d, 'SELECT name, seq FROM sqlite_sequence ORDER BY name');
+    expect(sequences(back)).to.deep.equal(sequences(source));
+    expect(there.stdout).to.include('give its contents to every instance as TARS_JWT_SECRET');
+    const into = await runTars(['db', 'copy', '--from', source, '--to', url]);
+    expect(into.code).to.equal(1);
+    expect(into.stderr).to.match(/already holds rows .*nothing was written\n$/);
+    const check = await runTars(['check'], { env: { TARS_DATABASE_URL: url } });
+    expect(check.stdout).to.match(/^ok database: postgres:\/\/.*: PostgreSQL \d+\.\d+$/m);
+    expect(check.stdout).to.include(`ok schema version: ${MIGRATION_NAMES.at(-1)}: up to date`);
+    expect(check.stdout).to.include('ok text order: every text column uses the collation "C"');
+    expect(check.stdout).to.match(/^ok clock: within 1 s of the database server's$/m);
+  });
+
+  it('when tars migrate names a new PostgreSQL database, then every migration is applied once, and a second run finds nothing to do', async () => {
+    const url = await (await sharedPostgres()).createDatabase();
+    const first = await runTars(['migrate', '--database-url', url]);
+    expect(first.code).to.equal(0);
+    expect(first.stdout).to.include(`applied ${MIGRATION_NAMES.join(', ')}\n`);
+    expect(first.stdout).to.include(
+      `schema version: ${MIGRATION_NAMES.at(-1)} (${MIGRATION_NAMES.length} of ${MIGRATION_NAMES.length} migrations)`,
+    );
+    const second = await runTars(['migrate'], { env: { TARS_DATABASE_URL: url } });
+    expect(second.stdout).to.include('the schema is up to date');
   });
 });

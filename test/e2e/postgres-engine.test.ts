@@ -5,7 +5,9 @@ import { expect } from 'chai';
 import { sql } from 'kysely';
 import { ConfigError, loadConfig } from '../../src/config';
 import { databaseUrlProblems, engineOf, openPostgres, postgresVersion, redactUrl } from '../../src/db/engine';
-import { openDatabase } from '../../src/db/database';
+import { openDatabase, transaction } from '../../src/db/database';
+import { migrateToLatest } from '../../src/db/migrate';
+import { recentAttempts } from '../../src/modules/auth/attempts.repository';
 import { runTars } from '../helpers/cli';
 import { sharedPostgres } from '../helpers/postgres';
 
@@ -118,5 +120,44 @@ describe('the PostgreSQL engine: TARS_DATABASE_URL and opening it (src/db/engine
     expect(restore.stderr).to.include("pg_restore --dbname='postgres://tars:***@db.example/tars' FILE, then run tars migrate");
     expect(backup.stderr + restore.stderr).not.to.include('s3cret');
     expect(readdirSync(dataDir)).to.deep.equal([]);
+  });
+
+  it('when tars check names a PostgreSQL server that cannot be reached, then it says so in a problem line, exit 1, without the password', async () => {
+    const dataDir = tempDir();
+    const result = await runTars(['check', '--data-dir', dataDir], {
+      env: { TARS_DATABASE_URL: 'postgres://tars:s3cret@/tars?host=/nonexistent-socket-dir' },
+    });
+    expect(result.code).to.equal(1);
+    expect(result.stdout).to.match(
+      /^ok configuration: valid; PostgreSQL database postgres:\/\/tars:\*\*\*@\/tars\?host=\/nonexistent-socket-dir, data directory /m,
+    );
+    expect(result.stdout).to.match(
+      /^problem database: postgres:\/\/tars:\*\*\*@\/tars\?host=\/nonexistent-socket-dir cannot be reached: .+$/m,
+    );
+    expect(result.stdout).not.to.include('s3cret');
+  });
+
+  it('when six transactions check a count and then write at once on PostgreSQL, then the rule holds as under the one writer of SQLite: exactly the allowed rows, every transaction done', async () => {
+    const database = openPostgres(await (await sharedPostgres()).createDatabase());
+    try {
+      await migrateToLatest(database);
+      const placed = await Promise.all(
+        Array.from({ length: 6 }, (_, i) =>
+          transaction(database.db, async (trx) => {
+            const held = await recentAttempts(trx, 'login:a@x.test', 0, 10);
+            if (held.length >= 3) return false;
+            await trx
+              .insertInto('login_failures')
+              .values({ key: 'login:a@x.test', at: 1_764_230_400_000 + i })
+              .execute();
+            return true;
+          }),
+        ),
+      );
+      expect(placed.filter(Boolean)).to.have.length(3);
+      expect(await recentAttempts(database.db, 'login:a@x.test', 0, 10)).to.have.length(3);
+    } finally {
+      await database.close();
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { transaction } from '../../db/database';
 import type { Db } from '../../db/database';
 import type { MfaEnrolmentTable } from '../../db/schema';
 import type { MfaMode } from './mfa';
@@ -37,7 +38,7 @@ export async function dropEnrolment(db: Db, userId: number, mode: MfaMode): Prom
 }
 
 export async function saveReset(db: Db, tokenHash: string, userId: number, now: number, expiresAt: number): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await transaction(db, async (trx) => {
     await trx.deleteFrom('password_resets').where('expires_at', '<=', now).execute();
     await trx.insertInto('password_resets').values({ token_hash: tokenHash, user_id: userId, expires_at: expiresAt }).execute();
   });

@@ -1,3 +1,4 @@
+import { transaction } from '../../db/database';
 import type { Db } from '../../db/database';
 import { sqliteCode, tooManyRequests } from '../../errors';
 import { deleteAttempts, forgetAttemptsUntil, insertAttempt, recentAttempts as attemptsSince } from './attempts.repository';
@@ -47,7 +48,7 @@ const bump = (rules: readonly AttemptRule[], by: number) => {
 type Verdict = { kind: 'placed'; ids: number[] } | { kind: 'wait' } | { kind: 'refused'; rule: AttemptRule; retryAfterS: number };
 
 async function tryPlace(db: Db, rules: readonly AttemptRule[], now: number): Promise<Verdict> {
-  return db.transaction().execute(async (trx) => {
+  return transaction(db, async (trx) => {
     let wait = false;
     for (const rule of rules) {
       const rows = await recentAttempts(trx, rule, now);

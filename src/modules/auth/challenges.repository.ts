@@ -1,3 +1,4 @@
+import { transaction } from '../../db/database';
 import type { Db } from '../../db/database';
 import type { MfaChallengeTable } from '../../db/schema';
 import type { Insertable } from 'kysely';
@@ -9,7 +10,7 @@ import type { Insertable } from 'kysely';
 
 /** Stores a challenge; the expired ones go first. */
 export async function insertChallenge(db: Db, row: Insertable<MfaChallengeTable>, now: number): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await transaction(db, async (trx) => {
     await trx.deleteFrom('mfa_challenges').where('expires_at', '<=', now).execute();
     await trx.insertInto('mfa_challenges').values(row).execute();
   });

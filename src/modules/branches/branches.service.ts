@@ -1,3 +1,4 @@
+import { transaction } from '../../db/database';
 import type { Db } from '../../db/database';
 import type { Caller } from '../../access/caller';
 import { conflict, notFound } from '../../errors';
@@ -24,7 +25,7 @@ export interface BranchDeps {
 export async function createBranch(deps: BranchDeps, caller: Caller, input: BranchCreate): Promise<ApiBranch> {
   const { db } = deps;
   const tenantScope = requireTenant(caller.scope, input.tenantId);
-  return db.transaction().execute(async (trx) => {
+  return transaction(db, async (trx) => {
     const tenant = await getTenantRef(trx, tenantScope);
     const isDefault = input.default ?? 0;
     const timezone = input.timezone ?? (await timezoneOfTenant(trx, tenantScope));
@@ -58,7 +59,7 @@ export interface BranchUpdate {
 /** Changes a branch; making it the default takes that from the tenant's other branches. */
 export async function changeBranch(deps: BranchDeps, caller: Caller, id: number, patch: BranchUpdate): Promise<ApiBranch> {
   const { db } = deps;
-  return db.transaction().execute(async (trx) => {
+  return transaction(db, async (trx) => {
     const current = await getBranch({ ...deps, db: trx }, caller, id);
     const tenantScope = requireTenant(caller.scope, current.tenant.id);
     if (patch.default === 0 && current.default === 1)
@@ -72,7 +73,7 @@ export async function changeBranch(deps: BranchDeps, caller: Caller, id: number,
 /** Deletes a branch nothing refers to and that is not its tenant's default; returns it as it was. */
 export async function removeBranch(deps: BranchDeps, caller: Caller, id: number): Promise<ApiBranch> {
   const { db } = deps;
-  return db.transaction().execute(async (trx) => {
+  return transaction(db, async (trx) => {
     const branch = await getBranch({ ...deps, db: trx }, caller, id);
     if (branch.default === 1)
       throw conflict(`Branch ${id} is the default branch of tenant ${branch.tenant.id}: make another branch the default first`);

@@ -1,3 +1,4 @@
+import { transaction } from '../../db/database';
 import type { Db } from '../../db/database';
 import { badRequest, notFound } from '../../errors';
 import type { Caller } from '../../access/caller';
@@ -31,7 +32,7 @@ export async function createCampaign(deps: CallCampaignDeps, caller: Caller, inp
   const { db } = deps;
   checkDates(input);
   const tenantScope = requireTenant(caller.scope, input.tenantId);
-  return db.transaction().execute(async (trx) => {
+  return transaction(db, async (trx) => {
     await getTenantRef(trx, tenantScope);
     const id = await insertCampaign(trx, { ...input, state: input.state ?? 'READY' });
     return getCampaign({ ...deps, db: trx }, caller, id);
@@ -65,7 +66,7 @@ export async function getCampaign(deps: CallCampaignDeps, caller: Caller, id: nu
 
 export async function updateCampaign(deps: CallCampaignDeps, caller: Caller, id: number, patch: CampaignUpdate): Promise<ApiCallCampaign> {
   const { db } = deps;
-  return db.transaction().execute(async (trx) => {
+  return transaction(db, async (trx) => {
     const current = await getCampaign({ ...deps, db: trx }, caller, id);
     const next = { ...current, ...patch };
     checkDates(next);
@@ -78,7 +79,7 @@ export async function updateCampaign(deps: CallCampaignDeps, caller: Caller, id:
 /** Deletes a campaign with its numbers and destinations, in one transaction; returns it as it was. */
 export async function removeCampaign(deps: CallCampaignDeps, caller: Caller, id: number): Promise<ApiCallCampaign> {
   const { db } = deps;
-  return db.transaction().execute(async (trx) => {
+  return transaction(db, async (trx) => {
     const campaign = await getCampaign({ ...deps, db: trx }, caller, id);
     await deleteCampaign(trx, caller.scope, id);
     return campaign;

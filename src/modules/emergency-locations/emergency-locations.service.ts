@@ -1,3 +1,4 @@
+import { transaction } from '../../db/database';
 import type { Db } from '../../db/database';
 import { badRequest, notFound } from '../../errors';
 import type { Caller } from '../../access/caller';
@@ -23,7 +24,7 @@ export interface EmergencyLocationDeps {
 export async function createLocation(deps: EmergencyLocationDeps, caller: Caller, input: LocationCreate): Promise<ApiEmergencyLocation> {
   const { db } = deps;
   const tenantScope = requireTenant(caller.scope, input.tenantId);
-  return db.transaction().execute(async (trx) => {
+  return transaction(db, async (trx) => {
     await getTenantRef(trx, tenantScope);
     const id = await insertLocation(trx, input);
     return getLocation({ ...deps, db: trx }, caller, id);
@@ -62,7 +63,7 @@ export async function updateLocation(
   patch: LocationUpdate,
 ): Promise<ApiEmergencyLocation> {
   const { db } = deps;
-  return db.transaction().execute(async (trx) => {
+  return transaction(db, async (trx) => {
     const current = await getLocation({ ...deps, db: trx }, caller, id);
     await updateLocationColumns(trx, caller.scope, id, patch.name ?? current.name, patch.address ?? current.address);
     if (patch.notificationGroups) {
@@ -80,7 +81,7 @@ export async function updateLocation(
 /** Deletes a location with its notification groups, in one transaction; returns it as it was. */
 export async function removeLocation(deps: EmergencyLocationDeps, caller: Caller, id: number): Promise<ApiEmergencyLocation> {
   const { db } = deps;
-  return db.transaction().execute(async (trx) => {
+  return transaction(db, async (trx) => {
     const location = await getLocation({ ...deps, db: trx }, caller, id);
     await deleteLocation(trx, caller.scope, id);
     return location;

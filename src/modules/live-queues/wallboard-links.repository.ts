@@ -1,3 +1,4 @@
+import { transaction } from '../../db/database';
 import type { TenantScope } from '../../access/scope';
 import { tenantIn } from '../../access/tenant-filter';
 import type { Db } from '../../db/database';
@@ -31,7 +32,7 @@ export async function insertWallboardLink(
   scope: TenantScope,
   link: NewWallboardLink,
 ): Promise<{ id: number } | { missing: number[] }> {
-  return db.transaction().execute(async (trx) => {
+  return transaction(db, async (trx) => {
     const queues = await trx.selectFrom('queues').select('id').where(tenantIn(scope)).where('id', 'in', link.queueIds).execute();
     const found = new Set(queues.map((q) => q.id));
     const missing = link.queueIds.filter((q) => !found.has(q));

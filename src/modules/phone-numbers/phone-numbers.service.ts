@@ -1,3 +1,4 @@
+import { transaction } from '../../db/database';
 import type { Db } from '../../db/database';
 import { badRequest, conflict, notFound } from '../../errors';
 import type { SchemaTypes } from '../../validation/schema-types';
@@ -49,7 +50,7 @@ export async function getNumber(deps: PhoneNumberDeps, caller: Caller, id: numbe
 /** decisions.md §3: the caller ID name is the number's registered CNAM; both forms show it. */
 export async function setCallerIdName(deps: PhoneNumberDeps, caller: Caller, id: number, callerIdName: string): Promise<ApiPhoneNumber> {
   const { db } = deps;
-  return db.transaction().execute(async (trx) => {
+  return transaction(db, async (trx) => {
     if (!(await setRegisteredCnam(trx, caller.scope, id, callerIdName))) throw notFound(`Phone number ${id}`);
     return getNumber({ ...deps, db: trx }, caller, id);
   });
@@ -66,7 +67,7 @@ export async function createNumber(
 ): Promise<ApiPhoneNumber> {
   const { db } = deps;
   requireTenant(caller.scope, input.tenantId);
-  return db.transaction().execute(async (trx) => {
+  return transaction(db, async (trx) => {
     const problems: string[] = [];
     if (!(await isBranchOfTenant(trx, input.tenantId, input.branchId)))
       problems.push(`branchId: branch ${input.branchId} is not a branch of tenant ${input.tenantId}`);
@@ -86,7 +87,7 @@ export async function createNumber(
 /** Deletes a number with its destinations (they cascade); returns its detail record as it was. */
 export async function removeNumber(deps: PhoneNumberDeps, caller: Caller, id: number): Promise<ApiPhoneNumber> {
   const { db } = deps;
-  return db.transaction().execute(async (trx) => {
+  return transaction(db, async (trx) => {
     const number = await getNumber({ ...deps, db: trx }, caller, id);
     await deletePhoneNumber(trx, requireTenant(caller.scope, number.tenant.id), id);
     return number;

@@ -1,3 +1,4 @@
+import { transaction } from '../../db/database';
 import { scopeOfStoredRow } from '../../access/scope';
 import { findSavedFilter } from '../saved-filters/saved-filters.repository';
 import { timezoneOfTenant } from '../tenants/tenants.repository';
@@ -77,7 +78,7 @@ export class ReportScheduler {
     const { db, sqlite } = this.deps.database;
     const now = this.deps.clock.now();
     const next = outcome.status === 'retry' ? now + (RETRY_DELAYS_MS[run.attempts - 1] ?? (RETRY_DELAYS_MS.at(-1) as number)) : undefined;
-    await db.transaction().execute(async (trx) => {
+    await transaction(db, async (trx) => {
       await finishRun(
         trx,
         run.id,

@@ -1,3 +1,4 @@
+import { transaction } from '../../db/database';
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database';
 import type { WebhookDeliveryTable } from '../../db/schema';
@@ -74,7 +75,7 @@ export async function recordAttempt(
   a: AttemptRecord,
   outcome: { status: 'delivered' | 'retry' | 'failed' | 'gone'; nextAttemptAt?: number; deliveredAt?: string },
 ): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await transaction(db, async (trx) => {
     await trx
       .insertInto('webhook_attempts')
       .values({
@@ -103,7 +104,7 @@ export async function recordAttempt(
 
 /** A receiver answered 410 Gone: the webhook is disabled and its other open deliveries are given up. */
 export async function disableWebhook(db: Db, webhookId: number, reason: string, now: number): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await transaction(db, async (trx) => {
     await trx
       .updateTable('webhooks')
       .set({ disabled_at: new Date(now).toISOString(), disabled_reason: reason })

@@ -9,6 +9,10 @@ import { engineOf, openPostgres } from '../../src/db/engine';
 import { migrateToLatest } from '../../src/db/migrate';
 import { AppError } from '../../src/errors';
 import { settle, takePlace } from '../../src/modules/auth/attempt-limits';
+import { login, me } from '../../src/modules/auth/auth.service';
+import { TokenService } from '../../src/modules/auth/tokens';
+import { createMailer } from '../../src/mail/mailer';
+import { createSmsGateway } from '../../src/mail/sms';
 import { findUserByEmail } from '../../src/modules/auth/credentials.repository';
 import { loginRules } from '../../src/modules/auth/throttle';
 import { branchPage, changeBranch, createBranch, getBranch, removeBranch } from '../../src/modules/branches/branches.service';
@@ -81,6 +85,18 @@ async function outcome<T>(call: () => Promise<T>): Promise<T | { error: number; 
 async function callerOfUser(db: Db, uid: number): Promise<Caller> {
   const { token_version: ver } = await db.selectFrom('users').select('token_version').where('id', '=', uid).executeTakeFirstOrThrow();
   return resolveCaller(db, { verify: () => ({ uid, ver }) }, 'token');
+}
+
+const tokens = new TokenService('a test secret of thirty-two bytes!', 3600);
+
+const whose = (token: string) => {
+  const claims = tokens.verify(token);
+  return claims ? { uid: claims.uid, ver: claims.ver } : 'invalid';
+};
+
+/** An answer with each token replaced by what it says (the tokens themselves carry the second they were made). */
+function claimsOf(answer: object): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(answer).map(([k, v]) => [k, typeof v === 'string' && /^eyJ/.test(v) ? whose(v) : v]));
 }
 
 /** Rows of every table of the database, by table (Kysely's migration tables left out). */
@@ -215,11 +231,20 @@ async function script(db: Db): Promise<{ answers: Record<string, unknown>; ran: 
   answers['no user of an e-mail like it'] = (await findUserByEmail(db, 'ann@example.co')) ?? null;
   await step('user A changed', 'changeUser', () => changeUser(deps, root, user.id, { userRole: 9 }));
   await step('user A read', 'getUser', () => getUser(deps, root, user.id));
+  // Signing in (auth.service): the e-mail in another case, a wrong password (401, counted) and the right one.
+  const authDeps = { ...deps, tokens, mailer: createMailer(undefined, 'tars@example.test'), sms: createSmsGateway(undefined) };
+  await step('login, wrong password', 'login', () =>
+    login(authDeps, { email: 'ANN@example.com', password: 'wrong horse', ip: '198.51.100.7' }),
+  );
+  await step('login', 'login', async () =>
+    claimsOf(await login(authDeps, { email: 'ann@EXAMPLE.com', password: 'correct horse battery', ip: '198.51.100.7' })),
+  );
   await step('user A MFA reset', 'resetUserMfa', () => resetUserMfa(deps, root, user.id));
   const ann = await callerOfUser(db, user.id);
   await step('user A own settings', 'changeOwnSettings', () =>
     changeOwnSettings(deps, ann, { darkMode: 'dark_mode', title: 'title' }, { darkMode: true, title: 'Boss' }),
   );
+  await step('me', 'me', () => me(deps, ann));
   answers['user A settings stored'] = await db
     .selectFrom('users')
     .select(['dark_mode', 'title'])
@@ -324,7 +349,7 @@ async function script(db: Db): Promise<{ answers: Record<string, unknown>; ran: 
 
   // The login throttle: ten failures of one e-mail fill its count, the eleventh attempt is refused, a success
   // gives its places back (deleted by id).
-  const rules = loginRules('ann@example.com', '192.0.2.1');
+  const rules = loginRules('someone@example.com', '192.0.2.1');
   for (let i = 0; i < 10; i++) await settle(db, await takePlace(db, rules, clock.now), false);
   ran.add('takePlace').add('settle');
   answers['eleventh attempt'] = await outcome(() => takePlace(db, rules, clock.now));
@@ -402,7 +427,9 @@ describe('the services of the directory and account modules on SQLite and on Pos
     ]);
     expect(got['eleventh attempt']).to.include({ error: 429 });
     expect(got['places of an attempt']).to.equal(2);
-    expect(got['attempts after a success']).to.have.length(20);
+    expect(got['attempts after a success']).to.have.length(22); // 20 of the throttle's burst, 2 of the wrong password
+    expect(got['login, wrong password']).to.include({ error: 401 });
+    expect(got['login']).to.deep.include({ accessToken: { uid: (got['user A'] as { id: number }).id, ver: 1 } }); // version 1: its role change ended version 0
     expect(got['tenant A delete refused']).to.include({ error: 409 });
     expect(got['tenant A gone']).to.include({ error: 404 });
     const before = got['rows before the delete'] as Record<string, number>;

@@ -1,7 +1,8 @@
 import { parse as parseConnectionString } from 'pg-connection-string';
 import pg from 'pg';
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, sql, type QueryCompiler } from 'kysely';
 import type { Db } from './database';
+import { PortablePostgresQueryCompiler } from './portable';
 import type { Database } from './schema';
 
 export { engineOf, type Engine } from '../../db/migrations/engine';
@@ -79,7 +80,7 @@ export function openPostgres(url: string, opts: { poolSize?: number } = {}): Pos
   });
   // An idle connection the server closed (a restart) is an error event on the pool: without a listener it would end the process.
   pool.on('error', () => undefined);
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new TarsPostgresDialect({ pool }) });
   let closed = false;
   return {
     engine: 'postgres',
@@ -91,6 +92,13 @@ export function openPostgres(url: string, opts: { poolSize?: number } = {}): Pos
       await db.destroy(); // ends the pool
     },
   };
+}
+
+/** Kysely's PostgreSQL dialect compiling TARS's portable fragments (src/db/portable.ts) into their PostgreSQL form. */
+export class TarsPostgresDialect extends PostgresDialect {
+  override createQueryCompiler(): QueryCompiler {
+    return new PortablePostgresQueryCompiler();
+  }
 }
 
 /** The server's version as "15.8", and its major number. */

@@ -1,6 +1,8 @@
 import { sql, type CompiledQuery, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import { readRows, type Db } from './database';
 import { Lru } from './dialect';
+import { engineOf } from './engine';
+import { inJsonList as inJsonListOf } from './portable';
 
 /*
  * Queries compiled once per shape, run with named parameters: the one way the server's hot reads (the caller
@@ -54,11 +56,11 @@ export function boundOf(value: unknown): unknown {
 }
 
 /**
- * `column IN (the numbers of one JSON array parameter)`: a list of any length in a query of one shape. SQLite
- * reads the array into a list and then looks each id up through the column's index, as it does an IN list.
+ * `column IN (the numbers of one JSON array parameter)`: a list of any length in a query of one shape, one
+ * statement for every length (src/db/portable.ts writes it for each engine).
  */
 export function inJsonList(column: string, value: unknown): RawBuilder<SqlBool> {
-  return sql<SqlBool>`${sql.ref(column)} IN (SELECT value FROM json_each(${boundOf(value)}))`;
+  return inJsonListOf(column, boundOf(value));
 }
 
 /**
@@ -117,7 +119,10 @@ export function defineShapedQuery<S, P extends object, R>(
   const shapes = new Lru<CompiledQuery<R>>(SHAPES_KEPT);
   const all = async (db: Db, shape: S, values: P): Promise<R[]> => {
     const named = values as Readonly<Record<string, unknown>>;
-    const query = shapes.get(`${keyOf(shape)}|${variantsKey(named)}`, () => compiledOf(build(db, placeholders<P>(named), shape)));
+    // Keyed by engine too: a process holding both (tars db copy, a test) must not run one engine's SQL on the other.
+    const query = shapes.get(`${engineOf(db)}|${keyOf(shape)}|${variantsKey(named)}`, () =>
+      compiledOf(build(db, placeholders<P>(named), shape)),
+    );
     return readRows(
       db,
       query,

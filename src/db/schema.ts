@@ -310,6 +310,7 @@ export interface PasswordResetTable {
 }
 
 export interface LoginFailureTable {
+  id: Generated<number>;
   key: string;
   at: number;
 }

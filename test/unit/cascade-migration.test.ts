@@ -58,7 +58,9 @@ describe('the ON DELETE CASCADE migration (issue 32) on a database with rows', (
     expect(countsBefore.report_runs).to.equal(0);
     expect(s.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'report_runs'").pluck().get()).to.equal(3); // all deleted
 
-    expect(await migrateToLatest(handle)).to.deep.equal([CASCADE_MIGRATION]);
+    // Up to the cascade migration (a later one is tested on its own).
+    const upToCascade = Object.fromEntries(Object.entries(migrations).filter(([name]) => name <= CASCADE_MIGRATION));
+    expect(await migrateToLatest(handle, upToCascade)).to.deep.equal([CASCADE_MIGRATION]);
 
     expect({ ...counts(), schema_migrations: countsBefore.schema_migrations }).to.deep.equal(countsBefore);
     expect(sequences()).to.deep.equal(sequencesBefore);

@@ -25,10 +25,10 @@ export interface AttemptRule {
   readonly counts: string;
 }
 
-/** The places an attempt holds (rowids of login_failures), to give back or keep. */
+/** The places an attempt holds (ids of login_failures), to give back or keep. */
 export interface Place {
   readonly rules: readonly AttemptRule[];
-  readonly rowids: readonly number[];
+  readonly ids: readonly number[];
   /** The disk was full (SQLITE_FULL, which the error handler answers 507): the attempt was not counted, so it may succeed but not fail. */
   readonly uncounted?: unknown;
 }
@@ -45,7 +45,7 @@ const bump = (rules: readonly AttemptRule[], by: number) => {
   for (const r of rules) running.set(r.key, (running.get(r.key) ?? 0) + by);
 };
 
-type Verdict = { kind: 'placed'; rowids: number[] } | { kind: 'wait' } | { kind: 'refused'; rule: AttemptRule; retryAfterS: number };
+type Verdict = { kind: 'placed'; ids: number[] } | { kind: 'wait' } | { kind: 'refused'; rule: AttemptRule; retryAfterS: number };
 
 async function tryPlace(db: Db, rules: readonly AttemptRule[], now: number): Promise<Verdict> {
   return transaction(db, async (trx) => {
@@ -62,9 +62,9 @@ async function tryPlace(db: Db, rules: readonly AttemptRule[], now: number): Pro
     }
     if (wait) return { kind: 'wait' };
     await forgetAttemptsUntil(trx, now - LONGEST_WINDOW_MS);
-    const rowids: number[] = [];
-    for (const rule of rules) rowids.push(await insertAttempt(trx, rule.key, now));
-    return { kind: 'placed', rowids };
+    const ids: number[] = [];
+    for (const rule of rules) ids.push(await insertAttempt(trx, rule.key, now));
+    return { kind: 'placed', ids };
   });
 }
 
@@ -81,11 +81,11 @@ export async function takePlace(db: Db, rules: readonly AttemptRule[], now: () =
       if (sqliteCode(err) !== 'SQLITE_FULL') throw err;
       // Reads and right passwords go on while the disk is full; a failure is answered 507 by settle.
       bump(rules, 1);
-      return { rules, rowids: [], uncounted: err };
+      return { rules, ids: [], uncounted: err };
     }
     if (verdict.kind === 'placed') {
       bump(rules, 1);
-      return { rules, rowids: verdict.rowids };
+      return { rules, ids: verdict.ids };
     }
     if (verdict.kind === 'refused') {
       const { rule, retryAfterS } = verdict;
@@ -107,7 +107,7 @@ export async function takePlace(db: Db, rules: readonly AttemptRule[], now: () =
 export async function settle(db: Db, place: Place, succeeded: boolean): Promise<void> {
   try {
     if (!succeeded && place.uncounted !== undefined) throw place.uncounted;
-    if (succeeded && place.rowids.length > 0) await deleteAttempts(db, place.rowids);
+    if (succeeded && place.ids.length > 0) await deleteAttempts(db, place.ids);
   } finally {
     bump(place.rules, -1);
     for (const wake of [...waiters]) wake();

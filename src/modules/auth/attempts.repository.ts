@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type { Db } from '../../db/database';
 
 /* The counts of attempts (src/modules/auth/attempt-limits.ts): one row (key, at) per attempt that holds its place. */
@@ -20,20 +19,13 @@ export async function forgetAttemptsUntil(db: Db, before: number): Promise<void>
   await db.deleteFrom('login_failures').where('at', '<=', before).execute();
 }
 
-/** Records an attempt of the key at `at`; its rowid, to give the place back. */
+/** Records an attempt of the key at `at`; its id, to give the place back. */
 export async function insertAttempt(db: Db, key: string, at: number): Promise<number> {
-  const row = await db
-    .insertInto('login_failures')
-    .values({ key, at })
-    .returning(sql<number>`rowid`.as('rowid'))
-    .executeTakeFirstOrThrow();
-  return row.rowid;
+  const row = await db.insertInto('login_failures').values({ key, at }).returning('id').executeTakeFirstOrThrow();
+  return row.id;
 }
 
-/** Deletes the attempts of these rowids (their places given back). */
-export async function deleteAttempts(db: Db, rowids: readonly number[]): Promise<void> {
-  await db
-    .deleteFrom('login_failures')
-    .where(sql<number>`rowid`, 'in', rowids)
-    .execute();
+/** Deletes the attempts of these ids (their places given back). */
+export async function deleteAttempts(db: Db, ids: readonly number[]): Promise<void> {
+  await db.deleteFrom('login_failures').where('id', 'in', ids).execute();
 }

@@ -3,6 +3,7 @@ import type { TenantScope } from '../../access/scope';
 import { tenantIn } from '../../access/tenant-filter';
 import type { Db } from '../../db/database';
 import type { UserRow, UserTable } from '../../db/schema';
+import { ciEquals } from '../../db/portable';
 
 /*
  * A user's credentials, auth's part of the user row: the e-mail and password a sign-in checks, the token version
@@ -12,12 +13,8 @@ import type { UserRow, UserTable } from '../../db/schema';
  */
 
 export function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
-  // E-mails are unique without regard to case; COLLATE NOCASE lets the query use that unique index.
-  return db
-    .selectFrom('users')
-    .selectAll()
-    .where(sql<boolean>`email = ${email} COLLATE NOCASE`)
-    .executeTakeFirst();
+  // E-mails are unique without regard to case; ciEquals is the form of that unique index, which serves the query.
+  return db.selectFrom('users').selectAll().where(ciEquals('email', email)).executeTakeFirst();
 }
 
 export function findUserById(db: Db, id: number): Promise<UserRow | undefined> {

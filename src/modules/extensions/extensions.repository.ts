@@ -1,9 +1,10 @@
-import { sql, type Selectable, type SqlBool } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { TenantScope } from '../../access/scope';
 import { tenantIn } from '../../access/tenant-filter';
 import { windowed, type PageWindow } from '../../access/paging';
 import type { Db } from '../../db/database';
 import type { ExtensionTable } from '../../db/schema';
+import { ciEquals } from '../../db/portable';
 
 /** A PBX extension; agents are extensions, and `peerName` is their name in the queue log (PJSIP/101). */
 export interface ExtensionInput {
@@ -65,11 +66,11 @@ export async function extensionsOfTenant(db: Db, scope: TenantScope, tenantId: n
 
 /** The extensions of the scope with this peerName (one per tenant at most: peerName is unique in a tenant). */
 export async function extensionsByPeer(db: Db, scope: TenantScope, peerName: string): Promise<ExtensionRow[]> {
-  // COLLATE NOCASE folds ASCII letters only: the PBX's rule for names (src/pbx-name.ts).
+  // ciEquals folds ASCII letters only: the PBX's rule for names (src/pbx-name.ts).
   return db
     .selectFrom('extensions')
     .selectAll()
-    .where(sql<SqlBool>`peer_name = ${peerName} COLLATE NOCASE`)
+    .where(ciEquals('peer_name', peerName))
     .where(tenantIn(scope))
     .orderBy('tenant_id')
     .execute();

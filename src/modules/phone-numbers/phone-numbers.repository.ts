@@ -7,6 +7,7 @@ import { defineShapedQuery, type Params } from '../../db/query';
 import type { PhoneDestinationList, PhoneNumberTable } from '../../db/schema';
 import { toDestination, toDestinationColumns, type Destination } from '../destinations';
 import type { PhoneDestinations, PhoneNumberFilters, PhoneNumberRow } from './phone-number';
+import { contains } from '../../db/portable';
 
 /** The phone-number detail record with tenantId, branchId and smsExtId instead of the nested objects. */
 export interface PhoneNumberInput {
@@ -122,7 +123,7 @@ function filteredList(db: Db, p: Params<ListValues>, s: ListShape) {
   return db
     .selectFrom('phone_numbers')
     .where(tenantIn(p.scope))
-    .$if(s.number, (q) => q.where(sql<SqlBool>`instr(${digitsOfNumber}, ${p.digits}) > 0`))
+    .$if(s.number, (q) => q.where(contains(digitsOfNumber, p.digits)))
     .$if(s.branch, (q) => q.where('branch_id', '=', p.branchId as number))
     .$if(s.fax, (q) => q.where(sql<SqlBool>`coalesce(lower(fax), '') not in ('', 'no', 'off')`));
 }

@@ -1,9 +1,10 @@
 import type { TenantScope } from '../../access/scope';
 import { tenantIn } from '../../access/tenant-filter';
-import { sql, type SqlBool } from 'kysely';
+import { sql } from 'kysely';
 import type { Db } from '../../db/database';
 import { defineQuery, inJsonList, type Params } from '../../db/query';
 import { notFound } from '../../errors';
+import { ciEquals } from '../../db/portable';
 
 /** A call queue; `logName` is its name in the PBX's queue_log. */
 export interface QueueInput {
@@ -115,11 +116,7 @@ export async function findQueues(db: Db, scope: TenantScope, id?: number): Promi
 
 /** The queue whose queue_log name is this one without regard to case, in any tenant (the names are unique so). */
 export async function queueByLogName(db: Db, logName: string): Promise<{ id: number; tenant_id: number } | undefined> {
-  return db
-    .selectFrom('queues')
-    .select(['id', 'tenant_id'])
-    .where(sql<SqlBool>`log_name = ${logName} COLLATE NOCASE`)
-    .executeTakeFirst();
+  return db.selectFrom('queues').select(['id', 'tenant_id']).where(ciEquals('log_name', logName)).executeTakeFirst();
 }
 
 export async function membersOf(db: Db, queueIds: readonly number[]): Promise<Map<number, number[]>> {

@@ -1,3 +1,4 @@
+import { reportText, type ReportText } from '../../db/report-sql';
 import { EV, hasWaitTime, isAnswered, type EventName } from './queue-log-line';
 
 /** The event codes the stored lines are written with (the queue reports' queries name them): queue-log-line.ts. */
@@ -36,29 +37,36 @@ const isEvent = (name: EventName) => `event = ${EV[name]}`;
 export const ANSWERED_EVENTS = `event BETWEEN ${EV.COMPLETEAGENT} AND ${EV.ATTENDEDTRANSFER}`;
 const WAITED = `event BETWEEN ${EV.COMPLETEAGENT} AND ${EV.EXITEMPTY}`;
 
-const EXPRESSIONS: Readonly<Record<StatsColumn, string>> = {
-  inbound: `sum(${isEvent('ENTERQUEUE')})`,
-  answered: `sum(${ANSWERED_EVENTS})`,
+/** The expressions of each column in an engine's SQL (the SQLite text is the one the per-hour rows were always filled with). */
+const expressions = (f: ReportText): Readonly<Record<StatsColumn, string>> => ({
+  inbound: f.count(isEvent('ENTERQUEUE')),
+  answered: f.count(ANSWERED_EVENTS),
   talk: `sum(CASE WHEN ${ANSWERED_EVENTS} THEN talk_time ELSE 0 END)`,
-  under30: `sum(${ANSWERED_EVENTS} AND wait_time <= 30)`,
+  under30: f.count(`${ANSWERED_EVENTS} AND wait_time <= 30`),
   wait_sum: `sum(CASE WHEN ${WAITED} THEN wait_time ELSE 0 END)`,
-  wait_n: `sum(${WAITED})`,
+  wait_n: f.count(WAITED),
   wait_min: `min(CASE WHEN ${WAITED} THEN wait_time END)`,
   wait_max: `max(CASE WHEN ${WAITED} THEN wait_time END)`,
-  ring: `sum(CASE WHEN ${isEvent('CONNECT')} THEN ring_ms ELSE 0 END) / 1000`,
-  abandons: `sum(${isEvent('ABANDON')})`,
-  abandons_u10: `sum(${isEvent('ABANDON')} AND wait_time < 10)`,
-  exit_timeout: `sum(${isEvent('EXITWITHTIMEOUT')})`,
-  exit_key: `sum(${isEvent('EXITWITHKEY')})`,
-  rna: `sum(${isEvent('RINGNOANSWER')})`,
+  ring: `${f.sumInt(`CASE WHEN ${isEvent('CONNECT')} THEN ring_ms ELSE 0 END`)} / 1000`,
+  abandons: f.count(isEvent('ABANDON')),
+  abandons_u10: f.count(`${isEvent('ABANDON')} AND wait_time < 10`),
+  exit_timeout: f.count(isEvent('EXITWITHTIMEOUT')),
+  exit_key: f.count(isEvent('EXITWITHKEY')),
+  rna: f.count(isEvent('RINGNOANSWER')),
   rna_ms: `sum(CASE WHEN ${isEvent('RINGNOANSWER')} THEN ring_ms ELSE 0 END)`,
-  cb_req: `sum(${isEvent('CALLBACKREQUEST')})`,
-  cb_ok: `sum(${isEvent('CALLBACKSUCCESS')})`,
-  cb_fail: `sum(${isEvent('CALLBACKFAILED')})`,
+  cb_req: f.count(isEvent('CALLBACKREQUEST')),
+  cb_ok: f.count(isEvent('CALLBACKSUCCESS')),
+  cb_fail: f.count(isEvent('CALLBACKFAILED')),
+});
+
+/** The aggregates over queue_events, in STATS_COLUMNS order, each aliased by its column name, in an engine's SQL. */
+export const eventAggregates = (f: ReportText): string => {
+  const e = expressions(f);
+  return STATS_COLUMNS.map((c) => `${e[c]} AS ${c}`).join(', ');
 };
 
-/** The aggregates over queue_events, in STATS_COLUMNS order, each aliased by its column name. */
-export const EVENT_AGGREGATES = STATS_COLUMNS.map((c) => `${EXPRESSIONS[c]} AS ${c}`).join(', ');
+/** The same on SQLite (the import's per-hour upserts). */
+export const EVENT_AGGREGATES = eventAggregates(reportText('sqlite'));
 
 /** The same aggregates over rows of queue_hour_stats (sums of sums, min of mins, max of maxes). */
 export const HOUR_AGGREGATES = STATS_COLUMNS.map((c) =>
@@ -72,7 +80,7 @@ export const SHOWS_MEMBERSHIP = `(event >= ${EV.ADDMEMBER} OR event BETWEEN ${EV
 
 /**
  * The same sums kept in memory while a chunk is imported, then added to the per-hour rows in one upsert
- * per hour: cheaper than reading the chunk's rows back. Mirrors EXPRESSIONS exactly (a test holds the two
+ * per hour: cheaper than reading the chunk's rows back. Mirrors `expressions` exactly (a test holds the two
  * to each other): index i of a vector is STATS_COLUMNS[i], wait_min/wait_max are ±Infinity when no wait.
  */
 const COL = Object.fromEntries(STATS_COLUMNS.map((c, i) => [c, i])) as Record<StatsColumn, number>;
@@ -88,7 +96,7 @@ const bump = (v: Float64Array, i: number, by = 1) => {
   v[i] = (v[i] as number) + by;
 };
 
-/** Adds one stored line to a vector, as EXPRESSIONS would count it. */
+/** Adds one stored line to a vector, as `expressions` would count it. */
 export function addEvent(
   v: Float64Array,
   row: { readonly event: number; readonly waitTime: number; readonly talkTime: number; readonly ringMs: number },
@@ -123,8 +131,12 @@ export function vectorParams(v: Float64Array): (number | null)[] {
   return Array.from(v, (x, i) => ((i === COL.wait_min || i === COL.wait_max) && !Number.isFinite(x) ? null : x));
 }
 
-/** The R9 sums over the outbound calls `c` of `outboundCallsOf`. */
-export const OUTBOUND_SUMS = `count(*) AS total, sum(c.disposition = 'ANSWERED') AS answered, sum(CASE WHEN c.disposition = 'ANSWERED' THEN c.billsec ELSE 0 END) AS talk`;
+/** The R9 sums over the outbound calls `c` of `outboundCallsOf`, in an engine's SQL. */
+export const outboundSums = (f: ReportText): string =>
+  `count(*) AS total, ${f.count("c.disposition = 'ANSWERED'")} AS answered, sum(CASE WHEN c.disposition = 'ANSWERED' THEN c.billsec ELSE 0 END) AS talk`;
+
+/** The same on SQLite (the import's per-hour upserts). */
+export const OUTBOUND_SUMS = outboundSums(reportText('sqlite'));
 
 /**
  * reporting.md R9, written once: FROM and WHERE of the outbound calls `c` of tenant `tenant` placed by a
@@ -132,15 +144,18 @@ export const OUTBOUND_SUMS = `count(*) AS total, sum(c.disposition = 'ANSWERED')
  * arguments are SQL expressions (parameters or columns). Sessions of one (queue, agent) never overlap, so
  * each call counts at most once per queue.
  */
-export function outboundCallsOf(at: {
-  readonly queue: string;
-  readonly tenant: string;
-  readonly from: string;
-  readonly to?: string;
-}): string {
+export function outboundCallsOf(
+  at: {
+    readonly queue: string;
+    readonly tenant: string;
+    readonly from: string;
+    readonly to?: string;
+  },
+  f: ReportText = reportText('sqlite'),
+): string {
   const before = at.to === undefined ? '' : ` AND c.start_at < ${at.to}`;
   return `agent_sessions s
     JOIN cdr_calls c ON c.tenant_id = ${at.tenant} AND c.src_agent = s.agent AND c.via_queue = 0 AND c.outbound_r9 = 1
-      AND c.start_at >= max(s.start_at, ${at.from}) AND (s.end_at IS NULL OR c.start_at < s.end_at)${before}
+      AND c.start_at >= ${f.greatest('s.start_at', at.from)} AND (s.end_at IS NULL OR c.start_at < s.end_at)${before}
     WHERE s.queue_id = ${at.queue} AND (s.end_at IS NULL OR s.end_at > ${at.from})${at.to === undefined ? '' : ` AND s.start_at < ${at.to}`}`;
 }

@@ -2,6 +2,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { TenantScope } from '../../access/scope';
 import { tenantIn } from '../../access/tenant-filter';
 import type { Db } from '../../db/database';
+import { reportSql } from '../../db/report-sql';
 import { EV } from '../pbx-logs/stats.repository';
 import { ANSWERED_EVENTS } from '../pbx-logs/stats.repository';
 import type { QueueSpan } from './report-frame';
@@ -38,14 +39,15 @@ export interface AgentCallSums {
 
 export async function agentCallSums(db: Db, scope: TenantScope, spans: readonly QueueSpan[]): Promise<AgentCallSums[]> {
   if (spans.length === 0) return [];
+  const f = reportSql(db);
   const { rows } = await sql<AgentCallSums>`
-    ${withSpans(spans)}
-    SELECT sp.span AS span, agent, sum(${sql.raw(ANSWERED_EVENTS)}) AS answered,
-      sum(event = ${EV.COMPLETEAGENT}) AS agentHangups, sum(event = ${EV.COMPLETECALLER}) AS callerHangups,
+    ${withSpans(db, spans)}
+    SELECT sp.span AS span, agent, ${f.count(ANSWERED_EVENTS)} AS answered,
+      ${f.count(sql`event = ${EV.COMPLETEAGENT}`)} AS ${f.name('agentHangups')}, ${f.count(sql`event = ${EV.COMPLETECALLER}`)} AS ${f.name('callerHangups')},
       sum(CASE WHEN ${sql.raw(ANSWERED_EVENTS)} THEN talk_time ELSE 0 END) AS talk,
       sum(CASE WHEN ${sql.raw(ANSWERED_EVENTS)} THEN wait_time ELSE 0 END) AS hold,
-      sum(event = ${EV.RINGNOANSWER}) AS rna, sum(CASE WHEN event = ${EV.RINGNOANSWER} THEN ring_ms ELSE 0 END) AS rnaMs,
-      sum(CASE WHEN event = ${EV.CONNECT} THEN ring_ms ELSE 0 END) AS ringMs
+      ${f.count(sql`event = ${EV.RINGNOANSWER}`)} AS rna, sum(CASE WHEN event = ${EV.RINGNOANSWER} THEN ring_ms ELSE 0 END) AS ${f.name('rnaMs')},
+      sum(CASE WHEN event = ${EV.CONNECT} THEN ring_ms ELSE 0 END) AS ${f.name('ringMs')}
     FROM sp CROSS JOIN queue_events e
     WHERE e.queue_id = sp.queue_id AND e.anchor >= sp.lo AND e.anchor < sp.hi
       AND event IN (${sql.join([EV.CONNECT, EV.COMPLETEAGENT, EV.COMPLETECALLER, EV.BLINDTRANSFER, EV.ATTENDEDTRANSFER, EV.RINGNOANSWER])})
@@ -77,10 +79,11 @@ export async function agentCalls(
   to: number,
 ): Promise<AgentCall[]> {
   if (agents.length === 0 || from >= to) return [];
+  const f = reportSql(db);
   const { rows } = await sql<AgentCall>`
-    SELECT c.src_agent AS agent, c.start_at AS at, c.disposition = 'ANSWERED' AS answered, c.billsec AS billsec
-    FROM cdr_calls c INDEXED BY cdr_calls_src_agent
-    WHERE c.tenant_id = ${tenantId} AND ${tenantIn(scope, 'c.tenant_id')} AND c.src_agent IN (SELECT value FROM json_each(${JSON.stringify(agents)}))
+    SELECT c.src_agent AS agent, c.start_at AS at, ${f.flag("c.disposition = 'ANSWERED'")} AS answered, c.billsec AS billsec
+    FROM cdr_calls c${f.indexedBy('cdr_calls_src_agent')}
+    WHERE c.tenant_id = ${tenantId} AND ${tenantIn(scope, 'c.tenant_id')} AND c.src_agent IN (${f.jsonIds(agents)})
       AND c.start_at >= ${from} AND c.start_at < ${to} AND c.outbound_r9 = 1 AND c.via_queue = 0
     ORDER BY c.src_agent, c.start_at`.execute(db);
   return rows;
@@ -100,13 +103,14 @@ export async function nonQueueTalk(
   to: number,
 ): Promise<{ agent: number; at: number; billsec: number }[]> {
   if (agents.length === 0 || from >= to) return [];
+  const f = reportSql(db);
   const side = (column: 'src_agent' | 'dst_agent') => sql`
     SELECT c.id AS id, c.${sql.raw(column)} AS agent, c.start_at AS at, c.billsec AS billsec
-    FROM cdr_calls c INDEXED BY ${sql.raw(`cdr_calls_${column}`)}
-    WHERE c.tenant_id = ${tenantId} AND ${tenantIn(scope, 'c.tenant_id')} AND c.${sql.raw(column)} IN (SELECT value FROM json_each(${JSON.stringify(agents)}))
+    FROM cdr_calls c${f.indexedBy(`cdr_calls_${column}`)}
+    WHERE c.tenant_id = ${tenantId} AND ${tenantIn(scope, 'c.tenant_id')} AND c.${sql.raw(column)} IN (${f.jsonIds(agents)})
       AND c.start_at >= ${from} AND c.start_at < ${to} AND c.disposition = 'ANSWERED' AND c.via_queue = 0`;
   const { rows } = await sql<{ agent: number; at: number; billsec: number }>`
-    SELECT agent, at, billsec FROM (${side('src_agent')} UNION ${side('dst_agent')})`.execute(db);
+    SELECT agent, at, billsec FROM (${side('src_agent')} UNION ${side('dst_agent')})${f.derivedAlias('t')}`.execute(db);
   return rows;
 }
 
@@ -131,7 +135,7 @@ export async function intervalsOf(
   if (queueIds.length === 0) return [];
   const reason = table === 'agent_pauses' ? sql`reason` : sql`''`;
   const { rows } = await sql<StoredInterval>`
-    SELECT queue_id AS queueId, agent, start_at AS start, end_at AS "end", ${reason} AS reason FROM ${sql.table(table)}
+    SELECT queue_id AS ${reportSql(db).name('queueId')}, agent, start_at AS start, end_at AS "end", ${reason} AS reason FROM ${sql.table(table)}
     WHERE queue_id IN (${sql.join(queueIds)}) AND ${queueInScope(sql.raw('queue_id'), scope)}
       AND start_at < ${to} AND (end_at IS NULL OR end_at > ${from})
     ORDER BY queue_id, agent, start_at`.execute(db);
@@ -146,9 +150,10 @@ export async function agentsOfTenant(
   agents: readonly number[],
 ): Promise<{ agent: number; peer: string; extId: number | null; extNum: number | null; name: string }[]> {
   if (agents.length === 0) return [];
+  const f = reportSql(db);
   const { rows } = await sql<{ agent: number; peer: string; extId: number | null; extNum: number | null; name: string }>`
-    SELECT a.id AS agent, a.peer AS peer, e.id AS extId, e.ext_num AS extNum, coalesce(e.ext_name, '') AS name
+    SELECT a.id AS agent, a.peer AS peer, e.id AS ${f.name('extId')}, e.ext_num AS ${f.name('extNum')}, coalesce(e.ext_name, '') AS name
     FROM agents a LEFT JOIN extensions e ON e.peer_name = a.peer AND e.tenant_id = ${tenantId} AND ${tenantIn(scope, 'e.tenant_id')}
-    WHERE a.id IN (SELECT value FROM json_each(${JSON.stringify(agents)}))`.execute(db);
+    WHERE a.id IN (${f.jsonIds(agents)})`.execute(db);
   return rows;
 }

@@ -2,6 +2,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { TenantScope } from '../../access/scope';
 import { tenantIn } from '../../access/tenant-filter';
 import type { Db } from '../../db/database';
+import { reportSql, type ReportSql } from '../../db/report-sql';
 import { ANSWERED_EVENTS } from '../pbx-logs/stats.repository';
 
 /**
@@ -27,14 +28,16 @@ const tenantOf = (queueId: number, scope: TenantScope): RawBuilder<number> =>
 const isTenantQueue = (column: string, queueId: number, scope: TenantScope): RawBuilder<unknown> =>
   sql`${sql.ref(column)} IN (SELECT q.id FROM queues q WHERE q.tenant_id = ${tenantOf(queueId, scope)})`;
 
-const clipped = (c: Clip) => sql<number>`max(0, min(coalesce(end_at, ${c.openEnd}), ${c.end}) - max(start_at, ${c.start}))`;
+const clipped = (f: ReportSql, c: Clip) =>
+  f.greatest('0', sql`${f.least(sql`coalesce(end_at, ${c.openEnd})`, sql`${c.end}`)} - ${f.greatest('start_at', sql`${c.start}`)}`);
 
 /** Membership seconds per agent of the queue, for agents with any overlap. */
 export async function membershipTimes(db: Db, scope: TenantScope, queueId: number, c: Clip): Promise<{ agent: number; time: number }[]> {
+  const f = reportSql(db);
   const { rows } = await sql<{ agent: number; time: number }>`
-    SELECT agent, sum(${clipped(c)}) AS time FROM agent_sessions
+    SELECT agent, sum(${clipped(f, c)}) AS time FROM agent_sessions
     WHERE ${isQueue('queue_id', queueId, scope)} AND start_at < ${c.end} AND (end_at IS NULL OR end_at > ${c.start})
-    GROUP BY agent HAVING sum(${clipped(c)}) > 0`.execute(db);
+    GROUP BY agent HAVING sum(${clipped(f, c)}) > 0`.execute(db);
   return rows;
 }
 
@@ -46,7 +49,7 @@ export async function pauseTimes(
   c: Clip,
 ): Promise<{ agent: number; reason: string; time: number }[]> {
   const { rows } = await sql<{ agent: number; reason: string; time: number }>`
-    SELECT agent, reason, sum(${clipped(c)}) AS time FROM agent_pauses
+    SELECT agent, reason, sum(${clipped(reportSql(db), c)}) AS time FROM agent_pauses
     WHERE ${isQueue('queue_id', queueId, scope)} AND start_at < ${c.end} AND (end_at IS NULL OR end_at > ${c.start})
     GROUP BY agent, reason`.execute(db);
   return rows;
@@ -97,11 +100,14 @@ export async function nonQueueTalk(db: Db, scope: TenantScope, queueId: number, 
   if (agents.length === 0) return [];
   // INDEXED BY: with a list of agents bound as parameters, SQLite's planner (no ANALYZE statistics) prefers
   // the (tenant, start) index and reads every call of the month; the agent index reads only theirs.
+  const f = reportSql(db);
   const side = (column: 'src_agent' | 'dst_agent') => sql`
-    SELECT c.id, c.${sql.raw(column)} AS agent, c.billsec FROM cdr_calls c INDEXED BY ${sql.raw(`cdr_calls_${column}`)}
+    SELECT c.id, c.${sql.raw(column)} AS agent, c.billsec FROM cdr_calls c${f.indexedBy(`cdr_calls_${column}`)}
     WHERE c.tenant_id = ${tenantOf(queueId, scope)} AND c.${sql.raw(column)} IN (${sql.join(agents)}) AND c.start_at >= ${start} AND c.start_at < ${end}
       AND c.disposition = 'ANSWERED' AND c.via_queue = 0`;
   const { rows } = await sql<{ agent: number; talk: number }>`
-    SELECT agent, sum(billsec) AS talk FROM (${side('src_agent')} UNION ${side('dst_agent')}) GROUP BY agent`.execute(db);
+    SELECT agent, sum(billsec) AS talk FROM (${side('src_agent')} UNION ${side('dst_agent')})${f.derivedAlias('t')} GROUP BY agent`.execute(
+    db,
+  );
   return rows;
 }

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { TenantScope } from '../../access/scope';
 import { tenantIn } from '../../access/tenant-filter';
 import type { Db } from '../../db/database';
+import { reportSql } from '../../db/report-sql';
 import { EV } from '../pbx-logs/stats.repository';
 import { withSpans } from './span-table.repository';
 
@@ -47,20 +48,22 @@ export async function lostCallsOf(db: Db, scope: TenantScope, spans: readonly Lo
   const enter = (column: string) =>
     sql.raw(`(SELECT e.${column} FROM queue_events e WHERE e.queue_id = x.queue_id AND e.anchor = x.anchor AND e.event = ${EV.ENTERQUEUE}
       AND e.callid = x.callid LIMIT 1)`);
+  const f = reportSql(db);
   const { rows } = await sql<LostCallRow>`
     ${withSpans(
+      db,
       spans.map((s, span) => ({ ...s, span })),
       ['tenantId'],
     )}
-    SELECT m.queueId, m.callId, m.caller, m.enteredAt, m.event, m.waitTime, m.position, m.origPosition,
-      cb.start_at AS backAt, a.peer AS backPeer, ex.id AS backExt, m.calledIn
+    SELECT ${f.named('m.queueId', 'queueId')}, ${f.named('m.callId', 'callId')}, m.caller, ${f.named('m.enteredAt', 'enteredAt')}, m.event, ${f.named('m.waitTime', 'waitTime')}, m.position, ${f.named('m.origPosition', 'origPosition')},
+      cb.start_at AS ${f.name('backAt')}, a.peer AS ${f.name('backPeer')}, ex.id AS ${f.name('backExt')}, ${f.named('m.calledIn', 'calledIn')}
     FROM (
       SELECT l.*,
-        (SELECT c.id FROM cdr_calls c INDEXED BY cdr_calls_callback
+        (SELECT c.id FROM cdr_calls c${f.indexedBy('cdr_calls_callback')}
           WHERE c.tenant_id = l.tenantId AND c.destination_key = l.callerKey AND c.start_at >= l.leftAt AND c.start_at <= l.leftAt + ${window}
             AND c.destination_key IS NOT NULL AND c.last_app = 'Dial' AND c.disposition = 'ANSWERED' AND c.src_ext IS NOT NULL
           ORDER BY c.start_at, c.id LIMIT 1) AS backId,
-        (SELECT e.anchor || '|' || e.queue_id || '|' || e.callid FROM queue_events e INDEXED BY queue_events_caller
+        (SELECT e.anchor || '|' || e.queue_id || '|' || e.callid FROM queue_events e${f.indexedBy('queue_events_caller')}
           WHERE e.caller_key = l.callerKey AND e.caller_key IS NOT NULL AND e.anchor >= l.leftAt AND e.anchor <= l.leftAt + ${window}
             AND e.event = ${EV.ENTERQUEUE} AND e.queue_id IN (SELECT q.id FROM queues q WHERE q.tenant_id = l.tenantId)
             AND EXISTS (SELECT 1 FROM queue_events d WHERE d.queue_id = e.queue_id AND d.anchor = e.anchor AND d.callid = e.callid

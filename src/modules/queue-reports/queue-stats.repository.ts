@@ -3,13 +3,14 @@ import type { TenantScope } from '../../access/scope';
 import { tenantIn } from '../../access/tenant-filter';
 import type { Db } from '../../db/database';
 import { defineQuery, inJsonList, type Params } from '../../db/query';
+import { reportSql, type ReportSql } from '../../db/report-sql';
 import {
   ANSWERED_EVENTS,
   COUNTED_EVENTS,
-  EVENT_AGGREGATES,
+  eventAggregates,
   HOUR_AGGREGATES,
   outboundCallsOf,
-  OUTBOUND_SUMS,
+  outboundSums,
   STATS_COLUMNS,
   type StatsColumn,
 } from '../pbx-logs/stats.repository';
@@ -45,14 +46,15 @@ export interface EdgeSpan {
 
 type Keyed<T> = T & { span: number };
 
-// The spans travel as one JSON array of objects, joined in SQL (json_each drives the loop: one index range
-// per span) and read by name: `span(field)` is the field of the span of the current row.
-const spansJson = (spans: readonly (HourSpan | EdgeSpan)[]) => JSON.stringify(spans);
-const span = (field: keyof HourSpan | keyof EdgeSpan) => `p.value ->> '${field}'`;
+// The spans travel as one JSON array of objects, joined in SQL (its rows drive the loop: one index range
+// per span) and read by name: `p.field(name)` is the field of the span of the current row.
+const HOUR_FIELDS = ['span', 'queueId', 'fromHour', 'toHour'] as const;
+const EDGE_FIELDS = ['span', 'queueId', 'from', 'to'] as const;
+type SpanRows = ReturnType<ReportSql['jsonRows']>;
 
 /** The span's queue, when it is one of the scope's. */
-const spanQueueIn = (scope: TenantScope): RawBuilder<unknown> =>
-  sql`${sql.raw(span('queueId'))} IN (SELECT q.id FROM queues q WHERE ${tenantIn(scope, 'q.tenant_id')})`;
+const spanQueueIn = (p: SpanRows, scope: TenantScope): RawBuilder<unknown> =>
+  sql`${sql.raw(p.field('queueId'))} IN (SELECT q.id FROM queues q WHERE ${tenantIn(scope, 'q.tenant_id')})`;
 
 /** Sums of whole hours per span, from one of the per-hour tables. */
 async function hourSums<T>(
@@ -63,11 +65,12 @@ async function hourSums<T>(
   aggregates: string,
 ): Promise<Keyed<T>[]> {
   if (spans.length === 0) return [];
+  const p = reportSql(db).jsonRows(spans, HOUR_FIELDS);
   const { rows } = await sql<Keyed<T>>`
-    SELECT ${sql.raw(span('span'))} AS span, ${sql.raw(aggregates)}
-    FROM json_each(${spansJson(spans)}) p CROSS JOIN ${sql.table(table)}
-    WHERE ${spanQueueIn(scope)} AND queue_id = ${sql.raw(span('queueId'))} AND hour >= ${sql.raw(span('fromHour'))} AND hour < ${sql.raw(span('toHour'))}
-    GROUP BY p.key`.execute(db);
+    SELECT ${sql.raw(p.field('span'))} AS span, ${sql.raw(aggregates)}
+    FROM ${p.from} CROSS JOIN ${sql.table(table)}
+    WHERE ${spanQueueIn(p, scope)} AND queue_id = ${sql.raw(p.field('queueId'))} AND hour >= ${sql.raw(p.field('fromHour'))} AND hour < ${sql.raw(p.field('toHour'))}
+    GROUP BY ${sql.raw(p.groupKey)}`.execute(db);
   return rows;
 }
 
@@ -79,24 +82,28 @@ export const hourOutbound = (db: Db, scope: TenantScope, spans: readonly HourSpa
 
 export async function edgeStats(db: Db, scope: TenantScope, spans: readonly EdgeSpan[]): Promise<Keyed<StatsSums>[]> {
   if (spans.length === 0) return [];
+  const f = reportSql(db);
+  const p = f.jsonRows(spans, EDGE_FIELDS);
   const { rows } = await sql<Keyed<StatsSums>>`
-    SELECT ${sql.raw(span('span'))} AS span, ${sql.raw(EVENT_AGGREGATES)}
-    FROM json_each(${spansJson(spans)}) p CROSS JOIN queue_events
-    WHERE ${spanQueueIn(scope)} AND queue_id = ${sql.raw(span('queueId'))} AND anchor >= ${sql.raw(span('from'))} AND anchor < ${sql.raw(span('to'))} AND ${sql.raw(COUNTED_EVENTS)}
-    GROUP BY p.key`.execute(db);
+    SELECT ${sql.raw(p.field('span'))} AS span, ${sql.raw(eventAggregates(f.text))}
+    FROM ${p.from} CROSS JOIN queue_events
+    WHERE ${spanQueueIn(p, scope)} AND queue_id = ${sql.raw(p.field('queueId'))} AND anchor >= ${sql.raw(p.field('from'))} AND anchor < ${sql.raw(p.field('to'))} AND ${sql.raw(COUNTED_EVENTS)}
+    GROUP BY ${sql.raw(p.groupKey)}`.execute(db);
   return rows;
 }
 
 /** reporting.md R9 for edge spans: outbound calls of the queue's members at the call's start. */
 export async function edgeOutbound(db: Db, scope: TenantScope, spans: readonly EdgeSpan[]): Promise<Keyed<OutboundSums>[]> {
   if (spans.length === 0) return [];
+  const f = reportSql(db);
+  const p = f.jsonRows(spans, EDGE_FIELDS);
   // The calls' tenant is the queue's.
-  const tenant = `(SELECT q.tenant_id FROM queues q WHERE q.id = ${span('queueId')})`;
-  const calls = outboundCallsOf({ queue: span('queueId'), tenant, from: span('from'), to: span('to') });
+  const tenant = `(SELECT q.tenant_id FROM queues q WHERE q.id = ${p.field('queueId')})`;
+  const calls = outboundCallsOf({ queue: p.field('queueId'), tenant, from: p.field('from'), to: p.field('to') }, f.text);
   const { rows } = await sql<Keyed<OutboundSums>>`
-    SELECT ${sql.raw(span('span'))} AS span, ${sql.raw(OUTBOUND_SUMS)}
-    FROM json_each(${spansJson(spans)}) p CROSS JOIN ${sql.raw(calls)} AND ${spanQueueIn(scope)}
-    GROUP BY p.key`.execute(db);
+    SELECT ${sql.raw(p.field('span'))} AS span, ${sql.raw(outboundSums(f.text))}
+    FROM ${p.from} CROSS JOIN ${sql.raw(calls)} AND ${spanQueueIn(p, scope)}
+    GROUP BY ${sql.raw(p.groupKey)}`.execute(db);
   return rows;
 }
 
@@ -150,7 +157,7 @@ export async function answeredWithin(
 ): Promise<Map<number, number>> {
   if (queueIds.length === 0) return new Map();
   const { rows } = await sql<{ queue_id: number; n: number }>`
-    SELECT queue_id, sum(${sql.raw(ANSWERED_EVENTS)} AND wait_time <= ${seconds}) AS n
+    SELECT queue_id, ${reportSql(db).count(sql`${sql.raw(ANSWERED_EVENTS)} AND wait_time <= ${seconds}`)} AS n
     FROM queue_events
     WHERE queue_id IN (SELECT q.id FROM queues q WHERE ${tenantIn(scope, 'q.tenant_id')} AND q.id IN (${sql.join(queueIds)}))
       AND anchor >= ${range.from} AND anchor < ${range.to}

@@ -2,6 +2,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { TenantScope } from '../../access/scope';
 import { tenantIn } from '../../access/tenant-filter';
 import type { Db } from '../../db/database';
+import { reportSql } from '../../db/report-sql';
 import { EV } from '../pbx-logs/stats.repository';
 import { ANSWERED_EVENTS, COUNTED_EVENTS } from '../pbx-logs/stats.repository';
 import type { QueueSpan } from './report-frame';
@@ -39,12 +40,13 @@ export async function levelSums(
   shortAbandonSeconds: number,
 ): Promise<LevelSums[]> {
   if (spans.length === 0) return [];
+  const f = reportSql(db);
   const within = (t: RawBuilder<unknown> | number, i: string) =>
-    sql`, sum(${sql.raw(ANSWERED_EVENTS)} AND wait_time <= ${t}) AS a${sql.raw(i)}, sum(${sql.raw(ABANDONED)} AND wait_time <= ${t}) AS b${sql.raw(i)}`;
+    sql`, ${f.count(sql`${sql.raw(ANSWERED_EVENTS)} AND wait_time <= ${t}`)} AS a${sql.raw(i)}, ${f.count(sql`${sql.raw(ABANDONED)} AND wait_time <= ${t}`)} AS b${sql.raw(i)}`;
   const { rows } = await sql<Record<string, number>>`
-    ${withSpans(spans, ['own'])}
-    SELECT sp.span AS span, sum(event = ${EV.ENTERQUEUE}) AS offered, sum(${sql.raw(ANSWERED_EVENTS)}) AS answered,
-      sum(${sql.raw(ABANDONED)}) AS abandoned, sum(event = ${EV.ABANDON} AND wait_time < ${shortAbandonSeconds}) AS short
+    ${withSpans(db, spans, ['own'])}
+    SELECT sp.span AS span, ${f.count(sql`event = ${EV.ENTERQUEUE}`)} AS offered, ${f.count(ANSWERED_EVENTS)} AS answered,
+      ${f.count(ABANDONED)} AS abandoned, ${f.count(sql`event = ${EV.ABANDON} AND wait_time < ${shortAbandonSeconds}`)} AS short
       ${within(sql.raw('sp.own'), 'own')}${sql.join(
         thresholds.map((t, i) => within(t, String(i))),
         sql``,

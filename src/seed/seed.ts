@@ -1,6 +1,5 @@
-import { transaction } from '../db/database';
 import { readFile } from 'node:fs/promises';
-import type { OpenDatabase } from '../db/database';
+import { type OpenDatabase, transaction } from '../db/database';
 import type { NewUser } from '../db/schema';
 import { AppError } from '../errors';
 import type { Validator } from '../validation/validation';

@@ -1,5 +1,4 @@
-import { transaction } from '../../db/database';
-import type { Db } from '../../db/database';
+import { type Db, transaction } from '../../db/database';
 import { sqliteCode, tooManyRequests } from '../../errors';
 import { deleteAttempts, forgetAttemptsUntil, insertAttempt, recentAttempts as attemptsSince } from './attempts.repository';
 

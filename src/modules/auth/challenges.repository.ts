@@ -1,5 +1,4 @@
-import { transaction } from '../../db/database';
-import type { Db } from '../../db/database';
+import { type Db, transaction } from '../../db/database';
 import type { MfaChallengeTable } from '../../db/schema';
 import type { Insertable } from 'kysely';
 

@@ -1,5 +1,4 @@
-import { transaction } from '../../db/database';
-import type { Db } from '../../db/database';
+import { type Db, transaction } from '../../db/database';
 import { badRequest, notFound } from '../../errors';
 import type { Caller } from '../../access/caller';
 import { pageOf, pageWindow, type Page, type PageQuery } from '../../access/paging';

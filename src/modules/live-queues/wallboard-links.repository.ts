@@ -1,7 +1,6 @@
-import { transaction } from '../../db/database';
 import type { TenantScope } from '../../access/scope';
 import { tenantIn } from '../../access/tenant-filter';
-import type { Db } from '../../db/database';
+import { type Db, transaction } from '../../db/database';
 
 /** A wallboard link as stored, with its queues in their order on the screen. */
 export interface WallboardLinkRow {

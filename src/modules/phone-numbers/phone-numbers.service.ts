@@ -1,5 +1,4 @@
-import { transaction } from '../../db/database';
-import type { Db } from '../../db/database';
+import { type Db, transaction } from '../../db/database';
 import { badRequest, conflict, notFound } from '../../errors';
 import type { SchemaTypes } from '../../validation/schema-types';
 import type { Caller } from '../../access/caller';

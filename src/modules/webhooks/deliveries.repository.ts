@@ -1,6 +1,5 @@
-import { transaction } from '../../db/database';
 import type { Selectable } from 'kysely';
-import type { Db } from '../../db/database';
+import { type Db, transaction } from '../../db/database';
 import type { WebhookDeliveryTable } from '../../db/schema';
 import { windowed, type PageWindow } from '../../access/paging';
 import type { TenantScope } from '../../access/scope';

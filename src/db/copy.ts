@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { Db } from './database';
+import { describeSchema } from './describe';
 import { engineOf } from './engine';
 
 /*
@@ -29,59 +30,23 @@ export interface TableCopy {
 
 type AnyDb = Kysely<any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tables named at run time
 
-/** Kysely's own tables: the target's migrations wrote them already, as the source's did. */
-const MIGRATION_TABLES = new Set(['schema_migrations', 'schema_migrations_lock']);
-
 /** Rows read and written per statement: under SQLite's 32,766 bound parameters for the widest table, and PostgreSQL's 65,535. */
 const PARAMETERS_PER_BATCH = 30_000;
 
-/** The TARS tables of a database, parents before children (so that every foreign key finds its row). */
+/**
+ * The TARS tables of a database (describeSchema's, which leaves out Kysely's own), parents before children, so
+ * that every foreign key finds its row.
+ */
 export async function copiedTables(db: Db): Promise<CopiedTable[]> {
-  const tables = engineOf(db) === 'postgres' ? await postgresTables(db) : await sqliteTables(db);
-  return parentsFirst(tables.filter((t) => !MIGRATION_TABLES.has(t.name)));
-}
-
-async function sqliteTables(db: Db): Promise<CopiedTable[]> {
-  const { rows: names } = await sql<{ name: string }>`
-    SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name`.execute(db);
-  const tables: CopiedTable[] = [];
-  for (const { name } of names) {
-    const { rows: columns } = await sql<{ name: string; pk: number }>`SELECT name, pk FROM pragma_table_info(${name}) ORDER BY cid`.execute(
-      db,
-    );
-    const { rows: keys } = await sql<{ table: string }>`SELECT DISTINCT "table" FROM pragma_foreign_key_list(${name})`.execute(db);
-    tables.push({
-      name,
-      columns: columns.map((c) => c.name),
-      primaryKey: columns
-        .filter((c) => c.pk > 0)
-        .sort((a, b) => a.pk - b.pk)
-        .map((c) => c.name),
-      parents: keys.map((k) => k.table).filter((t) => t !== name),
-    });
-  }
-  return tables;
-}
-
-async function postgresTables(db: Db): Promise<CopiedTable[]> {
-  const { rows: columns } = await sql<{ table: string; column: string }>`
-    SELECT table_name AS "table", column_name AS "column" FROM information_schema.columns
-    WHERE table_schema = current_schema() ORDER BY table_name, ordinal_position`.execute(db);
-  const { rows: keys } = await sql<{ table: string; column: string }>`
-    SELECT c.conrelid::regclass::text AS "table", a.attname AS "column"
-    FROM pg_constraint c JOIN LATERAL unnest(c.conkey) WITH ORDINALITY AS k(attnum, n) ON true
-    JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = k.attnum
-    WHERE c.contype = 'p' AND c.connamespace = current_schema()::regnamespace ORDER BY 1, k.n`.execute(db);
-  const { rows: references } = await sql<{ table: string; parent: string }>`
-    SELECT DISTINCT conrelid::regclass::text AS "table", confrelid::regclass::text AS parent
-    FROM pg_constraint WHERE contype = 'f' AND connamespace = current_schema()::regnamespace`.execute(db);
-  const names = [...new Set(columns.map((c) => c.table))];
-  return names.map((name) => ({
-    name,
-    columns: columns.filter((c) => c.table === name).map((c) => c.column),
-    primaryKey: keys.filter((k) => k.table === name).map((k) => k.column),
-    parents: references.filter((r) => r.table === name && r.parent !== name).map((r) => r.parent),
-  }));
+  const { tables } = await describeSchema(db);
+  return parentsFirst(
+    tables.map((t) => ({
+      name: t.name,
+      columns: t.columns.map((c) => c.name),
+      primaryKey: t.primaryKey,
+      parents: t.foreignKeys.map((f) => f.table).filter((parent) => parent !== t.name),
+    })),
+  );
 }
 
 /** Orders tables so that each comes after the tables it references (a cycle would be a schema TARS does not have). */

@@ -30,7 +30,7 @@ export const POOL_SIZE = 10;
  * (a Unix socket as `?host=/run/postgresql`). The URL itself never appears in a message: it may hold a password.
  */
 export function databaseUrlProblems(url: string): string[] {
-  if (!/^postgres(ql)?:\/\//i.test(url))
+  if (!isPostgresUrl(url))
     return ['must be a postgres:// or postgresql:// URL such as postgres://tars@db.example/tars (SQLite needs no URL: leave it unset)'];
   try {
     const parts = parseConnectionString(url);
@@ -39,6 +39,11 @@ export function databaseUrlProblems(url: string): string[] {
     return ['is not a URL PostgreSQL understands'];
   }
   return [];
+}
+
+/** Whether `text` is written as a PostgreSQL URL (postgres:// or postgresql://), rather than, say, a directory. */
+export function isPostgresUrl(text: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(text);
 }
 
 /** The URL with its password replaced by `***`: what messages and logs may show. */

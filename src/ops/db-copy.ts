@@ -2,7 +2,7 @@ import { copyFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { copiedTables, copyRows, nonEmptyTables, type TableCopy } from '../db/copy';
 import { openDatabase, type OpenDatabase } from '../db/database';
-import { openPostgres, redactUrl, type PostgresDatabase } from '../db/engine';
+import { isPostgresUrl, openPostgres, redactUrl, type PostgresDatabase } from '../db/engine';
 import { appliedMigrations, migrateToLatest, MIGRATION_NAMES, newerSchemaMessage, schemaStatus } from '../db/migrate';
 import { SECRET_FILE } from '../modules/auth/tokens';
 import { databasePath, ensureDataDir } from '../runtime';
@@ -17,7 +17,7 @@ import { runningServer } from './server-lock';
 export type Place = { readonly kind: 'dir'; readonly dir: string } | { readonly kind: 'postgres'; readonly url: string };
 
 export function placeOf(text: string, cwd = process.cwd()): Place {
-  return /^postgres(ql)?:\/\//i.test(text) ? { kind: 'postgres', url: text } : { kind: 'dir', dir: resolve(cwd, text) };
+  return isPostgresUrl(text) ? { kind: 'postgres', url: text } : { kind: 'dir', dir: resolve(cwd, text) };
 }
 
 const shown = (place: Place) => (place.kind === 'postgres' ? redactUrl(place.url) : place.dir);

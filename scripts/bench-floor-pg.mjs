@@ -24,6 +24,7 @@ import { parseArgs } from 'node:util';
 import express from 'express';
 import jwt from 'jsonwebtoken';
 import pg from 'pg';
+import { chicagoMidnight } from './floor-midnight.mjs';
 
 const { values: opts } = parseArgs({
   options: {
@@ -87,29 +88,6 @@ async function callerTenant(req) {
   }
   const user = (await userById([claims.uid])).rows[0];
   return user && user.token_version === claims.ver ? user.tenant_id : null;
-}
-
-// Local midnight of America/Chicago as a Unix time, for YYYY-MM-DD (the offset read with Intl, cached by day).
-const midnights = new Map();
-const chicago = new Intl.DateTimeFormat('en-US', {
-  timeZone: 'America/Chicago',
-  hourCycle: 'h23',
-  year: 'numeric',
-  month: 'numeric',
-  day: 'numeric',
-  hour: 'numeric',
-  minute: 'numeric',
-});
-function chicagoMidnight(day) {
-  let t = midnights.get(day);
-  if (t === undefined) {
-    const utc = Date.parse(`${day}T00:00:00Z`) / 1000;
-    const p = Object.fromEntries(chicago.formatToParts(new Date((utc + 6 * 3600) * 1000)).map((x) => [x.type, x.value]));
-    const wall = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute)) / 1000;
-    t = utc + 6 * 3600 - (wall - utc); // the instant whose Chicago wall time is 00:00 of `day`
-    midnights.set(day, t);
-  }
-  return t;
 }
 
 const app = express();

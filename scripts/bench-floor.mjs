@@ -27,6 +27,7 @@ import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import express from 'express';
 import jwt from 'jsonwebtoken';
+import { chicagoMidnight } from './floor-midnight.mjs';
 
 const { values: opts } = parseArgs({
   options: { 'data-dir': { type: 'string' }, port: { type: 'string', default: '0' }, host: { type: 'string', default: '127.0.0.1' } },
@@ -72,29 +73,6 @@ function callerTenant(req) {
   } catch {
     return null;
   }
-}
-
-// Local midnight of America/Chicago as a Unix time, for YYYY-MM-DD (the offset read with Intl, cached by day).
-const midnights = new Map();
-const chicago = new Intl.DateTimeFormat('en-US', {
-  timeZone: 'America/Chicago',
-  hourCycle: 'h23',
-  year: 'numeric',
-  month: 'numeric',
-  day: 'numeric',
-  hour: 'numeric',
-  minute: 'numeric',
-});
-function chicagoMidnight(day) {
-  let t = midnights.get(day);
-  if (t === undefined) {
-    const utc = Date.parse(`${day}T00:00:00Z`) / 1000;
-    const p = Object.fromEntries(chicago.formatToParts(new Date((utc + 6 * 3600) * 1000)).map((x) => [x.type, x.value]));
-    const wall = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute)) / 1000;
-    t = utc + 6 * 3600 - (wall - utc); // the instant whose Chicago wall time is 00:00 of `day`
-    midnights.set(day, t);
-  }
-  return t;
 }
 
 const app = express();

@@ -19,7 +19,6 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import SqliteDatabase from 'better-sqlite3';
 import jwt from 'jsonwebtoken';
-import pg from 'pg';
 import { startPostgres } from '../test/helpers/postgres';
 import {
   ADMIN,
@@ -33,7 +32,7 @@ import {
   type BenchRequest,
   type Server,
 } from './http-bench-kit';
-import { copyTables } from './pg-bench-kit';
+import { copyToPostgres } from './pg-bench-kit';
 
 const { values: opts } = parseArgs({
   options: {
@@ -100,10 +99,7 @@ const servers: Server[] = [];
 try {
   const url = await cluster.createDatabase('bench');
   const sqlite = new SqliteDatabase(join(dataDir, 'tars.db'), { readonly: true });
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  const counts = await copyTables(sqlite, client, TABLES);
-  await client.end();
+  const counts = await copyToPostgres(join(dataDir, 'tars.db'), url, TABLES);
   const admin = sqlite.prepare('SELECT id, token_version FROM users WHERE email = ?').get(ADMIN.email) as {
     id: number;
     token_version: number;

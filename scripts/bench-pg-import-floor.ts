@@ -6,8 +6,8 @@
 //    day) unless DIR already holds one (DIR default .tmp/bench-pg-import; .tmp/bench of `bench-reporting.ts`
 //    holds a year);
 // 2. a throw-away PostgreSQL cluster (test/helpers/postgres.ts) with fsync and synchronous commit on, and
-//    queue_events made there as TARS's SQLite schema has it (scripts/pg-bench-kit.ts: its key and its unique
-//    (time, line_key) index, the importer's idempotency key);
+//    queue_events made there by TARS's own migrations (its key and its unique (time, line_key) index, the
+//    importer's idempotency key);
 // 3. each variant reads the file with the importer's line reader, cuts each line with split() into the same
 //    row (queue, time, call id; a line key and seq of their own, nothing else parsed or checked, as the
 //    SQLite floor of bench-reporting.ts does), and stores chunks of --chunk lines, one transaction each:
@@ -30,7 +30,9 @@ import pg from 'pg';
 import { LineReader } from '../src/modules/pbx-logs/line-reader';
 import { openDataDir } from '../src/runtime';
 import { startPostgres } from '../test/helpers/postgres';
-import { columnsOf, copyRows, pgTableDdl } from './pg-bench-kit';
+import { openPostgres } from '../src/db/engine';
+import { migrateToLatest } from '../src/db/migrate';
+import { columnsOf, copyRows } from './pg-bench-kit';
 
 const { values: opts, positionals } = parseArgs({
   allowPositionals: true,
@@ -101,10 +103,13 @@ async function timed(store: (rows: unknown[][]) => Promise<number> | number): Pr
 
 const cluster = await startPostgres({ durable: true });
 try {
-  const client = new pg.Client({ connectionString: await cluster.createDatabase('import_floor') });
+  const url = await cluster.createDatabase('import_floor');
+  const client = new pg.Client({ connectionString: url });
   client.on('error', () => undefined); // the cluster's stop ends it when a run failed; the run's error is the one to show
   await client.connect();
-  for (const statement of pgTableDdl(sqlite, 'queue_events')) await client.query(statement);
+  const schema = openPostgres(url);
+  await migrateToLatest(schema); // queue_events as TARS makes it on PostgreSQL: its key and its unique (time, line_key) index
+  await schema.close();
   const cols = COLUMNS.join(', ');
   await client.query(`CREATE TEMP TABLE events_in (LIKE queue_events) ON COMMIT DELETE ROWS`);
   const insertMany = (k: number) =>

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ConfigError } from './config';
+import { redactUrl } from './db/engine';
 import { AppError, sqliteCode } from './errors';
 import { CliError, EXIT, type Command } from './cli/command';
 import { dbCopyCommand, migrateCommand, seedCommand } from './cli/data-commands';
@@ -100,8 +101,9 @@ export async function main(argv: readonly string[]): Promise<number> {
     process.stderr.write(`tars ${command.name.join(' ')}: wrong number of arguments\n\n${command.help}\n`);
     return EXIT.usage;
   }
-  if (!command.postgres && process.env.TARS_DATABASE_URL) {
-    process.stderr.write(`tars ${command.name.join(' ')}: ${NOT_ON_POSTGRES}\n`);
+  const databaseUrl = process.env.TARS_DATABASE_URL;
+  if (databaseUrl && command.postgres !== true) {
+    process.stderr.write(`tars ${command.name.join(' ')}: ${command.postgres?.refusal(redactUrl(databaseUrl)) ?? NOT_ON_POSTGRES}\n`);
     return EXIT.usage;
   }
   try {

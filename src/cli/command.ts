@@ -13,8 +13,11 @@ export interface Command {
   readonly help: string;
   readonly options: Options;
   readonly positionals: { readonly min: number; readonly max: number };
-  /** It works on PostgreSQL too (TARS_DATABASE_URL); a command without it refuses to run while that is set. */
-  readonly postgres?: true;
+  /**
+   * On PostgreSQL (TARS_DATABASE_URL set): `true`, it works there too; else it refuses to run, with the sentence
+   * `refusal` gives for the URL (password hidden), or by default the one that says it does not work there yet.
+   */
+  readonly postgres?: true | { readonly refusal: (shownUrl: string) => string };
   /** Returns the exit code. */
   run(values: Values, positionals: string[]): Promise<number>;
 }

@@ -2,8 +2,7 @@ import { resolve } from 'node:path';
 import { createBackup } from '../ops/backup';
 import { checkInstallation } from '../ops/check';
 import { restoreBackup } from '../ops/restore';
-import { redactUrl } from '../db/engine';
-import { CliError, DATA_DIR_HELP, DATA_DIR_OPTION, DATABASE_URL_HELP, DATABASE_URL_OPTION, EXIT, type Command } from './command';
+import { DATA_DIR_HELP, DATA_DIR_OPTION, DATABASE_URL_HELP, DATABASE_URL_OPTION, EXIT, type Command } from './command';
 import { dataDirOf } from './data-commands';
 
 export const backupCommand: Command = {
@@ -19,9 +18,10 @@ secret: it is written with mode 0600; keep it as safe as the data directory.
 ${DATA_DIR_HELP}`,
   options: DATA_DIR_OPTION,
   positionals: { min: 1, max: 1 },
-  postgres: true,
+  postgres: {
+    refusal: (url) => onPostgres(`back up with PostgreSQL's pg_dump: pg_dump --format=custom --file=tars-$(date +%F).dump '${url}'`),
+  },
   async run(values, [file]) {
-    refuseOnPostgres('backup');
     const target = resolve(file as string);
     const summary = await createBackup(dataDirOf(values), target);
     const secret = summary.withSecret
@@ -45,9 +45,11 @@ tars.db.replaced-<time>. A backup made by an older TARS is upgraded by the next 
 ${DATA_DIR_HELP}`,
   options: DATA_DIR_OPTION,
   positionals: { min: 1, max: 1 },
-  postgres: true,
+  postgres: {
+    refusal: (url) =>
+      onPostgres(`restore with PostgreSQL's pg_restore into an empty database: pg_restore --dbname='${url}' FILE, then run tars migrate`),
+  },
   async run(values, [file]) {
-    refuseOnPostgres('restore');
     const dataDir = dataDirOf(values);
     const summary = await restoreBackup(resolve(file as string), dataDir);
     const lines = [`restored ${file} (made ${summary.createdAt ?? 'at an unknown time'}) into ${dataDir}: schema ${summary.schema}`];
@@ -92,17 +94,5 @@ ${DATABASE_URL_HELP}`,
   },
 };
 
-/**
- * On PostgreSQL the database's own tools back up and restore (issue 32: not reimplemented here); the command says
- * which, with the URL of the setting, its password hidden.
- */
-function refuseOnPostgres(what: 'backup' | 'restore'): void {
-  const url = process.env.TARS_DATABASE_URL;
-  if (!url) return;
-  const shown = `'${redactUrl(url)}'`;
-  const advice =
-    what === 'backup'
-      ? `back up with PostgreSQL's pg_dump: pg_dump --format=custom --file=tars-$(date +%F).dump ${shown}`
-      : `restore with PostgreSQL's pg_restore into an empty database: pg_restore --dbname=${shown} FILE, then run tars migrate`;
-  throw new CliError(`TARS_DATABASE_URL names a PostgreSQL database: ${advice} (docs/postgresql.md, "Backups")`, EXIT.usage);
-}
+/** On PostgreSQL the database's own tools back up and restore (issue 32: not reimplemented here): which to use. */
+const onPostgres = (advice: string) => `TARS_DATABASE_URL names a PostgreSQL database: ${advice} (docs/postgresql.md, "Backups")`;

@@ -24,7 +24,7 @@ export function jobsOf(deps: AppDeps): Job[] {
       // Call events sent by AMI or a log line are remembered two days, so that the other source stays silent.
       name: 'call-events-forget',
       schedule: '17 * * * *',
-      run: async () => void forgetCalls({ sqlite: deps.database.sqlite, clock: deps.clock }, OPERATOR),
+      run: async () => void (await forgetCalls({ db: deps.database.db, clock: deps.clock }, OPERATOR)),
     },
     {
       // Events may be written by any process (a CLI import included): poll the outbox every second.

@@ -112,6 +112,8 @@ export class PgCoordinator extends EventEmitter<CoordinatorEvents> implements Co
   private closed = false;
   private retryTimer: NodeJS.Timeout | undefined;
   private retryMs: number;
+  /** pg runs one query at a time per connection: they are queued here, in order, rather than inside pg (deprecated there). */
+  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly url: string,
@@ -119,6 +121,12 @@ export class PgCoordinator extends EventEmitter<CoordinatorEvents> implements Co
   ) {
     super();
     this.retryMs = options.retryMs ?? 250;
+  }
+
+  private query<R extends pg.QueryResultRow>(client: pg.Client, text: string, values?: unknown[]): Promise<pg.QueryResult<R>> {
+    const run = this.queue.then(() => client.query<R>(text, values));
+    this.queue = run.catch(() => undefined);
+    return run;
   }
 
   private session(): Promise<pg.Client> {
@@ -185,7 +193,10 @@ export class PgCoordinator extends EventEmitter<CoordinatorEvents> implements Co
   async tryHold(name: string): Promise<boolean> {
     if (this.held.has(name)) return true;
     const client = await this.session();
-    const { rows } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS ok', [TARS_LOCK_SPACE, lockKey(name)]);
+    const { rows } = await this.query<{ ok: boolean }>(client, 'SELECT pg_try_advisory_lock($1, $2) AS ok', [
+      TARS_LOCK_SPACE,
+      lockKey(name),
+    ]);
     if (!rows[0]?.ok) return false;
     if (this.client !== client) return false; // the session ended in between: the lock went with it
     this.held.add(name);
@@ -194,7 +205,7 @@ export class PgCoordinator extends EventEmitter<CoordinatorEvents> implements Co
 
   async release(name: string): Promise<void> {
     if (!this.held.delete(name) || !this.client) return;
-    await this.client.query('SELECT pg_advisory_unlock($1, $2)', [TARS_LOCK_SPACE, lockKey(name)]);
+    await this.query(this.client, 'SELECT pg_advisory_unlock($1, $2)', [TARS_LOCK_SPACE, lockKey(name)]);
   }
 
   holds(name: string): boolean {
@@ -206,7 +217,7 @@ export class PgCoordinator extends EventEmitter<CoordinatorEvents> implements Co
     if (!client) return false;
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
-    const answered = client.query('SELECT 1').then(
+    const answered = this.query(client, 'SELECT 1').then(
       () => true,
       () => false,
     );
@@ -219,7 +230,7 @@ export class PgCoordinator extends EventEmitter<CoordinatorEvents> implements Co
   async notify(channel: string, payload: string): Promise<void> {
     checkChannel(channel);
     const client = await this.session();
-    await client.query('SELECT pg_notify($1, $2)', [channel, payload]);
+    await this.query(client, 'SELECT pg_notify($1, $2)', [channel, payload]);
   }
 
   async listen(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>> {
@@ -229,14 +240,14 @@ export class PgCoordinator extends EventEmitter<CoordinatorEvents> implements Co
       set = new Set();
       this.handlers.set(channel, set);
       const client = await this.session();
-      await client.query(`LISTEN ${channel}`);
+      await this.query(client, `LISTEN ${channel}`);
     }
     set.add(handler);
     return async () => {
       const current = this.handlers.get(channel);
       if (!current?.delete(handler) || current.size > 0) return;
       this.handlers.delete(channel);
-      if (this.client) await this.client.query(`UNLISTEN ${channel}`).catch(() => undefined);
+      if (this.client) await this.query(this.client, `UNLISTEN ${channel}`).catch(() => undefined);
     };
   }
 

@@ -1,5 +1,7 @@
 import { EventEmitter } from 'node:events';
+import { sql } from 'kysely';
 import pg from 'pg';
+import type { Db } from './database';
 
 /*
  * What several TARS instances on one PostgreSQL database agree through (docs/design/postgresql.md §5): locks that
@@ -261,4 +263,27 @@ export class PgCoordinator extends EventEmitter<CoordinatorEvents> implements Co
     this.client = undefined;
     if (client) await client.end().catch(() => undefined);
   }
+}
+
+/** A TARS lock held on PostgreSQL, as `tars check` shows it: by which session. */
+export interface HeldLock {
+  readonly name: string;
+  readonly pid: number;
+  /** The holder's address as the server sees it; null over a Unix socket. */
+  readonly clientAddr: string | null;
+  readonly since: Date;
+}
+
+/** Which of `names` some session holds now (pg_locks joined to pg_stat_activity), in the order of `names`. */
+export async function heldLocks(db: Db, names: readonly string[]): Promise<HeldLock[]> {
+  if (names.length === 0) return [];
+  const { rows } = await sql<{ objid: number; pid: number; client_addr: string | null; backend_start: Date }>`
+    SELECT l.objid, l.pid, host(a.client_addr) AS client_addr, a.backend_start
+    FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+    WHERE l.locktype = 'advisory' AND l.granted AND l.classid = ${TARS_LOCK_SPACE} AND l.objsubid = 2
+      AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())`.execute(db);
+  return names.flatMap((name) => {
+    const row = rows.find((r) => Number(r.objid) === lockKey(name) >>> 0);
+    return row ? [{ name, pid: row.pid, clientAddr: row.client_addr, since: new Date(row.backend_start) }] : [];
+  });
 }

@@ -1,9 +1,13 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'chai';
 import { AmiError, parseAmiUrls } from '../../src/ami/ami-client';
 import { PgCoordinator } from '../../src/db/coordination';
 import { openPostgres, type PostgresDatabase } from '../../src/db/engine';
 import { migrateToLatest } from '../../src/db/migrate';
 import { silentLogger } from '../../src/log';
+import { checkInstallation } from '../../src/ops/check';
 import { LiveQueues, type LivePbx } from '../../src/modules/live-queues/live-queues';
 import { AmiPeer } from '../helpers/ami-peer';
 import { amiTranscript, fromAnswer, fromState } from '../helpers/ami-transcript';
@@ -108,6 +112,24 @@ describe('the live layer across instances (one PostgreSQL database, one PBX)', f
       .catch((err: unknown) => (error = err));
     expect(error).to.be.instanceOf(AmiError);
     expect((error as Error).message).to.equal('Interface not found');
+  });
+
+  it('when tars check looks at the database, then it names the session holding each PBX’s link, and none once the holder stopped', async () => {
+    await allShow(0);
+    const dataDir = mkdtempSync(join(tmpdir(), 'tars-check-'));
+    try {
+      const check = () => checkInstallation({ TARS_DATABASE_URL: url, TARS_AMI_URL: peer.url }, { 'data-dir': dataDir });
+      const links = async () => (await check()).find((f) => f.what === 'AMI links');
+      const label = pbxOf(instances[0]!).label;
+      expect(await links()).to.deep.include({ ok: true });
+      expect((await links())?.detail).to.satisfy((d: string) =>
+        d.startsWith(`${label}: held by the instance at a local socket (server pid `),
+      );
+      for (const i of instances) i.live.stop();
+      await until(async () => (await links())?.detail === `${label}: held by no instance`, { what: 'no holder after a clean stop' });
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('when the holder’s database session dies, then another instance takes the link within 10 s and the queues go on', async () => {

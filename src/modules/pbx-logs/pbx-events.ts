@@ -47,9 +47,9 @@ const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
 
 /** The events of a chunk are the server's own doing (the import already kept to its caller's tenants): OPERATOR raises them. */
 const eventDeps = (sqlite: Sqlite, now: number): ChunkEventDeps => ({ sqlite, clock: { now: () => now } });
-const claimCallEvent = (sqlite: Sqlite, claim: { type: string; callId: string; queueId: number }, now: number) =>
+const claimInChunk = (sqlite: Sqlite, claim: { type: string; callId: string; queueId: number }, now: number) =>
   claimCallInChunk(eventDeps(sqlite, now), OPERATOR, claim);
-const enqueueEvent = (sqlite: Sqlite, event: WebhookEvent, now: number) => raiseEventInChunk(eventDeps(sqlite, now), OPERATOR, event);
+const enqueueInChunk = (sqlite: Sqlite, event: WebhookEvent, now: number) => raiseEventInChunk(eventDeps(sqlite, now), OPERATOR, event);
 
 function queueLogEvents(sqlite: Sqlite, chunk: Extract<StoredChunk, { kind: 'queue-log' }>, now: number): void {
   const repo = pbxLogs(sqlite);
@@ -60,8 +60,8 @@ function queueLogEvents(sqlite: Sqlite, chunk: Extract<StoredChunk, { kind: 'que
     const base = { callId: event.callid, queueId, queueName: queue.name };
     if (event.code === EV.ENTERQUEUE) {
       // AMI may have announced it already (src/modules/live-queues/live-call-events.ts).
-      if (!claimCallEvent(sqlite, { type: 'STARTCALL', callId: event.callid, queueId }, now)) continue;
-      enqueueEvent(
+      if (!claimInChunk(sqlite, { type: 'STARTCALL', callId: event.callid, queueId }, now)) continue;
+      enqueueInChunk(
         sqlite,
         {
           tenantId: queue.tenantId,
@@ -72,7 +72,7 @@ function queueLogEvents(sqlite: Sqlite, chunk: Extract<StoredChunk, { kind: 'que
         now,
       );
     } else {
-      enqueueEvent(
+      enqueueInChunk(
         sqlite,
         { tenantId: queue.tenantId, type: 'QUEUECALLABANDONED', occurredAt: iso(event.time), data: { ...base, waitTime: event.waitTime } },
         now,
@@ -88,7 +88,7 @@ function cdrEvents(sqlite: Sqlite, chunk: Extract<StoredChunk, { kind: 'cdr' }>,
     if (!row) continue;
     const call = toCallRecord(row);
     if (record.lastApp !== 'Queue') {
-      enqueueEvent(sqlite, { tenantId, type: 'STARTCALL', occurredAt: call.start, data: { ...call, source: 'cdr' } }, now);
+      enqueueInChunk(sqlite, { tenantId, type: 'STARTCALL', occurredAt: call.start, data: { ...call, source: 'cdr' } }, now);
     }
     announceCallEndInChunk(sqlite, tenantId, record, call, now);
   }
@@ -120,6 +120,6 @@ export async function announceCallEnd(trx: Db, tenantId: number, record: CdrReco
 
 /** announceCallEnd inside an import chunk's SQLite transaction (the importer's synchronous form). */
 function announceCallEndInChunk(sqlite: Sqlite, tenantId: number, record: CdrRecord, call: CallOfCdr, now: number): void {
-  if (!claimCallEvent(sqlite, { type: 'ENDCALL', callId: cdrKey(record), queueId: 0 }, now)) return;
-  for (const event of callEndEvents(tenantId, record, call)) enqueueEvent(sqlite, event, now);
+  if (!claimInChunk(sqlite, { type: 'ENDCALL', callId: cdrKey(record), queueId: 0 }, now)) return;
+  for (const event of callEndEvents(tenantId, record, call)) enqueueInChunk(sqlite, event, now);
 }

@@ -24,6 +24,7 @@ export interface Database extends ReportingTables {
   mfa_enrolments: MfaEnrolmentTable;
   password_resets: PasswordResetTable;
   login_failures: LoginFailureTable;
+  tars_settings: TarsSettingTable;
   report_runs: ReportRunTable;
   webhook_deliveries: WebhookDeliveryTable;
   webhook_attempts: WebhookAttemptTable;
@@ -313,6 +314,12 @@ export interface LoginFailureTable {
   id: Generated<number>;
   key: string;
   at: number;
+}
+
+/** Settings every instance of one database shares, by name (on PostgreSQL the JWT secret, `jwt_secret`). */
+export interface TarsSettingTable {
+  name: string;
+  value: string;
 }
 
 export type UserRow = Selectable<UserTable>;

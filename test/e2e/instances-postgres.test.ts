@@ -1,0 +1,142 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { Secret, TOTP } from 'otpauth';
+import { openDatabase } from '../../src/db/database';
+import { openPostgres } from '../../src/db/engine';
+import { migrateToLatest } from '../../src/db/migrate';
+import { databaseJwtSecret, jwtSecretFor, TokenService } from '../../src/modules/auth/tokens';
+import type { TestResponse } from '../helpers/app';
+import { buildAppMfaUser, buildTenant, buildUser, ROLE } from '../helpers/factories';
+import { migratePostgres, startPgInstance, type PgInstance } from '../helpers/pg-instances';
+import { sharedPostgres } from '../helpers/postgres';
+
+/*
+ * Several instances on one PostgreSQL database (issue 32, design §5, step 9): each instance is the real app over its
+ * own pool, as another process would be (test/helpers/pg-instances.ts). What one instance does, the others see: the
+ * JWT secret is one, and the login and MFA throttles count one burst spread over all of them as one.
+ */
+
+const statuses = (all: TestResponse[]) => all.reduce<Record<number, number>>((m, r) => ({ ...m, [r.status]: (m[r.status] ?? 0) + 1 }), {});
+
+describe('several instances on one PostgreSQL database: the JWT secret (tars_settings)', function () {
+  this.timeout(120_000);
+
+  it('when four instances start at once on a fresh database, then they make one secret, and a token one signs is accepted by another', async () => {
+    const url = await (await sharedPostgres()).createDatabase();
+    await migratePostgres(url);
+    const pools = [1, 2, 3, 4].map(() => openPostgres(url));
+    try {
+      const secrets = await Promise.all(pools.map((p) => databaseJwtSecret(p.db)));
+      expect(new Set(secrets.map((s) => s.toString('utf8'))).size).to.equal(1);
+      expect(secrets[0]?.length).to.be.at.least(32);
+      const rows = await pools[0]!.db.selectFrom('tars_settings').selectAll().execute();
+      expect(rows).to.deep.equal([{ name: 'jwt_secret', value: secrets[0]?.toString('utf8') }]);
+      // Started again later, an instance reads the same secret.
+      expect((await databaseJwtSecret(pools[3]!.db)).equals(secrets[0]!)).to.equal(true);
+      const [a, b] = [new TokenService(secrets[0]!, 3600), new TokenService(secrets[1]!, 3600)];
+      expect(b.verify(a.issue({ uid: 7, ver: 2 }))).to.include({ uid: 7, ver: 2 });
+      expect(a.verify(b.issue({ uid: 8, ver: 1 }))).to.include({ uid: 8, ver: 1 });
+      expect(new TokenService('another secret of at least thirty-two chars', 3600).verify(a.issue({ uid: 7, ver: 2 }))).to.equal(null);
+    } finally {
+      await Promise.all(pools.map((p) => p.close()));
+    }
+  });
+
+  it('when TARS_JWT_SECRET is set, then it wins on PostgreSQL and no row is written; on SQLite the secret stays in the data directory file', async () => {
+    const url = await (await sharedPostgres()).createDatabase();
+    await migratePostgres(url);
+    const pg = openPostgres(url);
+    const dir = mkdtempSync(join(tmpdir(), 'tars-secret-'));
+    const sqlite = openDatabase(join(dir, 'tars.db'));
+    try {
+      const configured = 'a configured secret of at least thirty-two characters';
+      expect((await jwtSecretFor(pg.db, dir, configured)).toString('utf8')).to.equal(configured);
+      expect(await pg.db.selectFrom('tars_settings').selectAll().execute()).to.deep.equal([]);
+      await migrateToLatest(sqlite);
+      const fromFile = await jwtSecretFor(sqlite.db, dir, undefined);
+      expect(fromFile.toString('utf8')).to.equal(readFileSync(join(dir, 'jwt-secret'), 'utf8').trim());
+      expect(await sqlite.db.selectFrom('tars_settings').selectAll().execute()).to.deep.equal([]);
+    } finally {
+      await pg.close();
+      await sqlite.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('when two instances run on one database, then a user signed in on one is served by the other', async () => {
+    const url = await (await sharedPostgres()).createDatabase();
+    await migratePostgres(url);
+    const [one, two] = await Promise.all([startPgInstance(url), startPgInstance(url)]);
+    try {
+      const user = await buildUser(one!.database.db, (await buildTenant(one!.database.db)).id, ROLE.account);
+      const signedIn = await one!.request('POST', '/v2/authentication/', { body: { email: user.email, password: user.password } });
+      expect(signedIn.status).to.equal(201);
+      const me = await two!.request('GET', '/v2/users/me', { token: signedIn.body.accessToken });
+      expect(me.status, me.text).to.equal(200);
+      expect(me.body.email).to.equal(user.email);
+    } finally {
+      await Promise.all([one?.close(), two?.close()]);
+    }
+  });
+});
+
+describe('several instances on one PostgreSQL database: the login and MFA throttles', function () {
+  this.timeout(180_000);
+  let url: string;
+  let instances: PgInstance[] = [];
+
+  before(async () => {
+    url = await (await sharedPostgres()).createDatabase();
+    await migratePostgres(url);
+    instances = await Promise.all([1, 2, 3].map(() => startPgInstance(url)));
+  });
+  after(async () => {
+    await Promise.all(instances.map((i) => i.close()));
+  });
+  const on = (n: number) => instances[n % instances.length]!;
+
+  it('when 30 wrong passwords for one e-mail arrive at once spread over three instances, then exactly 10 are evaluated (401) and 20 refused (429), and the right one then gets 429', async () => {
+    const db = on(0).database.db;
+    const user = await buildUser(db, (await buildTenant(db)).id, ROLE.account);
+    const burst = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        on(i).request('POST', '/v2/authentication/', { body: { email: user.email, password: `wrong-${i}` } }),
+      ),
+    );
+    expect(statuses(burst)).to.deep.equal({ 401: 10, 429: 20 });
+    for (const refused of burst.filter((r) => r.status === 429)) {
+      expect(refused.body).to.include({ name: 'TooManyRequests', code: 429 });
+      expect(refused.body.message).to.match(/^Too many failed logins for this account; try again in \d+ seconds$/);
+      expect(Number(refused.headers.get('retry-after'))).to.be.within(1, 900);
+    }
+    const rows = await db.selectFrom('login_failures').select('key').where('key', '=', `email:${user.email}`).execute();
+    expect(rows).to.have.length(10);
+    const right = await on(1).request('POST', '/v2/authentication/', { body: { email: user.email, password: user.password } });
+    expect(right.status).to.equal(429);
+  });
+
+  it('when 30 wrong one-time codes arrive at once spread over three instances, then exactly 10 are evaluated (401) and 20 refused (429)', async () => {
+    const secret = 'JBSWY3DPEHPK3PXP';
+    const totp = new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' });
+    const user = await buildAppMfaUser(on(0).database.db, secret);
+    const challenges = await Promise.all(
+      [0, 1, 2].map(async (n) => {
+        const res = await on(n).request('POST', '/v2/authentication/mfa', { body: { email: user.email, password: user.password } });
+        expect(res.status, res.text).to.equal(201);
+        return res.body.mfaVerifyToken as string;
+      }),
+    );
+    const right = totp.generate();
+    const wrong = right === '000000' ? '111111' : '000000';
+    const burst = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => on(i).request('POST', '/v2/mfa/validate', { body: { token: challenges[i % 3], otp: wrong } })),
+    );
+    expect(statuses(burst)).to.deep.equal({ 401: 10, 429: 20 });
+    for (const refused of burst.filter((r) => r.status === 429))
+      expect(refused.body.message).to.match(/^Too many wrong one-time codes for this account; try again in \d+ seconds$/);
+    const rows = await on(2).database.db.selectFrom('login_failures').select('key').where('key', '=', `mfa:${user.id}`).execute();
+    expect(rows).to.have.length(10);
+  });
+});

@@ -2,9 +2,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
+import { sql } from 'kysely';
 import { Secret, TOTP } from 'otpauth';
 import { openDatabase } from '../../src/db/database';
 import { openPostgres } from '../../src/db/engine';
+import { lockKey, runAlone, TARS_LOCK_SPACE } from '../../src/db/locks';
 import { migrateToLatest } from '../../src/db/migrate';
 import { databaseJwtSecret, jwtSecretFor, TokenService } from '../../src/modules/auth/tokens';
 import type { TestResponse } from '../helpers/app';
@@ -138,5 +140,54 @@ describe('several instances on one PostgreSQL database: the login and MFA thrott
       expect(refused.body.message).to.match(/^Too many wrong one-time codes for this account; try again in \d+ seconds$/);
     const rows = await on(2).database.db.selectFrom('login_failures').select('key').where('key', '=', `mfa:${user.id}`).execute();
     expect(rows).to.have.length(10);
+  });
+});
+
+describe('several instances on one PostgreSQL database: a job run by one at a time (runAlone)', function () {
+  this.timeout(120_000);
+
+  it('when two instances start the same job at once, then one runs it and the other skips while it runs; after it, the next run goes ahead', async () => {
+    const url = await (await sharedPostgres()).createDatabase();
+    const [a, b] = [openPostgres(url), openPostgres(url)];
+    try {
+      let release = () => undefined as void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      let started!: () => void;
+      const running = new Promise<void>((resolve) => (started = resolve));
+      const runs: string[] = [];
+      const first = runAlone(a.db, 'job:call-events-forget', async () => {
+        runs.push('a');
+        started();
+        await gate;
+      });
+      await running;
+      const { rows: locks } = await sql<{ classid: number; objid: number }>`
+        SELECT classid, objid FROM pg_locks WHERE locktype = 'advisory'`.execute(a.db);
+      expect(locks.map((l) => [Number(l.classid), Number(l.objid) | 0])).to.deep.include([
+        TARS_LOCK_SPACE,
+        lockKey('job:call-events-forget'),
+      ]);
+      expect(await runAlone(b.db, 'job:call-events-forget', async () => void runs.push('b'))).to.equal(false);
+      expect(await runAlone(b.db, 'job:another', async () => void runs.push('other'))).to.equal(true);
+      release();
+      expect(await first).to.equal(true);
+      expect(await runAlone(b.db, 'job:call-events-forget', async () => void runs.push('b'))).to.equal(true);
+      expect(runs).to.deep.equal(['a', 'other', 'b']);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
+  it('when the job runs on SQLite, then it always runs (one process, no lock)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tars-alone-'));
+    const sqlite = openDatabase(join(dir, 'tars.db'));
+    try {
+      let ran = 0;
+      expect(await runAlone(sqlite.db, 'job:x', async () => void ran++)).to.equal(true);
+      expect(ran).to.equal(1);
+    } finally {
+      await sqlite.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,17 +1,18 @@
 import { expect } from 'chai';
 import { sql } from 'kysely';
-import { transaction } from '../../src/db/database';
+import { openSqlite, transaction } from '../../src/db/database';
 import { dbErrorKind } from '../../src/db/db-errors';
 import { errorHandler } from '../../src/http/middleware';
 import { silentLogger } from '../../src/log';
-import type { TestResponse } from '../helpers/app';
-import { buildTenant, buildUser, ROLE } from '../helpers/factories';
+import { startTestApp, type TestResponse } from '../helpers/app';
+import { buildTenant, buildUser, ROLE, tokenFor } from '../helpers/factories';
 import { migratePostgres, startPgInstance, type PgInstance } from '../helpers/pg-instances';
 import { startPostgres, type PostgresCluster } from '../helpers/postgres';
 import { until } from '../helpers/until';
+import { databasePath } from '../../src/runtime';
 
 /*
- * PostgreSQL away (issue 32, design step 9): while the database does not answer, the real app answers 503 with
+ * The database away or busy (issue 32, design step 9). PostgreSQL away: while the database does not answer, the real app answers 503 with
  * Retry-After in the error shape of decisions.md §2 (never 500), /healthz says 503, and once it is back the same
  * instances, never restarted, serve again; every write acknowledged before the stop is there after it. The cluster
  * is its own, durable (fsync and synchronous commit on), stopped as by a crash ('immediate') and started again.
@@ -111,6 +112,39 @@ describe('PostgreSQL away: 503 while the database does not answer, and back with
       message: 'The database is too busy to take this request now; nothing was changed. Try again shortly',
       code: 503,
     });
+  });
+});
+
+describe('SQLite busy: 503 when another process holds the write lock past the busy timeout', function () {
+  this.timeout(60_000);
+
+  it('when another connection holds the write lock longer than the busy timeout, then a write answers 503 busy with Retry-After, a read is served, and the write succeeds once the lock is gone', async () => {
+    const app = await startTestApp();
+    const other = openSqlite(databasePath(app.dataDir));
+    try {
+      const tenant = await buildTenant(app.deps.db);
+      const admin = await buildUser(app.deps.db, tenant.id, ROLE.account);
+      const token = await tokenFor(app, admin);
+      const create = () => app.request('POST', '/v2/admin/branches', { token, body: { tenantId: tenant.id, name: 'Held up' } });
+      other.exec('BEGIN IMMEDIATE'); // as a `tars import` beside the server holds it while it writes a chunk
+      const refused = await create(); // waits BUSY_TIMEOUT_MS (10 s), then gives up
+      expect(refused.status, refused.text).to.equal(503);
+      expect(refused.body).to.deep.equal({
+        name: 'Unavailable',
+        message: 'The database is too busy to take this request now; nothing was changed. Try again shortly',
+        code: 503,
+      });
+      expect(refused.headers.get('retry-after')).to.equal('1');
+      expect((await app.request('GET', '/v2/users/me', { token })).status).to.equal(200); // WAL: readers never wait
+      other.exec('ROLLBACK');
+      expect((await create()).status).to.equal(201);
+      expect(await app.deps.db.selectFrom('branches').select('name').where('tenant_id', '=', tenant.id).execute()).to.deep.equal([
+        { name: 'Held up' },
+      ]);
+    } finally {
+      other.close();
+      await app.close();
+    }
   });
 });
 

@@ -314,6 +314,8 @@ export interface LoginFailureTable {
   id: Generated<number>;
   key: string;
   at: number;
+  /** A place held by an attempt still running, until this time (ms); NULL once it settled as a failure. */
+  pending_until: number | null;
 }
 
 /** Settings every instance of one database shares, by name (on PostgreSQL the JWT secret, `jwt_secret`). */

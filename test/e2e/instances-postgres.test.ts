@@ -8,6 +8,7 @@ import { openDatabase } from '../../src/db/database';
 import { openPostgres } from '../../src/db/engine';
 import { lockKey, runAlone, TARS_LOCK_SPACE } from '../../src/db/locks';
 import { migrateToLatest } from '../../src/db/migrate';
+import { deleteAttempts, insertAttempt } from '../../src/modules/auth/attempts.repository';
 import { databaseJwtSecret, jwtSecretFor, TokenService } from '../../src/modules/auth/tokens';
 import type { TestResponse } from '../helpers/app';
 import { buildAppMfaUser, buildTenant, buildUser, ROLE } from '../helpers/factories';
@@ -117,6 +118,40 @@ describe('several instances on one PostgreSQL database: the login and MFA thrott
     expect(rows).to.have.length(10);
     const right = await on(1).request('POST', '/v2/authentication/', { body: { email: user.email, password: user.password } });
     expect(right.status).to.equal(429);
+  });
+
+  it('when 20 right passwords for one e-mail arrive at once spread over three instances, then all 20 are served (201): they wait for a place, they are not refused', async () => {
+    const db = on(0).database.db;
+    const user = await buildUser(db, (await buildTenant(db)).id, ROLE.account);
+    const burst = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        on(i).request('POST', '/v2/authentication/', { body: { email: user.email, password: user.password } }),
+      ),
+    );
+    expect(statuses(burst)).to.deep.equal({ 201: 20 });
+    expect(await db.selectFrom('login_failures').select('key').where('key', '=', `email:${user.email}`).execute()).to.deep.equal([]);
+  });
+
+  it('when another instance holds the last places with attempts still running, then a newcomer waits for one instead of 429, and is served when it is given back', async () => {
+    const db = on(0).database.db;
+    const user = await buildUser(db, (await buildTenant(db)).id, ROLE.account);
+    const key = `email:${user.email}`;
+    // Ten places held by right passwords being checked on an instance that is not among these three.
+    const held: number[] = [];
+    for (let i = 0; i < 10; i++) held.push(await insertAttempt(db, key, Date.now() - 1000, Date.now() + 60_000));
+    const waiting = on(1).request('POST', '/v2/authentication/', { body: { email: user.email, password: user.password } });
+    await deleteAttempts(db, held.slice(0, 1)); // that instance's attempt succeeded: it gives its place back
+    const answer = await waiting;
+    expect(answer.status, answer.text).to.equal(201);
+  });
+
+  it('when the places of an instance killed mid-attempt are held past their time, then they count as failures: 429', async () => {
+    const db = on(0).database.db;
+    const user = await buildUser(db, (await buildTenant(db)).id, ROLE.account);
+    for (let i = 0; i < 10; i++) await insertAttempt(db, `email:${user.email}`, Date.now() - 70_000, Date.now() - 10_000);
+    const answer = await on(2).request('POST', '/v2/authentication/', { body: { email: user.email, password: user.password } });
+    expect(answer.status, answer.text).to.equal(429);
+    expect(answer.body.message).to.match(/^Too many failed logins for this account; try again in \d+ seconds$/);
   });
 
   it('when 30 wrong one-time codes arrive at once spread over three instances, then exactly 10 are evaluated (401) and 20 refused (429)', async () => {

@@ -30,7 +30,8 @@ describe('the login_failures id migration (issue 32) on a database with attempts
     insert.run('ip:10.0.0.1', 1000);
     insert.run('email:ann@example.com', 2000);
 
-    expect(await migrateToLatest(handle)).to.deep.equal([MIGRATION]);
+    const upToThis = Object.fromEntries(Object.entries(migrations).filter(([name]) => name <= MIGRATION));
+    expect(await migrateToLatest(handle, upToThis)).to.deep.equal([MIGRATION]);
     expect(s.prepare('SELECT id, key, at FROM login_failures ORDER BY id').all()).to.deep.equal([
       { id: 1, key: 'ip:10.0.0.1', at: 1000 },
       { id: 2, key: 'email:ann@example.com', at: 2000 },

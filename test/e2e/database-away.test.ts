@@ -12,10 +12,11 @@ import { until } from '../helpers/until';
 import { databasePath } from '../../src/runtime';
 
 /*
- * The database away or busy (issue 32, design step 9). PostgreSQL away: while the database does not answer, the real app answers 503 with
- * Retry-After in the error shape of decisions.md §2 (never 500), /healthz says 503, and once it is back the same
- * instances, never restarted, serve again; every write acknowledged before the stop is there after it. The cluster
- * is its own, durable (fsync and synchronous commit on), stopped as by a crash ('immediate') and started again.
+ * The database away or busy (issue 32, design step 9). PostgreSQL away: while the database does not answer, the
+ * real app answers 503 with Retry-After in the error shape of decisions.md §2 (never 500), /healthz says 503, and
+ * once it is back the same instances, never restarted, serve again; every write acknowledged before the stop is
+ * there after it. The cluster is its own, durable (fsync and synchronous commit on), stopped as by a crash
+ * ('immediate') and started again. SQLite busy: the write lock held by another connection past the busy timeout.
  */
 
 describe('PostgreSQL away: 503 while the database does not answer, and back without a restart', function () {

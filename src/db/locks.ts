@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { engineOf } from '../../db/migrations/engine';
+import { lockKey, TARS_LOCK_SPACE } from './coordination';
 import { transaction, type Db } from './database';
 
 /*
@@ -8,23 +9,11 @@ import { transaction, type Db } from './database';
  * On SQLite there is one process writing at a time already (a transaction takes the one write lock when it begins),
  * so these take no lock there and change nothing.
  *
- * Keys are PostgreSQL's two-int form (TARS_LOCK_SPACE, hash of a name): an operator finds TARS's locks in pg_locks
- * as those with classid = TARS_LOCK_SPACE. The hash is computed here (FNV-1a, 32 bits), not with PostgreSQL's
- * undocumented hashtext(), so that it never changes under TARS.
+ * Keys are the coordinator's (./coordination.ts): PostgreSQL's two-int form (TARS_LOCK_SPACE, FNV-1a hash of a
+ * name), so an operator finds these in pg_locks beside the AMI links' as those with classid = TARS_LOCK_SPACE. The
+ * coordinator holds locks on its own session for as long as the process lives (leadership); these are shorter: for
+ * one transaction (lockedTransaction) or one run of a job (runAlone), on a connection of the pool.
  */
-
-/** The first int of every TARS advisory lock: 'TARS' in ASCII, 0x54415253. */
-export const TARS_LOCK_SPACE = 0x54415253;
-
-/** The second int of the lock named `name`: its 32-bit FNV-1a hash, as a signed int4. */
-export function lockKey(name: string): number {
-  let h = 0x811c9dc5;
-  for (const byte of Buffer.from(name, 'utf8')) {
-    h ^= byte;
-    h = Math.imul(h, 0x01000193);
-  }
-  return h | 0;
-}
 
 /**
  * Runs `work` in a transaction that holds the locks of `names` from its first statement to its end, so that of two

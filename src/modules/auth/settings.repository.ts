@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database';
 
-/* tars_settings (db/migrations/2026-11-27T1620_tars_settings.ts): values every instance of one database shares. */
+/* tars_settings (db/migrations/2026-11-27T1800_several_instances.ts): values every instance of one database shares. */
 
 /** Writes `value` under `name` unless a value is there already (the first writer wins, whoever races it). */
 export async function insertSettingIfAbsent(db: Db, name: string, value: string): Promise<void> {

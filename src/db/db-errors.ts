@@ -14,6 +14,11 @@
  */
 export type DbErrorKind = 'unavailable' | 'busy';
 
+/** PostgreSQL's disk_full (53100): the database server's disk is full; answered 507 as SQLite's SQLITE_FULL is. */
+export function isDatabaseDiskFull(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === '53100';
+}
+
 /** Seconds a client is told to wait (Retry-After) for each kind. */
 export const RETRY_AFTER_S: Readonly<Record<DbErrorKind, number>> = { unavailable: 5, busy: 1 };
 

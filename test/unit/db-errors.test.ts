@@ -1,5 +1,7 @@
 import { expect } from 'chai';
-import { dbErrorKind } from '../../src/db/db-errors';
+import { dbErrorKind, isDatabaseDiskFull } from '../../src/db/db-errors';
+import { errorHandler } from '../../src/http/middleware';
+import { silentLogger } from '../../src/log';
 
 /*
  * Which database errors are passing states (docs/design/postgresql.md step 9): the error handler answers them 503
@@ -32,5 +34,34 @@ describe('dbErrorKind: which database errors mean "away" or "busy"', () => {
     expect(dbErrorKind(new Error('something else'))).to.equal(undefined);
     expect(dbErrorKind(undefined)).to.equal(undefined);
     expect(dbErrorKind('57P01')).to.equal(undefined);
+  });
+
+  it("when PostgreSQL's disk is full (53100), then the answer is 507 naming the database server's disk, as SQLite's full disk is 507", () => {
+    const err = withCode('53100');
+    expect(isDatabaseDiskFull(err)).to.equal(true);
+    expect(dbErrorKind(err)).to.equal(undefined);
+    const answer = { status: 0, body: undefined as unknown };
+    const res = {
+      locals: {},
+      headersSent: false,
+      setHeader: () => undefined,
+      status(code: number) {
+        answer.status = code;
+        return this;
+      },
+      json(body: unknown) {
+        answer.body = body;
+        return this;
+      },
+    };
+    errorHandler(silentLogger)(err, {} as never, res as never, () => undefined);
+    expect(answer).to.deep.equal({
+      status: 507,
+      body: {
+        name: 'InsufficientStorage',
+        message: "The database server's disk is full: the change was not saved. Reads go on; writes succeed again once it has space",
+        code: 507,
+      },
+    });
   });
 });

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database';
+import { isDatabaseDiskFull } from '../../db/db-errors';
 import { lockedTransaction } from '../../db/locks';
 import { sqliteCode, tooManyRequests } from '../../errors';
 import {
@@ -97,7 +98,7 @@ export async function takePlace(db: Db, rules: readonly AttemptRule[], now: () =
     try {
       verdict = await tryPlace(db, rules, now());
     } catch (err) {
-      if (sqliteCode(err) !== 'SQLITE_FULL') throw err;
+      if (!diskFull(err)) throw err;
       // Reads and right passwords go on while the disk is full; a failure is answered 507 by settle.
       return { rules, ids: [], uncounted: err };
     }
@@ -133,8 +134,11 @@ export async function settle(db: Db, place: Place, succeeded: boolean): Promise<
   }
 }
 
+/** The disk under the database is full: SQLite's file's (SQLITE_FULL) or PostgreSQL's server's (53100); both answered 507. */
+const diskFull = (err: unknown) => sqliteCode(err) === 'SQLITE_FULL' || isDatabaseDiskFull(err);
+
 const ignoreDiskFull = (err: unknown) => {
-  if (sqliteCode(err) !== 'SQLITE_FULL') throw err;
+  if (!diskFull(err)) throw err;
 };
 
 /** What a throttled attempt needs: the database its counts live in, and the clock. */

@@ -119,12 +119,19 @@ function startBackgroundWork(deps: AppDeps): StopHook[] {
   const alerts = new AlertWatcher(deps);
   alerts.start();
   const zone = new PbxZone(deps.config.pbxTimezone);
-  const calls = new LiveCallEvents(deps.live, deps.database.sqlite, zone, deps.log, deps.clock);
+  const calls = new LiveCallEvents(deps.live, deps.database.db, zone, deps.log, deps.clock);
   calls.start();
   return [
     { name: 'jobs', stop: () => jobs.stop() },
     { name: 'queue alerts', stop: () => alerts.stop() },
-    { name: 'live call events', stop: () => calls.stop() },
+    // The events already received are written before the database closes.
+    {
+      name: 'live call events',
+      stop: () => {
+        calls.stop();
+        return calls.idle();
+      },
+    },
   ];
 }
 

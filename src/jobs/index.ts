@@ -27,7 +27,7 @@ export function jobsOf(deps: AppDeps): Job[] {
       schedule: '17 * * * *',
       // Harmless twice (it deletes what is older than two days), but one instance at a time is enough.
       alone: true,
-      run: async () => void forgetCalls({ sqlite: deps.database.sqlite, clock: deps.clock }, OPERATOR),
+      run: async () => void (await forgetCalls({ db: deps.database.db, clock: deps.clock }, OPERATOR)),
     },
     {
       // Events may be written by any process (a CLI import included): poll the outbox every second.

@@ -25,7 +25,10 @@ describe('call webhook events from AMI as they happen (STARTCALL, ENDCALL), each
   let peer: AmiPeer;
   let app: TestApp;
   let calls: LiveCallEvents;
-  const settle = () => site.settle();
+  const settle = async () => {
+    await site.settle();
+    await calls.idle(); // the events AMI sent are written
+  };
   const outbox = async (type: string) =>
     (
       await app.deps.database.db.selectFrom('webhook_deliveries').select(['payload']).where('event_type', '=', type).orderBy('id').execute()
@@ -45,7 +48,7 @@ describe('call webhook events from AMI as they happen (STARTCALL, ENDCALL), each
     site = await startLiveSite();
     ({ app, peer } = site);
     for (const type of ['STARTCALL', 'ENDCALL', 'NEWVOICEMAIL']) await buildWebhook(app.deps.database.db, 1, { type });
-    calls = new LiveCallEvents(app.deps.live, app.deps.database.sqlite, UTC_ZONE, silentLogger, site.clock);
+    calls = new LiveCallEvents(app.deps.live, app.deps.database.db, UTC_ZONE, silentLogger, site.clock);
     calls.start();
   });
   afterEach(async () => {
@@ -134,16 +137,16 @@ describe('call webhook events from AMI as they happen (STARTCALL, ENDCALL), each
     }
   });
 
-  it('when a call event was sent, then it is remembered two days (the hourly job forgets it after), so the other source stays silent till then', () => {
-    const { sqlite } = app.deps.database;
+  it('when a call event was sent, then it is remembered two days (the hourly job forgets it after), so the other source stays silent till then', async () => {
+    const { db } = app.deps.database;
     const claim = { type: 'STARTCALL', callId: 'forget.1', queueId: 1 };
     const twoDays = 2 * 24 * 3600 * 1000; // written out: the test checks the constant, it does not read it
     const t = Date.UTC(2026, 10, 23, 12);
-    expect(claimCallEvent(sqlite, claim, t)).to.equal(true);
-    expect(claimCallEvent(sqlite, claim, t + 1000)).to.equal(false);
-    expect(forgetCallEvents(sqlite, t + twoDays)).to.equal(0);
-    expect(claimCallEvent(sqlite, claim, t + twoDays)).to.equal(false);
-    expect(forgetCallEvents(sqlite, t + twoDays + 1)).to.equal(1);
-    expect(claimCallEvent(sqlite, claim, t + twoDays + 2)).to.equal(true);
+    expect(await claimCallEvent(db, claim, t)).to.equal(true);
+    expect(await claimCallEvent(db, claim, t + 1000)).to.equal(false);
+    expect(await forgetCallEvents(db, t + twoDays)).to.equal(0);
+    expect(await claimCallEvent(db, claim, t + twoDays)).to.equal(false);
+    expect(await forgetCallEvents(db, t + twoDays + 1)).to.equal(1);
+    expect(await claimCallEvent(db, claim, t + twoDays + 2)).to.equal(true);
   });
 });

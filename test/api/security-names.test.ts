@@ -59,7 +59,7 @@ describe('security: a Unicode case twin of a PBX name does not cross tenants (is
     expect(twin.status, 'another name for the PBX: accepted').to.equal(201);
     twinQueue = twin.body.id;
     for (const tenantId of [1, twinTenant]) await buildWebhook(db, tenantId, { type: 'STARTCALL' });
-    calls = new LiveCallEvents(app.deps.live, app.deps.database.sqlite, UTC_ZONE, silentLogger, site.clock);
+    calls = new LiveCallEvents(app.deps.live, app.deps.database.db, UTC_ZONE, silentLogger, site.clock);
     calls.start();
   });
   after(async () => {
@@ -106,6 +106,7 @@ describe('security: a Unicode case twin of a PBX name does not cross tenants (is
     const own = await app.request('GET', '/v2/reporting/queues/live', { token: ownToken, query: { tenantId: 1 } });
     expect(own.body.queues.find((q: { queueId: number }) => q.queueId === ownQueue)).to.include({ callersWaiting: 1 });
     await site.settle();
+    await calls.idle(); // the STARTCALL events AMI sent are written
     expect((await startcalls(twinTenant)).length).to.equal(0);
     expect((await startcalls(1)).map((c) => c.data.queueId)).to.include(ownQueue);
   });

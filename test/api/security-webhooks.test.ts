@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import type { AppDeps } from '../../src/deps';
 import { Dispatcher } from '../../src/modules/webhooks/dispatcher';
 import { enqueueEvent } from '../../src/modules/webhooks/outbox.repository';
+import { transaction } from '../../src/db/database';
 import { startTestApp, TestClock, type TestApp } from '../helpers/app';
 import { expectError } from '../helpers/errors';
 import { startReceiver, type HttpReceiver } from '../helpers/http-receiver';
@@ -26,9 +27,9 @@ async function appWith(env: Record<string, string>, clock = new TestClock()) {
 const create = (app: TestApp, token: string, tenantId: number, over: Record<string, unknown>) =>
   app.request('POST', '/v2/webhooks', { token, body: { tenantId, type: 'ENDCALL', url: 'https://hooks.example.test/in', ...over } });
 
-function emit(deps: AppDeps, tenantId: number, now: number): void {
+async function emit(deps: AppDeps, tenantId: number, now: number): Promise<void> {
   const event = { tenantId, type: 'ENDCALL', occurredAt: new Date(now).toISOString(), data: { n: 1 } };
-  deps.database.sqlite.transaction(() => enqueueEvent(deps.database.sqlite, event, now))();
+  await transaction(deps.database.db, (trx) => enqueueEvent(trx, event, now));
 }
 
 const deliveryOf = (app: TestApp, webhookId: number) =>
@@ -90,7 +91,7 @@ describe('security: webhooks cannot reach loopback by default (issue 16, point 5
       .set({ url: `http://localhost:${receiver.port}/hook` })
       .where('id', '=', hook.body.id)
       .execute();
-    emit(app.deps, cast.a.id, app.deps.clock.now());
+    await emit(app.deps, cast.a.id, app.deps.clock.now());
     await new Dispatcher(app.deps).drain();
     const d = await deliveryOf(app, hook.body.id);
     expect(d.status).to.equal('failed');
@@ -115,7 +116,7 @@ describe('security: webhooks cannot reach loopback by default (issue 16, point 5
     const hook = await create(app, cast.tokenA, cast.a.id, { url: `${receiver.url}/hook` });
     expect(hook.status).to.equal(201);
     expectError(await create(app, cast.tokenA, cast.a.id, { url: 'http://[::1]:80/' }), 400, ['url']);
-    emit(app.deps, cast.a.id, app.deps.clock.now());
+    await emit(app.deps, cast.a.id, app.deps.clock.now());
     await new Dispatcher(app.deps).drain();
     expect(receiver.requests).to.have.length(1);
   });
@@ -172,7 +173,7 @@ describe('security: a webhook credential cannot jam its deliveries (issue 16, po
     // Stored before this check existed: written straight into the table.
     const hook = await create(app, cast.tokenA, cast.a.id, { url: `${receiver.url}/hook`, authtoken: 'placeholder' });
     await app.deps.database.db.updateTable('webhooks').set({ authtoken: 'tok\r\nX-Evil: 1' }).where('id', '=', hook.body.id).execute();
-    emit(app.deps, cast.a.id, clock.now());
+    await emit(app.deps, cast.a.id, clock.now());
     for (let i = 0; i < 6; i++) {
       await new Dispatcher(app.deps).drain();
       clock.advance(60 * 60 * 1000);
@@ -193,7 +194,7 @@ describe('security: a webhook credential cannot jam its deliveries (issue 16, po
 
   it('when a delivery was left delivering with its attempts used up (a crash), then it is marked failed without a fourth attempt', async () => {
     const hook = await create(app, cast.tokenA, cast.a.id, { url: `${receiver.url}/hook` });
-    emit(app.deps, cast.a.id, clock.now());
+    await emit(app.deps, cast.a.id, clock.now());
     const { db } = app.deps.database;
     await db
       .updateTable('webhook_deliveries')

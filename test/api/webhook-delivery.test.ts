@@ -3,6 +3,7 @@ import { Webhook } from 'standardwebhooks';
 import type { AppDeps } from '../../src/deps';
 import { Dispatcher, retryDelay } from '../../src/modules/webhooks/dispatcher';
 import { enqueueEvent, type WebhookEvent } from '../../src/modules/webhooks/outbox.repository';
+import { transaction } from '../../src/db/database';
 import { insertWebhook, type WebhookInput } from '../../src/modules/webhooks/webhooks.repository';
 import { startTestApp, TestClock, type TestApp } from '../helpers/app';
 import { startReceiver, type HttpReceiver } from '../helpers/http-receiver';
@@ -29,7 +30,7 @@ describe('webhook delivery (outbox and dispatcher)', function () {
   };
   const emit = (deps: AppDeps, data: unknown, type = 'ENDCALL') => {
     const event: WebhookEvent = { tenantId, type, occurredAt: new Date(clock.now()).toISOString(), data };
-    return deps.database.sqlite.transaction(() => enqueueEvent(deps.database.sqlite, event, clock.now()))();
+    return transaction(deps.database.db, (trx) => enqueueEvent(trx, event, clock.now()));
   };
   const deliveries = (webhookId: number) =>
     app.deps.database.db.selectFrom('webhook_deliveries').selectAll().where('webhook_id', '=', webhookId).orderBy('id').execute();
@@ -47,7 +48,7 @@ describe('webhook delivery (outbox and dispatcher)', function () {
 
   it('when an event is delivered, then it is a signed JSON POST with Basic auth that standardwebhooks verifies', async () => {
     const { id, secret } = await hook({ username: 'hookuser', password: 'hookpass' });
-    expect(emit(app.deps, { uniqueId: '1793427703.100' })).to.equal(1);
+    expect(await emit(app.deps, { uniqueId: '1793427703.100' })).to.equal(1);
     expect(await drain()).to.equal(1);
     const [req] = receiver.requests;
     expect(req?.path).to.equal('/hook');
@@ -66,7 +67,7 @@ describe('webhook delivery (outbox and dispatcher)', function () {
   it('when only an authtoken is set, then it is sent as a Bearer token; a webhook of another type or tenant gets nothing', async () => {
     await hook({ authtoken: 'tok-123' });
     const other = await hook({ type: 'STARTCALL' });
-    emit(app.deps, {});
+    await emit(app.deps, {});
     await drain();
     expect(receiver.requests).to.have.length(1);
     expect(receiver.requests[0]?.headers.authorization).to.equal('Bearer tok-123');
@@ -76,7 +77,7 @@ describe('webhook delivery (outbox and dispatcher)', function () {
   it('when the receiver answers 500 and then recovers, then the delivery is retried with the same webhook-id after the backoff', async () => {
     const { id } = await hook();
     receiver.status = 500;
-    emit(app.deps, { n: 1 });
+    await emit(app.deps, { n: 1 });
     expect(await drain()).to.equal(1);
     const [first] = await deliveries(id);
     expect(first).to.include({ status: 'retry', attempts: 1, last_status_code: 500 });
@@ -100,7 +101,7 @@ describe('webhook delivery (outbox and dispatcher)', function () {
   it('when the receiver is down, then deliveries wait and, once it is back, arrive in order', async () => {
     const { id } = await hook();
     await receiver.stop();
-    for (let n = 1; n <= 3; n++) emit(app.deps, { n });
+    for (let n = 1; n <= 3; n++) await emit(app.deps, { n });
     expect(await drain()).to.equal(1);
     expect(
       (await deliveries(id)).map((d) => d.status),
@@ -115,8 +116,8 @@ describe('webhook delivery (outbox and dispatcher)', function () {
   it('when the receiver answers 410 Gone, then the webhook is disabled, its queue given up, and new events skip it', async () => {
     const { id } = await hook();
     receiver.status = 410;
-    emit(app.deps, { n: 1 });
-    emit(app.deps, { n: 2 });
+    await emit(app.deps, { n: 1 });
+    await emit(app.deps, { n: 2 });
     await drain();
     expect((await deliveries(id)).map((d) => d.status)).to.deep.equal(['gone', 'failed']);
     const row = await app.deps.database.db
@@ -125,15 +126,15 @@ describe('webhook delivery (outbox and dispatcher)', function () {
       .where('id', '=', id)
       .executeTakeFirstOrThrow();
     expect(row.disabled_reason).to.include('410');
-    expect(emit(app.deps, { n: 3 })).to.equal(0);
+    expect(await emit(app.deps, { n: 3 })).to.equal(0);
     expect(receiver.requests).to.have.length(1);
   });
 
   it('when the receiver answers another 4xx, then that delivery is final and the next one goes out', async () => {
     const { id } = await hook();
     receiver.respond = (r) => (JSON.parse(r.body).data.n === 1 ? 422 : 200);
-    emit(app.deps, { n: 1 });
-    emit(app.deps, { n: 2 });
+    await emit(app.deps, { n: 1 });
+    await emit(app.deps, { n: 2 });
     await drain();
     expect((await deliveries(id)).map((d) => d.status)).to.deep.equal(['failed', 'delivered']);
   });
@@ -141,7 +142,7 @@ describe('webhook delivery (outbox and dispatcher)', function () {
   it('when every attempt fails (timeouts), then the delivery is marked failed after the configured attempts', async () => {
     const { id } = await hook();
     receiver.respond = () => 'hang';
-    emit(app.deps, {});
+    await emit(app.deps, {});
     for (let i = 0; i < 4; i++) {
       await drain();
       clock.advance(2 * 60 * 60 * 1000);
@@ -153,7 +154,7 @@ describe('webhook delivery (outbox and dispatcher)', function () {
 
   it('when the server restarts with deliveries pending, then they are delivered once', async () => {
     await hook();
-    emit(app.deps, { n: 1 });
+    await emit(app.deps, { n: 1 });
     const restarted = await startTestApp({ clock, dataDir: app.dataDir, env: RECEIVER_ALLOWED });
     try {
       expect(await drain(restarted.deps)).to.equal(1);
@@ -166,7 +167,7 @@ describe('webhook delivery (outbox and dispatcher)', function () {
 
   it('when two processes share the data directory, then each delivery is sent once', async () => {
     await hook();
-    for (let n = 0; n < 20; n++) emit(app.deps, { n });
+    for (let n = 0; n < 20; n++) await emit(app.deps, { n });
     const second = await startTestApp({ clock, dataDir: app.dataDir, env: RECEIVER_ALLOWED });
     try {
       await Promise.all([drain(), drain(second.deps)]);
@@ -178,7 +179,7 @@ describe('webhook delivery (outbox and dispatcher)', function () {
 
   it('when a webhook points at a metadata address, then nothing is sent and the delivery fails, saying why', async () => {
     const { id } = await hook({ url: 'http://169.254.169.254/latest/meta-data' });
-    emit(app.deps, {});
+    await emit(app.deps, {});
     await drain();
     const [d] = await deliveries(id);
     expect(d).to.include({ status: 'failed' });
@@ -187,14 +188,10 @@ describe('webhook delivery (outbox and dispatcher)', function () {
 
   it('when 1,000 events flood one webhook, then all arrive in order while the API keeps answering', async () => {
     await hook();
-    app.deps.database.sqlite.transaction(() => {
+    await transaction(app.deps.database.db, async (trx) => {
       for (let n = 0; n < 1000; n++)
-        enqueueEvent(
-          app.deps.database.sqlite,
-          { tenantId, type: 'ENDCALL', occurredAt: new Date().toISOString(), data: { n } },
-          clock.now(),
-        );
-    })();
+        await enqueueEvent(trx, { tenantId, type: 'ENDCALL', occurredAt: new Date().toISOString(), data: { n } }, clock.now());
+    });
     let answered = 0;
     let draining = true;
     const probes = (async () => {

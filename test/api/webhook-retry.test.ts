@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { Dispatcher } from '../../src/modules/webhooks/dispatcher';
 import { enqueueEvent } from '../../src/modules/webhooks/outbox.repository';
+import { transaction } from '../../src/db/database';
 import { startTestApp, TestClock, type TestApp } from '../helpers/app';
 import { expectError } from '../helpers/errors';
 import { buildTenant, buildUser, ROLE, tokenFor } from '../helpers/factories';
@@ -17,9 +18,9 @@ describe('retrying a failed webhook delivery (issue 31)', function () {
   let webhookId: number;
 
   const drain = () => new Dispatcher(app.deps).drain();
-  const emit = (data: unknown) => {
+  const emit = async (data: unknown) => {
     const event = { tenantId, type: 'ENDCALL', occurredAt: new Date(clock.now()).toISOString(), data };
-    app.deps.database.sqlite.transaction(() => enqueueEvent(app.deps.database.sqlite, event, clock.now()))();
+    await transaction(app.deps.database.db, (trx) => enqueueEvent(trx, event, clock.now()));
   };
   const deliveries = async () =>
     (await app.request('GET', `/v2/webhooks/${webhookId}/deliveries`, { token })).body.records as Array<Record<string, unknown>>;
@@ -41,7 +42,7 @@ describe('retrying a failed webhook delivery (issue 31)', function () {
 
   it('when a delivery the receiver refused is retried, then it arrives again with the same webhook-id and body and is delivered', async () => {
     receiver.status = 400;
-    emit({ n: 1 });
+    await emit({ n: 1 });
     await drain();
     const [failed] = await deliveries();
     expect(failed).to.include({ status: 'failed', attempts: 1, lastStatusCode: 400 });
@@ -59,7 +60,7 @@ describe('retrying a failed webhook delivery (issue 31)', function () {
 
   it('when two retries of one delivery come at once, then one re-queues it and the other is 409; it is sent once', async () => {
     receiver.status = 404;
-    emit({ n: 2 });
+    await emit({ n: 2 });
     await drain();
     const [failed] = await deliveries();
     receiver.status = 200;
@@ -70,7 +71,7 @@ describe('retrying a failed webhook delivery (issue 31)', function () {
   });
 
   it("when a delivered or waiting delivery, another tenant's, or one of another webhook is retried, then 409 or 404 and nothing changes", async () => {
-    emit({ n: 3 });
+    await emit({ n: 3 });
     await drain();
     const [delivered] = await deliveries();
     expect(delivered?.status).to.equal('delivered');
@@ -92,7 +93,7 @@ describe('retrying a failed webhook delivery (issue 31)', function () {
 
   it('when the receiver answered 410 and disabled the webhook, then a retry is 409 until the webhook is saved again', async () => {
     receiver.status = 410;
-    emit({ n: 4 });
+    await emit({ n: 4 });
     await drain();
     const [gone] = await deliveries();
     expect(gone?.status).to.equal('gone');

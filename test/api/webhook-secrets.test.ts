@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { Webhook } from 'standardwebhooks';
 import { Dispatcher } from '../../src/modules/webhooks/dispatcher';
 import { enqueueEvent } from '../../src/modules/webhooks/outbox.repository';
+import { transaction } from '../../src/db/database';
 import { startTestApp, TestClock, type TestApp } from '../helpers/app';
 import { expectError } from '../helpers/errors';
 import { startReceiver, type HttpReceiver } from '../helpers/http-receiver';
@@ -31,13 +32,9 @@ describe('webhook secrets, deliveries list and destination policy (additions)', 
   });
 
   const emit = (n: number) =>
-    app.deps.database.sqlite.transaction(() =>
-      enqueueEvent(
-        app.deps.database.sqlite,
-        { tenantId: cast.a.id, type: 'ENDCALL', occurredAt: new Date().toISOString(), data: { n } },
-        clock.now(),
-      ),
-    )();
+    transaction(app.deps.database.db, (trx) =>
+      enqueueEvent(trx, { tenantId: cast.a.id, type: 'ENDCALL', occurredAt: new Date().toISOString(), data: { n } }, clock.now()),
+    );
   const headersOf = (i: number) => {
     const h = receiver.requests[i]?.headers ?? {};
     return {
@@ -63,14 +60,14 @@ describe('webhook secrets, deliveries list and destination policy (additions)', 
     expect(rotated.status).to.equal(201);
     expect(rotated.body.secret).not.to.equal(old);
     expect(Date.parse(rotated.body.previousSecretValidUntil) - clock.now()).to.equal(24 * 3600 * 1000);
-    emit(1);
+    await emit(1);
     await new Dispatcher(app.deps).drain();
     const body = receiver.requests[0]?.body as string;
     expect(new Webhook(rotated.body.secret).verify(body, headersOf(0))).to.deep.include({ data: { n: 1 } });
     expect(new Webhook(old).verify(body, headersOf(0))).to.deep.include({ data: { n: 1 } });
 
     clock.advance(24 * 3600 * 1000 + 1);
-    emit(2);
+    await emit(2);
     await new Dispatcher(app.deps).drain();
     const later = receiver.requests[1]?.body as string;
     expect(new Webhook(rotated.body.secret).verify(later, headersOf(1))).to.deep.include({ data: { n: 2 } });
@@ -79,7 +76,7 @@ describe('webhook secrets, deliveries list and destination policy (additions)', 
 
   it('when deliveries are listed, then they come newest first with status, attempts and response code', async () => {
     receiver.status = 503;
-    emit(3);
+    await emit(3);
     await new Dispatcher(app.deps).drain();
     const res = await app.request('GET', `/v2/webhooks/${hookId}/deliveries`, { token: cast.tokenA, query: { recordsPerPage: 2 } });
     expect(res.status).to.equal(200);

@@ -1,4 +1,3 @@
-import type { OpenDatabase } from '../../db/database';
 import type { Logger } from '../../log';
 import type { Mailer } from '../../mail/mailer';
 import { OPERATOR } from '../../access/caller';
@@ -6,9 +5,8 @@ import { raiseEvent } from '../webhooks/events.service';
 import { allQueueAlerts, type QueueAlertRow } from './alerts.repository';
 import { liveQueueOf, TenantView, type LiveDeps } from './live.service';
 
-/** What the watcher uses: the live view's deps, the connection its events are written through, the mailer and the log. */
+/** What the watcher uses: the live view's deps (its `db` takes the events too), the mailer and the log. */
 export interface AlertDeps extends LiveDeps {
-  readonly database: OpenDatabase;
   readonly mailer: Mailer;
   readonly log: Logger;
 }
@@ -120,7 +118,7 @@ export class AlertWatcher {
           if (!liveQueueOf(this.deps.live.pbxs, queue.log_name)?.pbx.holdsLink) continue;
           const body = view.queueBody(this.deps.live, queue, now);
           if (!body.live) continue;
-          for (const name of ALERTS) this.judge(tenantId, row, body, name, now);
+          for (const name of ALERTS) await this.judge(tenantId, row, body, name, now);
         }
       }
     } catch (err) {
@@ -128,20 +126,20 @@ export class AlertWatcher {
     }
   }
 
-  private judge(tenantId: number, row: QueueAlertRow, q: QueueBody, name: AlertName, now: Date): void {
+  private async judge(tenantId: number, row: QueueAlertRow, q: QueueBody, name: AlertName, now: Date): Promise<void> {
     const key = `${row.queue_id}:${name}`;
     const s = this.state.get(key) ?? { raised: false, lastRaisedAt: -Infinity };
     const crossed = check(name, row, q);
     if (crossed && !s.raised && now.getTime() - s.lastRaisedAt >= row.cooldown_seconds * 1000) {
       this.state.set(key, { raised: true, lastRaisedAt: now.getTime() });
-      this.tell(tenantId, row, q, name, 'raised', crossed, now);
+      await this.tell(tenantId, row, q, name, 'raised', crossed, now);
     } else if (!crossed && s.raised) {
       this.state.set(key, { ...s, raised: false });
-      this.tell(tenantId, row, q, name, 'cleared', undefined, now);
+      await this.tell(tenantId, row, q, name, 'cleared', undefined, now);
     }
   }
 
-  private tell(
+  private async tell(
     tenantId: number,
     row: QueueAlertRow,
     q: QueueBody,
@@ -149,7 +147,7 @@ export class AlertWatcher {
     state: 'raised' | 'cleared',
     crossed: { value: number; threshold: number } | undefined,
     now: Date,
-  ): void {
+  ): Promise<void> {
     const data = {
       queueId: q.queueId,
       queueName: q.name,
@@ -159,7 +157,7 @@ export class AlertWatcher {
       threshold: crossed?.threshold ?? null,
     };
     const type = state === 'raised' ? 'QUEUEALERT' : 'QUEUEALERTCLEARED';
-    raiseEvent({ sqlite: this.deps.database.sqlite, clock: { now: () => now.getTime() } }, OPERATOR, {
+    await raiseEvent({ db: this.deps.db, clock: { now: () => now.getTime() } }, OPERATOR, {
       tenantId,
       type,
       occurredAt: now.toISOString(),

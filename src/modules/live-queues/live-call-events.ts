@@ -1,7 +1,7 @@
 import { OPERATOR } from '../../access/caller';
 import type { AmiMessage } from '../../ami/ami-protocol';
 import type { Clock } from '../../clock';
-import type { Sqlite } from '../../db/database';
+import type { Db } from '../../db/database';
 import type { Logger } from '../../log';
 import { amiCallEnded, queueJoined, type LiveEventDeps, type PbxZone } from '../pbx-logs/pbx-logs.service';
 import type { LivePbx, LiveQueues } from './live-queues';
@@ -20,15 +20,17 @@ import { callerId, eventTime } from './live-state';
  */
 export class LiveCallEvents {
   private readonly deps: LiveEventDeps;
+  /** The writes of the events received so far, one after the other in the order AMI sent them. */
+  private written: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly live: LiveQueues,
-    sqlite: Sqlite,
+    db: Db,
     private readonly zone: PbxZone,
     private readonly log: Logger,
     clock: Clock,
   ) {
-    this.deps = { sqlite, clock };
+    this.deps = { db, clock };
   }
 
   start(): void {
@@ -39,11 +41,22 @@ export class LiveCallEvents {
     this.live.off('ami', this.onEvent);
   }
 
+  /** Resolves when the events received so far are written (or their failures logged). */
+  idle(): Promise<void> {
+    return this.written;
+  }
+
   private readonly onEvent = (_pbx: LivePbx, m: AmiMessage, arrived: Date): void => {
+    if (m.Event !== 'Cdr' && m.Event !== 'QueueCallerJoin') return;
+    // One after the other, in the order AMI sent them (a call's STARTCALL before its ENDCALL).
+    this.written = this.written.then(() => this.write(m, arrived));
+  };
+
+  private async write(m: AmiMessage, arrived: Date): Promise<void> {
     try {
-      if (m.Event === 'Cdr') amiCallEnded(this.deps, OPERATOR, m, this.zone);
-      else if (m.Event === 'QueueCallerJoin' && m.Queue !== undefined && m.Uniqueid !== undefined)
-        queueJoined(this.deps, OPERATOR, {
+      if (m.Event === 'Cdr') await amiCallEnded(this.deps, OPERATOR, m, this.zone);
+      else if (m.Queue !== undefined && m.Uniqueid !== undefined)
+        await queueJoined(this.deps, OPERATOR, {
           queueName: m.Queue,
           callId: m.Uniqueid,
           callerIdNum: callerId(m.CallerIDNum),
@@ -52,5 +65,5 @@ export class LiveCallEvents {
     } catch (err) {
       this.log.warn({ err: (err as Error).message, event: m.Event }, 'a live call event could not be written');
     }
-  };
+  }
 }

@@ -1,7 +1,7 @@
-import type { Sqlite } from '../../db/database';
+import type { Db, Sqlite } from '../../db/database';
 import { inScope, type TenantScope } from '../../access/scope';
 import { AgentNames, type DirectoryExtension, type ExtensionRef } from './agent-names';
-import { pbxLogs, type PbxLogs } from './pbx-logs.repository';
+import { directoryRows, pbxLogs, type PbxLogs } from './pbx-logs.repository';
 import { pbxNameKey } from '../../pbx-name';
 
 export type { ExtensionRef };
@@ -12,6 +12,8 @@ export interface ResolvedAgent {
   /** The peerName of the extension the name resolves to; undefined when it names none. */
   readonly peer: string | undefined;
 }
+
+type DirectoryRows = Awaited<ReturnType<typeof directoryRows>>;
 
 export interface QueueRef {
   readonly id: number;
@@ -35,27 +37,40 @@ export class PbxDirectory {
   private readonly names = new Map<number, AgentNames>();
   private readonly agents = new Map<string, number>();
   private readonly resolved = new Map<number, Map<string, ResolvedAgent>>();
-  private readonly repo: PbxLogs;
+  private readonly repo: PbxLogs | undefined;
 
+  /** On an importer's connection (`sqlite`: agent names can be interned), or on rows read by `read` (a read-only map). */
   constructor(
-    sqlite: Sqlite,
+    sqlite: Sqlite | undefined,
     private readonly scope: TenantScope,
+    rows?: DirectoryRows,
   ) {
-    this.repo = pbxLogs(sqlite);
-    this.reload();
+    this.repo = sqlite ? pbxLogs(sqlite) : undefined;
+    if (rows) this.fill(rows);
+    else this.reload();
+  }
+
+  /** The directory of the site's queues and extensions as they are now, read through Kysely (either engine), read-only. */
+  static async read(db: Db, scope: TenantScope): Promise<PbxDirectory> {
+    return new PbxDirectory(undefined, scope, await directoryRows(db));
   }
 
   reload(): void {
+    if (!this.repo) throw new Error('a directory read with PbxDirectory.read is read again with read');
+    this.fill({ queues: this.repo.queues.all(), extensions: this.repo.extensions.all() });
+  }
+
+  private fill(rows: DirectoryRows): void {
     this.queues.clear();
     this.queuesByTenant.clear();
     this.names.clear();
     this.resolved.clear();
-    for (const q of this.repo.queues.all().filter((q) => inScope(this.scope, q.tenantId))) {
+    for (const q of rows.queues.filter((q) => inScope(this.scope, q.tenantId))) {
       this.queues.set(pbxNameKey(q.logName), { id: q.id, tenantId: q.tenantId, name: q.name });
       this.queuesByTenant.set(q.tenantId, [...(this.queuesByTenant.get(q.tenantId) ?? []), q.id]);
     }
     const byTenant = new Map<number, DirectoryExtension[]>();
-    for (const e of this.repo.extensions.all().filter((e) => inScope(this.scope, e.tenantId))) {
+    for (const e of rows.extensions.filter((e) => inScope(this.scope, e.tenantId))) {
       byTenant.set(e.tenantId, [...(byTenant.get(e.tenantId) ?? []), e]);
     }
     for (const [tenantId, extensions] of byTenant) this.names.set(tenantId, new AgentNames(extensions));
@@ -122,6 +137,7 @@ export class PbxDirectory {
     if (peer === '') return 0;
     let id = this.agents.get(peer);
     if (id === undefined) {
+      if (!this.repo) throw new Error("agent names are interned only on an importer's directory");
       this.repo.insertAgent.run({ peer });
       id = this.repo.agentId.get({ peer })?.id as number;
       this.agents.set(peer, id);

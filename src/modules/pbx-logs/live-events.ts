@@ -1,7 +1,7 @@
 import { OPERATOR, type Caller } from '../../access/caller';
 import { ALL_TENANTS } from '../../access/scope';
 import type { Clock } from '../../clock';
-import type { Sqlite } from '../../db/database';
+import { transaction, type Db } from '../../db/database';
 import { claimCall, raiseEvent } from '../webhooks/events.service';
 import { extensionOfCall, placeCall } from './cdr-importer';
 import { callerNameOf, cdrRecordOfAmi } from './cdr-line';
@@ -11,9 +11,9 @@ import type { PbxZone } from './pbx-zone';
 
 const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
 
-/** What a live call event needs: the connection its writes go through (in one transaction each), and the clock. */
+/** What a live call event needs: the database its writes go through (in one transaction each), and the clock. */
 export interface LiveEventDeps {
-  readonly sqlite: Sqlite;
+  readonly db: Db;
   readonly clock: Clock;
 }
 
@@ -21,37 +21,34 @@ export interface LiveEventDeps {
  * The site's queues and extensions (every tenant's: the server places calls on its own behalf), kept per deps
  * object (one per AMI subscriber) and read again at most every 10 s: a burst of AMI events costs no query each.
  */
-const directories = new WeakMap<LiveEventDeps, { directory: PbxDirectory; loadedAt: number }>();
+const directories = new WeakMap<LiveEventDeps, { directory: Promise<PbxDirectory>; loadedAt: number }>();
 
-function siteOf(deps: LiveEventDeps): PbxDirectory {
+function siteOf(deps: LiveEventDeps): Promise<PbxDirectory> {
   const now = deps.clock.now();
   const kept = directories.get(deps);
-  if (!kept) {
-    const directory = new PbxDirectory(deps.sqlite, ALL_TENANTS);
-    directories.set(deps, { directory, loadedAt: now });
-    return directory;
-  }
-  if (now - kept.loadedAt > 10_000) {
-    kept.directory.reload();
-    kept.loadedAt = now;
-  }
-  return kept.directory;
+  if (kept && now - kept.loadedAt <= 10_000) return kept.directory;
+  const directory = PbxDirectory.read(deps.db, ALL_TENANTS);
+  directories.set(deps, { directory, loadedAt: now });
+  // A read that failed is tried again at the next event, not kept for 10 s.
+  directory.catch(() => directories.get(deps)?.directory === directory && directories.delete(deps));
+  return directory;
 }
 
 /** A caller joined a queue (AMI's QueueCallerJoin): STARTCALL, unless its queue_log line announced it first. */
-export function queueJoined(
+export async function queueJoined(
   deps: LiveEventDeps,
   _caller: Caller,
   join: { readonly queueName: string; readonly callId: string; readonly callerIdNum: string; readonly occurredAt: string },
-): void {
-  deps.sqlite.transaction(() => {
-    const queue = siteOf(deps).queueByLogName(join.queueName);
-    if (!queue) return; // a queue of no tenant's
-    const { callId } = join;
-    if (!claimCall(deps, OPERATOR, { type: 'STARTCALL', callId, queueId: queue.id })) return;
+): Promise<void> {
+  const queue = (await siteOf(deps)).queueByLogName(join.queueName);
+  if (!queue) return; // a queue of no tenant's
+  const { callId } = join;
+  await transaction(deps.db, async (trx) => {
+    const events = { db: trx, clock: deps.clock };
+    if (!(await claimCall(events, OPERATOR, { type: 'STARTCALL', callId, queueId: queue.id }))) return;
     const data = { callId, queueId: queue.id, queueName: queue.name, callerIdNum: join.callerIdNum, source: 'ami' };
-    raiseEvent(deps, OPERATOR, { tenantId: queue.tenantId, type: 'STARTCALL', occurredAt: join.occurredAt, data });
-  })();
+    await raiseEvent(events, OPERATOR, { tenantId: queue.tenantId, type: 'STARTCALL', occurredAt: join.occurredAt, data });
+  });
 }
 
 /**
@@ -59,28 +56,31 @@ export function queueJoined(
  * (`id` null: it is stored only when its Master.csv line is imported), and NEWVOICEMAIL when it ended in voicemail;
  * the call is placed in its tenant as the CDR importer places a row.
  */
-export function amiCallEnded(deps: LiveEventDeps, _caller: Caller, m: Readonly<Record<string, string | undefined>>, zone: PbxZone): void {
-  deps.sqlite.transaction(() => {
-    const r = cdrRecordOfAmi(m, zone);
-    if (!r) return;
-    const call = placeCall(r, siteOf(deps));
-    if (typeof call === 'string') return; // no tenant's, or several tenants': the importer skips it too
-    const record = {
-      id: null,
-      uniqueId: r.uniqueId,
-      start: iso(r.start),
-      answer: r.answer === null ? null : iso(r.answer),
-      end: iso(r.end),
-      direction: call.direction,
-      source: r.src,
-      destination: r.dst,
-      callerName: callerNameOf(r.clid),
-      extension: extensionOfCall(call),
-      queueId: call.queueId,
-      duration: r.duration,
-      billsec: r.billsec,
-      disposition: r.disposition,
-    };
-    announceCallEnd(deps.sqlite, call.tenantId, r, record, deps.clock.now());
-  })();
+export async function amiCallEnded(
+  deps: LiveEventDeps,
+  _caller: Caller,
+  m: Readonly<Record<string, string | undefined>>,
+  zone: PbxZone,
+): Promise<void> {
+  const r = cdrRecordOfAmi(m, zone);
+  if (!r) return;
+  const call = placeCall(r, await siteOf(deps));
+  if (typeof call === 'string') return; // no tenant's, or several tenants': the importer skips it too
+  const record = {
+    id: null,
+    uniqueId: r.uniqueId,
+    start: iso(r.start),
+    answer: r.answer === null ? null : iso(r.answer),
+    end: iso(r.end),
+    direction: call.direction,
+    source: r.src,
+    destination: r.dst,
+    callerName: callerNameOf(r.clid),
+    extension: extensionOfCall(call),
+    queueId: call.queueId,
+    duration: r.duration,
+    billsec: r.billsec,
+    disposition: r.disposition,
+  };
+  await transaction(deps.db, (trx) => announceCallEnd(trx, call.tenantId, r, record, deps.clock.now()));
 }

@@ -1,7 +1,14 @@
-import type { Sqlite } from '../../db/database';
+import type { Db, Sqlite } from '../../db/database';
 import { toCallRecord, type CallRecord } from '../calls/calls.service';
 import { OPERATOR } from '../../access/caller';
-import { claimCall, raiseEvent, type EventDeps, type WebhookEvent } from '../webhooks/events.service';
+import {
+  claimCall,
+  claimCallInChunk,
+  raiseEvent,
+  raiseEventInChunk,
+  type ChunkEventDeps,
+  type WebhookEvent,
+} from '../webhooks/events.service';
 import type { StoredChunk } from './import-run';
 import { cdrKey, type CdrRecord } from './cdr-line';
 import { pbxLogs } from './pbx-logs.repository';
@@ -39,10 +46,10 @@ export function pbxEventHook(now: () => number, live: boolean): PbxEventHook {
 const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
 
 /** The events of a chunk are the server's own doing (the import already kept to its caller's tenants): OPERATOR raises them. */
-const eventDeps = (sqlite: Sqlite, now: number): EventDeps => ({ sqlite, clock: { now: () => now } });
-const claimCallEvent = (sqlite: Sqlite, claim: { type: string; callId: string; queueId: number }, now: number) =>
-  claimCall(eventDeps(sqlite, now), OPERATOR, claim);
-const enqueueEvent = (sqlite: Sqlite, event: WebhookEvent, now: number) => raiseEvent(eventDeps(sqlite, now), OPERATOR, event);
+const eventDeps = (sqlite: Sqlite, now: number): ChunkEventDeps => ({ sqlite, clock: { now: () => now } });
+const claimInChunk = (sqlite: Sqlite, claim: { type: string; callId: string; queueId: number }, now: number) =>
+  claimCallInChunk(eventDeps(sqlite, now), OPERATOR, claim);
+const enqueueInChunk = (sqlite: Sqlite, event: WebhookEvent, now: number) => raiseEventInChunk(eventDeps(sqlite, now), OPERATOR, event);
 
 function queueLogEvents(sqlite: Sqlite, chunk: Extract<StoredChunk, { kind: 'queue-log' }>, now: number): void {
   const repo = pbxLogs(sqlite);
@@ -53,8 +60,8 @@ function queueLogEvents(sqlite: Sqlite, chunk: Extract<StoredChunk, { kind: 'que
     const base = { callId: event.callid, queueId, queueName: queue.name };
     if (event.code === EV.ENTERQUEUE) {
       // AMI may have announced it already (src/modules/live-queues/live-call-events.ts).
-      if (!claimCallEvent(sqlite, { type: 'STARTCALL', callId: event.callid, queueId }, now)) continue;
-      enqueueEvent(
+      if (!claimInChunk(sqlite, { type: 'STARTCALL', callId: event.callid, queueId }, now)) continue;
+      enqueueInChunk(
         sqlite,
         {
           tenantId: queue.tenantId,
@@ -65,7 +72,7 @@ function queueLogEvents(sqlite: Sqlite, chunk: Extract<StoredChunk, { kind: 'que
         now,
       );
     } else {
-      enqueueEvent(
+      enqueueInChunk(
         sqlite,
         { tenantId: queue.tenantId, type: 'QUEUECALLABANDONED', occurredAt: iso(event.time), data: { ...base, waitTime: event.waitTime } },
         now,
@@ -81,28 +88,38 @@ function cdrEvents(sqlite: Sqlite, chunk: Extract<StoredChunk, { kind: 'cdr' }>,
     if (!row) continue;
     const call = toCallRecord(row);
     if (record.lastApp !== 'Queue') {
-      enqueueEvent(sqlite, { tenantId, type: 'STARTCALL', occurredAt: call.start, data: { ...call, source: 'cdr' } }, now);
+      enqueueInChunk(sqlite, { tenantId, type: 'STARTCALL', occurredAt: call.start, data: { ...call, source: 'cdr' } }, now);
     }
-    announceCallEnd(sqlite, tenantId, record, call, now);
+    announceCallEndInChunk(sqlite, tenantId, record, call, now);
   }
+}
+
+type CallOfCdr = Omit<CallRecord, 'id'> & { readonly id: number | null };
+
+/** The events of a call's end: ENDCALL and, when it ended in voicemail, NEWVOICEMAIL with its mailbox. */
+function callEndEvents(tenantId: number, record: CdrRecord, call: CallOfCdr): WebhookEvent[] {
+  const events: WebhookEvent[] = [{ tenantId, type: 'ENDCALL', occurredAt: call.end, data: call }];
+  if (record.lastApp === 'VoiceMail') {
+    const data = { ...call, mailbox: record.lastData.split(',')[0] ?? '' };
+    events.push({ tenantId, type: 'NEWVOICEMAIL', occurredAt: call.end, data });
+  }
+  return events;
 }
 
 /**
  * A call's end: ENDCALL with the call as the calls report shows it (`id` null when it is not stored yet) and,
  * when it ended in voicemail, NEWVOICEMAIL with its mailbox. Sent once, by whichever of its two sources comes
- * first: the Master.csv row here, AMI's Cdr event as it happens (src/modules/live-queues/live-call-events.ts).
+ * first: the Master.csv row (the importer, announceCallEndInChunk), AMI's Cdr event as it happens
+ * (src/modules/live-queues/live-call-events.ts). `trx` is the transaction the claim and the events commit in.
  */
-export function announceCallEnd(
-  sqlite: Sqlite,
-  tenantId: number,
-  record: CdrRecord,
-  call: Omit<CallRecord, 'id'> & { readonly id: number | null },
-  now: number,
-): void {
-  if (!claimCallEvent(sqlite, { type: 'ENDCALL', callId: cdrKey(record), queueId: 0 }, now)) return;
-  enqueueEvent(sqlite, { tenantId, type: 'ENDCALL', occurredAt: call.end, data: call }, now);
-  if (record.lastApp === 'VoiceMail') {
-    const data = { ...call, mailbox: record.lastData.split(',')[0] ?? '' };
-    enqueueEvent(sqlite, { tenantId, type: 'NEWVOICEMAIL', occurredAt: call.end, data }, now);
-  }
+export async function announceCallEnd(trx: Db, tenantId: number, record: CdrRecord, call: CallOfCdr, now: number): Promise<void> {
+  const deps = { db: trx, clock: { now: () => now } };
+  if (!(await claimCall(deps, OPERATOR, { type: 'ENDCALL', callId: cdrKey(record), queueId: 0 }))) return;
+  for (const event of callEndEvents(tenantId, record, call)) await raiseEvent(deps, OPERATOR, event);
+}
+
+/** announceCallEnd inside an import chunk's SQLite transaction (the importer's synchronous form). */
+function announceCallEndInChunk(sqlite: Sqlite, tenantId: number, record: CdrRecord, call: CallOfCdr, now: number): void {
+  if (!claimInChunk(sqlite, { type: 'ENDCALL', callId: cdrKey(record), queueId: 0 }, now)) return;
+  for (const event of callEndEvents(tenantId, record, call)) enqueueInChunk(sqlite, event, now);
 }

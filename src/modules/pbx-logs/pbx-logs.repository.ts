@@ -365,3 +365,24 @@ class EventInserter {
 export async function importLineCounts(db: Db): Promise<{ kind: string; outcome: string; reason: string; lines: number }[]> {
   return db.selectFrom('import_line_counts').select(['kind', 'outcome', 'reason', 'lines']).execute();
 }
+
+/**
+ * Every queue and extension of the site, as the directory (directory.ts) maps log names to them: its rows read
+ * through Kysely, on either engine (the live call events; the importer reads the same with `queues`/`extensions`).
+ */
+export async function directoryRows(db: Db): Promise<{
+  queues: { id: number; tenantId: number; logName: string; name: string }[];
+  extensions: { tenantId: number; extNum: number; peer: string; extName: string; aliases: string }[];
+}> {
+  const queues = await db
+    .selectFrom('queues')
+    .select(['id', 'tenant_id as tenantId', 'log_name as logName', 'name'])
+    .orderBy('id')
+    .execute();
+  const extensions = await db
+    .selectFrom('extensions')
+    .select(['tenant_id as tenantId', 'ext_num as extNum', 'peer_name as peer', 'ext_name as extName', 'agent_aliases as aliases'])
+    .orderBy('id')
+    .execute();
+  return { queues, extensions };
+}

@@ -75,7 +75,7 @@ export class ReportScheduler {
     period: Period,
     outcome: { status: 'sent' | 'retry' | 'failed'; rows?: number; error?: string },
   ): Promise<ReportRun> {
-    const { db, sqlite } = this.deps.database;
+    const { db } = this.deps.database;
     const now = this.deps.clock.now();
     const next = outcome.status === 'retry' ? now + (RETRY_DELAYS_MS[run.attempts - 1] ?? (RETRY_DELAYS_MS.at(-1) as number)) : undefined;
     await transaction(db, async (trx) => {
@@ -96,7 +96,7 @@ export class ReportScheduler {
           periodEnd: period.endDate,
           ...(outcome.status === 'sent' ? { rows: outcome.rows ?? 0 } : { error: outcome.error ?? '', attempts: run.attempts }),
         };
-        raiseEvent({ sqlite, clock: { now: () => now } }, OPERATOR, {
+        await raiseEvent({ db: trx, clock: { now: () => now } }, OPERATOR, {
           tenantId: filter.tenant_id,
           type: outcome.status === 'sent' ? 'REPORTSENT' : 'REPORTFAILED',
           occurredAt: new Date(now).toISOString(),

@@ -1,6 +1,7 @@
-import type { Selectable } from 'kysely';
+import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
 import { type Db, transaction } from '../../db/database';
-import type { WebhookDeliveryTable } from '../../db/schema';
+import { engineOf } from '../../db/engine';
+import type { Database, WebhookDeliveryTable } from '../../db/schema';
 import { windowed, type PageWindow } from '../../access/paging';
 import type { TenantScope } from '../../access/scope';
 import { tenantIn } from '../../access/tenant-filter';
@@ -8,6 +9,21 @@ import { tenantIn } from '../../access/tenant-filter';
 export type Delivery = Selectable<WebhookDeliveryTable>;
 
 const OPEN = ['pending', 'retry', 'delivering'] as const;
+
+/** The oldest open delivery of each webhook: the only one of its webhook that may be attempted (per-webhook order). */
+const headIds = (db: Db) =>
+  db
+    .selectFrom('webhook_deliveries')
+    .select((e) => e.fn.min<number>('id').as('id'))
+    .where('status', 'in', OPEN)
+    .groupBy('webhook_id');
+
+/** Due now: pending or to retry and its time has come, or delivering with an expired lease (its process died). */
+const isDue = (now: number) => (eb: ExpressionBuilder<Database, 'webhook_deliveries'>) =>
+  eb.or([
+    eb.and([eb('status', 'in', ['pending', 'retry']), eb('next_attempt_at', '<=', now)]),
+    eb.and([eb('status', '=', 'delivering'), eb('lease_until', '<', now)]),
+  ]);
 
 /**
  * The oldest open delivery of each webhook, when it may be attempted now (due, or delivering with an
@@ -18,22 +34,71 @@ export async function dueHeads(db: Db, now: number, limit: number): Promise<Deli
   return db
     .selectFrom('webhook_deliveries')
     .selectAll()
-    .where('id', 'in', (eb) =>
-      eb
-        .selectFrom('webhook_deliveries')
-        .select((e) => e.fn.min<number>('id').as('id'))
-        .where('status', 'in', OPEN)
-        .groupBy('webhook_id'),
-    )
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('status', 'in', ['pending', 'retry']), eb('next_attempt_at', '<=', now)]),
-        eb.and([eb('status', '=', 'delivering'), eb('lease_until', '<', now)]),
-      ]),
-    )
+    .where('id', 'in', headIds(db))
+    .where(isDue(now))
     .orderBy('id')
     .limit(limit)
     .execute();
+}
+
+/**
+ * Takes up to `limit` due heads for this process, each leased for `leaseMs` with its attempts counted up, and
+ * returns them as taken (`attempts` is the attempt about to be made); a head whose attempts ran out
+ * (`maxAttempts`, left delivering by a process that died) is given up instead (`gaveUp` counts them). Several
+ * processes may call this at once (several `tars serve` on one database, a server and a CLI on one SQLite file):
+ * each delivery is taken by one of them until its lease ends.
+ *
+ * SQLite: the heads are read, then each is taken by one conditional UPDATE (claimDelivery): writers take turns on
+ * the file's write lock, so of two processes that read the same head one updates it, the other matches nothing.
+ * PostgreSQL: one UPDATE … WHERE id IN (SELECT … FOR UPDATE SKIP LOCKED) RETURNING takes the heads, so that
+ * instances reading at once take different heads instead of all trying the same ones. Under READ COMMITTED (one
+ * statement, outside transaction()) a head that another instance is taking is locked, and skipped; one it took
+ * and committed is re-read at its new version and re-checked against the conditions (status, lease, attempts),
+ * which it no longer meets. A successor never becomes a head while its predecessor is open (delivering counts),
+ * so per-webhook order holds across instances (docs/design/postgresql.md §5.2).
+ */
+export async function claimDue(
+  db: Db,
+  now: number,
+  limit: number,
+  leaseMs: number,
+  maxAttempts: number,
+): Promise<{ taken: Delivery[]; gaveUp: number }> {
+  if (engineOf(db) === 'postgres') {
+    const exhausted = await db
+      .updateTable('webhook_deliveries')
+      .set({ status: 'failed', lease_until: null, last_error: sql<string>`'gave up after ' || attempts || ' attempts'` })
+      .where('id', 'in', headIds(db))
+      .where(isDue(now))
+      .where('attempts', '>=', maxAttempts)
+      .executeTakeFirst();
+    const picked = db
+      .selectFrom('webhook_deliveries')
+      .select('id')
+      .where('id', 'in', headIds(db))
+      .where(isDue(now))
+      .where('attempts', '<', maxAttempts)
+      .orderBy('id')
+      .limit(limit)
+      .forUpdate()
+      .skipLocked();
+    const taken = await db
+      .updateTable('webhook_deliveries')
+      .set((eb) => ({ status: 'delivering', attempts: eb('attempts', '+', 1), lease_until: now + leaseMs }))
+      .where('id', 'in', picked)
+      .returningAll()
+      .execute();
+    return { taken: taken.sort((a, b) => a.id - b.id), gaveUp: Number(exhausted.numUpdatedRows) };
+  }
+  const taken: Delivery[] = [];
+  let gaveUp = 0;
+  for (const d of await dueHeads(db, now, limit)) {
+    // Attempts never exceed the maximum, even for a delivery left delivering by a process that died.
+    if (d.attempts >= maxAttempts) gaveUp += (await giveUp(db, d, `gave up after ${d.attempts} attempts`)) ? 1 : 0;
+    else if (await claimDelivery(db, d, now, leaseMs))
+      taken.push({ ...d, status: 'delivering', attempts: d.attempts + 1, lease_until: now + leaseMs });
+  }
+  return { taken, gaveUp };
 }
 
 /** Takes a delivery for this process (one conditional UPDATE: another process cannot take it too). */
@@ -68,13 +133,18 @@ export interface AttemptRecord {
   error: string | null;
 }
 
+/**
+ * Keeps an attempt and its outcome. The delivery's row changes only while it is still this attempt's (delivering,
+ * with this attempt's count): a process whose lease ran out while it sent, and whose delivery another took
+ * meanwhile, keeps its attempt in the log but leaves the row to the other. False then.
+ */
 export async function recordAttempt(
   db: Db,
   deliveryId: number,
   a: AttemptRecord,
   outcome: { status: 'delivered' | 'retry' | 'failed' | 'gone'; nextAttemptAt?: number; deliveredAt?: string },
-): Promise<void> {
-  await transaction(db, async (trx) => {
+): Promise<boolean> {
+  return transaction(db, async (trx) => {
     await trx
       .insertInto('webhook_attempts')
       .values({
@@ -86,7 +156,7 @@ export async function recordAttempt(
         error: a.error,
       })
       .execute();
-    await trx
+    const res = await trx
       .updateTable('webhook_deliveries')
       .set({
         status: outcome.status,
@@ -97,7 +167,10 @@ export async function recordAttempt(
         ...(outcome.deliveredAt !== undefined ? { delivered_at: outcome.deliveredAt } : {}),
       })
       .where('id', '=', deliveryId)
-      .execute();
+      .where('status', '=', 'delivering')
+      .where('attempts', '=', a.attempt)
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) === 1;
   });
 }
 

@@ -3,7 +3,7 @@ import type { Config } from '../../config';
 import type { Db } from '../../db/database';
 import type { Logger } from '../../log';
 import { deliverOnce, type AttemptResult } from './deliver';
-import { claimDelivery, disableWebhook, dueHeads, giveUp, recordAttempt, webhookTarget, type Delivery } from './deliveries.repository';
+import { claimDue, disableWebhook, recordAttempt, webhookTarget, type Delivery } from './deliveries.repository';
 import { createUrlPolicy, type UrlPolicy } from '../../net/url-policy';
 
 /** Deliveries attempted at the same time (each to a different webhook). */
@@ -46,30 +46,29 @@ export class Dispatcher {
     this.policy = createUrlPolicy(deps.config.webhookAllow, deps.config.webhookDeny);
   }
 
-  /** Delivers everything that is due now, webhook by webhook in order; returns the number of attempts. */
+  /**
+   * Delivers everything that is due now, webhook by webhook in order; returns the number of attempts (a delivery
+   * given up because its attempts ran out counts as one). Deliveries are taken CONCURRENCY at a time, each leased
+   * for three timeouts (claimDue): another process (an instance on the same database, a server beside a CLI) takes
+   * a delivery only when this one's lease ran out, so while this process lives it is the only one sending it.
+   */
   async drain(): Promise<number> {
+    const { db, clock, config } = this.deps;
     let attempts = 0;
     for (;;) {
-      const heads = await dueHeads(this.deps.db, this.deps.clock.now(), CONCURRENCY * 4);
-      if (heads.length === 0) return attempts;
-      let done = 0;
-      for (let i = 0; i < heads.length; i += CONCURRENCY) {
-        const results = await Promise.all(heads.slice(i, i + CONCURRENCY).map((d) => this.attempt(d)));
-        done += results.filter(Boolean).length;
-      }
-      attempts += done;
-      if (done === 0) return attempts; // every head was taken by another process
+      const { taken, gaveUp } = await claimDue(db, clock.now(), CONCURRENCY, config.webhookTimeoutMs * 3, config.webhookAttempts);
+      if (taken.length === 0 && gaveUp === 0) return attempts; // nothing due, or every head was taken by another process
+      await Promise.all(taken.map((d) => this.attempt(d)));
+      attempts += taken.length + gaveUp;
     }
   }
 
-  private async attempt(d: Delivery): Promise<boolean> {
+  /** One attempt of a delivery this process took: `d.attempts` is this attempt's number. */
+  private async attempt(d: Delivery): Promise<void> {
     const { db } = this.deps;
     const { config, clock, log } = this.deps;
     const now = clock.now();
-    // Attempts never exceed the maximum, even for a delivery left delivering by a process that died.
-    if (d.attempts >= config.webhookAttempts) return giveUp(db, d, `gave up after ${d.attempts} attempts`);
-    if (!(await claimDelivery(db, d, now, config.webhookTimeoutMs * 3))) return false;
-    const attempt = d.attempts + 1;
+    const attempt = d.attempts;
     const startedAt = new Date(now).toISOString();
     const started = Date.now();
     // Whatever goes wrong ends the attempt with its error recorded (retried while attempts remain).
@@ -80,7 +79,7 @@ export class Dispatcher {
     let outcome = classify(result);
     if (outcome === 'retry' && attempt >= config.webhookAttempts) outcome = 'failed';
     const end = clock.now();
-    await recordAttempt(
+    const kept = await recordAttempt(
       db,
       d.id,
       { attempt, startedAt, durationMs: Date.now() - started, statusCode: result.statusCode, error: result.error },
@@ -90,7 +89,8 @@ export class Dispatcher {
         ...(outcome === 'delivered' ? { deliveredAt: new Date(end).toISOString() } : {}),
       },
     );
-    if (outcome === 'gone') await disableWebhook(db, d.webhook_id, `the receiver answered 410 Gone on ${new Date(end).toISOString()}`, end);
+    if (kept && outcome === 'gone')
+      await disableWebhook(db, d.webhook_id, `the receiver answered 410 Gone on ${new Date(end).toISOString()}`, end);
     log.info(
       {
         webhookId: d.webhook_id,
@@ -100,11 +100,10 @@ export class Dispatcher {
         attempt,
         statusCode: result.statusCode,
         error: result.error,
-        outcome,
+        outcome: kept ? outcome : `${outcome}, but another process had taken the delivery (this one's lease ran out)`,
       },
       'webhook delivery attempt',
     );
-    return true;
   }
 
   /** One attempt at the webhook's current target (it may have been deleted or disabled meanwhile). */

@@ -4,6 +4,7 @@ import { Dispatcher } from '../modules/webhooks/dispatcher';
 import { OPERATOR } from '../access/caller';
 import { forgetCalls } from '../modules/webhooks/events.service';
 import type { Job } from './jobs';
+import { sqliteOf } from '../db/engine';
 
 /**
  * The job table: every background job of `tars serve`, with its schedule (node-cron syntax; a sixth
@@ -24,7 +25,7 @@ export function jobsOf(deps: AppDeps): Job[] {
       // Call events sent by AMI or a log line are remembered two days, so that the other source stays silent.
       name: 'call-events-forget',
       schedule: '17 * * * *',
-      run: async () => void forgetCalls({ sqlite: deps.database.sqlite, clock: deps.clock }, OPERATOR),
+      run: async () => void forgetCalls({ sqlite: sqliteOf(deps.database, 'Forgetting sent call events'), clock: deps.clock }, OPERATOR),
     },
     {
       // Events may be written by any process (a CLI import included): poll the outbox every second.

@@ -1,4 +1,4 @@
-import type { OpenDatabase } from '../../db/database';
+import { sqliteOf, type AnyDatabase } from '../../db/engine';
 import type { Logger } from '../../log';
 import type { Mailer } from '../../mail/mailer';
 import { OPERATOR } from '../../access/caller';
@@ -8,7 +8,7 @@ import { TenantView, type LiveDeps } from './live.service';
 
 /** What the watcher uses: the live view's deps, the connection its events are written through, the mailer and the log. */
 export interface AlertDeps extends LiveDeps {
-  readonly database: OpenDatabase;
+  readonly database: AnyDatabase;
   readonly mailer: Mailer;
   readonly log: Logger;
 }
@@ -157,12 +157,16 @@ export class AlertWatcher {
       threshold: crossed?.threshold ?? null,
     };
     const type = state === 'raised' ? 'QUEUEALERT' : 'QUEUEALERTCLEARED';
-    raiseEvent({ sqlite: this.deps.database.sqlite, clock: { now: () => now.getTime() } }, OPERATOR, {
-      tenantId,
-      type,
-      occurredAt: now.toISOString(),
-      data,
-    });
+    raiseEvent(
+      { sqlite: sqliteOf(this.deps.database, 'The webhook events of queue alerts'), clock: { now: () => now.getTime() } },
+      OPERATOR,
+      {
+        tenantId,
+        type,
+        occurredAt: now.toISOString(),
+        data,
+      },
+    );
     if (row.email === '' || !this.deps.mailer.configured) return;
     const what = crossed ? WORDS[alert](crossed.value, crossed.threshold) : `${alert}: back within its threshold`;
     const subject = `${state === 'raised' ? 'Queue alert' : 'Queue alert cleared'}: ${q.name}: ${what}`;

@@ -1,4 +1,5 @@
 import { transaction } from '../../db/database';
+import { sqliteOf } from '../../db/engine';
 import { scopeOfStoredRow } from '../../access/scope';
 import { findSavedFilter } from '../saved-filters/saved-filters.repository';
 import { timezoneOfTenant } from '../tenants/tenants.repository';
@@ -75,7 +76,7 @@ export class ReportScheduler {
     period: Period,
     outcome: { status: 'sent' | 'retry' | 'failed'; rows?: number; error?: string },
   ): Promise<ReportRun> {
-    const { db, sqlite } = this.deps.database;
+    const { db } = this.deps.database;
     const now = this.deps.clock.now();
     const next = outcome.status === 'retry' ? now + (RETRY_DELAYS_MS[run.attempts - 1] ?? (RETRY_DELAYS_MS.at(-1) as number)) : undefined;
     await transaction(db, async (trx) => {
@@ -96,12 +97,16 @@ export class ReportScheduler {
           periodEnd: period.endDate,
           ...(outcome.status === 'sent' ? { rows: outcome.rows ?? 0 } : { error: outcome.error ?? '', attempts: run.attempts }),
         };
-        raiseEvent({ sqlite, clock: { now: () => now } }, OPERATOR, {
-          tenantId: filter.tenant_id,
-          type: outcome.status === 'sent' ? 'REPORTSENT' : 'REPORTFAILED',
-          occurredAt: new Date(now).toISOString(),
-          data,
-        });
+        raiseEvent(
+          { sqlite: sqliteOf(this.deps.database, 'The webhook events of scheduled reports'), clock: { now: () => now } },
+          OPERATOR,
+          {
+            tenantId: filter.tenant_id,
+            type: outcome.status === 'sent' ? 'REPORTSENT' : 'REPORTFAILED',
+            occurredAt: new Date(now).toISOString(),
+            data,
+          },
+        );
       }
     });
     return {

@@ -13,6 +13,7 @@ import { tokenFor } from '../helpers/factories';
 import { startLiveSite, type LiveSite } from '../helpers/live-site';
 import { FIXTURES } from '../helpers/fixtures';
 import { buildWebhook } from '../helpers/records';
+import { rawSqlite } from '../helpers/engine';
 
 const callerJoin = (queue: string, uniqueid: string) =>
   `Event: QueueCallerJoin\r\nTimestamp: 1795460793.317770\r\nChannel: PJSIP/trunk-${uniqueid}\r\nCallerIDNum: +17735553410\r\n` +
@@ -45,7 +46,7 @@ describe('call webhook events from AMI as they happen (STARTCALL, ENDCALL), each
     site = await startLiveSite();
     ({ app, peer } = site);
     for (const type of ['STARTCALL', 'ENDCALL', 'NEWVOICEMAIL']) await buildWebhook(app.deps.database.db, 1, { type });
-    calls = new LiveCallEvents(app.deps.live, app.deps.database.sqlite, UTC_ZONE, silentLogger, site.clock);
+    calls = new LiveCallEvents(app.deps.live, rawSqlite(app.deps.database), UTC_ZONE, silentLogger, site.clock);
     calls.start();
   });
   afterEach(async () => {
@@ -135,7 +136,7 @@ describe('call webhook events from AMI as they happen (STARTCALL, ENDCALL), each
   });
 
   it('when a call event was sent, then it is remembered two days (the hourly job forgets it after), so the other source stays silent till then', () => {
-    const { sqlite } = app.deps.database;
+    const sqlite = rawSqlite(app.deps.database);
     const claim = { type: 'STARTCALL', callId: 'forget.1', queueId: 1 };
     const twoDays = 2 * 24 * 3600 * 1000; // written out: the test checks the constant, it does not read it
     const t = Date.UTC(2026, 10, 23, 12);

@@ -10,6 +10,7 @@ import type { TestApp } from '../helpers/app';
 import { expectError } from '../helpers/errors';
 import { ROLE, buildUser, tokenFor } from '../helpers/factories';
 import { startLiveSite, type LiveSite } from '../helpers/live-site';
+import { rawSqlite } from '../helpers/engine';
 
 /*
  * Issue 27, point 4: every text that reaches the PBX (an AMI header) or a log file the PBX writes (queue_log) is one
@@ -49,7 +50,7 @@ describe('security: text that reaches the PBX is one line (issue 27)', function 
   });
 
   it('when extName, peerName, an alias, a queue logName or name holds one of them, then 400 naming it and nothing is stored', async () => {
-    const count = (table: 'extensions' | 'queues') => app.deps.database.sqlite.prepare(`SELECT count(*) FROM ${table}`).pluck().get();
+    const count = (table: 'extensions' | 'queues') => rawSqlite(app.deps.database).prepare(`SELECT count(*) FROM ${table}`).pluck().get();
     const [exts, queues] = [count('extensions'), count('queues')];
     const ext = await extId(209);
     for (const c of [...CONTROLS, '|']) {

@@ -6,6 +6,7 @@ import { startTestApp, TestClock, type TestApp } from '../helpers/app';
 import { expectError } from '../helpers/errors';
 import { startReceiver, type HttpReceiver } from '../helpers/http-receiver';
 import { twoTenants } from '../helpers/factories';
+import { rawSqlite } from '../helpers/engine';
 
 const LOOPBACK_URLS = [
   'http://127.0.0.1:9/x',
@@ -28,7 +29,7 @@ const create = (app: TestApp, token: string, tenantId: number, over: Record<stri
 
 function emit(deps: AppDeps, tenantId: number, now: number): void {
   const event = { tenantId, type: 'ENDCALL', occurredAt: new Date(now).toISOString(), data: { n: 1 } };
-  deps.database.sqlite.transaction(() => enqueueEvent(deps.database.sqlite, event, now))();
+  rawSqlite(deps.database).transaction(() => enqueueEvent(rawSqlite(deps.database), event, now))();
 }
 
 const deliveryOf = (app: TestApp, webhookId: number) =>

@@ -3,6 +3,7 @@ import { startTestApp, type TestApp } from '../helpers/app';
 import { expectError } from '../helpers/errors';
 import { tokenFor } from '../helpers/factories';
 import { seedAcmeWithSampleLogs } from '../helpers/pbx-logs';
+import { rawSqlite } from '../helpers/engine';
 
 // acme.json: user 1 platform admin (tenant 1), 7 partner admin of partner 1 (tenant 1), 2 account admin of tenant 1;
 // tenants 1 and 3 of partner 1, tenant 2 of partner 2.
@@ -19,7 +20,7 @@ describe('tenants over the API (issue 18): /v2/admin/tenants', () => {
     account = await tokenFor(app, { id: 2 });
   });
   after(() => app.close());
-  const partnerOf = (id: number) => app.deps.database.sqlite.prepare('SELECT partner_id FROM tenants WHERE id = ?').pluck().get(id);
+  const partnerOf = (id: number) => rawSqlite(app.deps.database).prepare('SELECT partner_id FROM tenants WHERE id = ?').pluck().get(id);
 
   it("when a partner admin lists and creates tenants, then it sees its partner's and creates in its partner only; an account admin may not", async () => {
     const listed = await app.request('GET', '/v2/admin/tenants', { token: partner, query: { paginated: 0 } });
@@ -40,7 +41,7 @@ describe('tenants over the API (issue 18): /v2/admin/tenants', () => {
     expectError(await app.request('DELETE', '/v2/admin/tenants/1?cascade=1', { token: platform }), 409); // its own tenant
     const tables = ['branches', 'users', 'extensions', 'queues', 'phone_numbers', 'webhooks', 'saved_filters', 'cdr_calls'];
     const left = (table: string, tenant: number) =>
-      app.deps.database.sqlite.prepare(`SELECT count(*) FROM ${table} WHERE tenant_id = ?`).pluck().get(tenant);
+      rawSqlite(app.deps.database).prepare(`SELECT count(*) FROM ${table} WHERE tenant_id = ?`).pluck().get(tenant);
     const tenantOneBefore = tables.map((table) => left(table, 1));
     const gone = await app.request('DELETE', '/v2/admin/tenants/2?cascade=1', { token: platform });
     expect(gone.status).to.equal(200);

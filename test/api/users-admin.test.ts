@@ -3,6 +3,7 @@ import { startTestApp, type TestApp } from '../helpers/app';
 import { expectError } from '../helpers/errors';
 import { tokenFor } from '../helpers/factories';
 import { seedAcmeWithSampleLogs } from '../helpers/pbx-logs';
+import { rawSqlite } from '../helpers/engine';
 
 // acme.json: user 2 account admin of tenant 1, 4 a basic user of tenant 1, 6 account admin of tenant 2, 3 reports admin of tenant 1.
 describe("a tenant's users over the API (issue 18): /v2/admin/users", () => {
@@ -41,7 +42,7 @@ describe("a tenant's users over the API (issue 18): /v2/admin/users", () => {
   });
 
   it('when a role above the caller is given or taken, a user of another tenant named, or an e-mail taken, then 403, 404, 409 or 400 and nothing changes', async () => {
-    const count = () => app.deps.database.sqlite.prepare('SELECT count(*) FROM users').pluck().get();
+    const count = () => rawSqlite(app.deps.database).prepare('SELECT count(*) FROM users').pluck().get();
     const n = count();
     const post = (body: object) =>
       app.request('POST', '/v2/admin/users', { token: admin, body: { tenantId: 1, password: 'long enough', ...body } });

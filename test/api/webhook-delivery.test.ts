@@ -7,6 +7,7 @@ import { insertWebhook, type WebhookInput } from '../../src/modules/webhooks/web
 import { startTestApp, TestClock, type TestApp } from '../helpers/app';
 import { startReceiver, type HttpReceiver } from '../helpers/http-receiver';
 import { buildTenant } from '../helpers/factories';
+import { rawSqlite } from '../helpers/engine';
 
 /** The receiver listens on loopback, which webhooks may reach only when the operator names it (issue 16). */
 const RECEIVER_ALLOWED = { TARS_WEBHOOK_ALLOW: '127.0.0.1' };
@@ -29,7 +30,7 @@ describe('webhook delivery (outbox and dispatcher)', function () {
   };
   const emit = (deps: AppDeps, data: unknown, type = 'ENDCALL') => {
     const event: WebhookEvent = { tenantId, type, occurredAt: new Date(clock.now()).toISOString(), data };
-    return deps.database.sqlite.transaction(() => enqueueEvent(deps.database.sqlite, event, clock.now()))();
+    return rawSqlite(deps.database).transaction(() => enqueueEvent(rawSqlite(deps.database), event, clock.now()))();
   };
   const deliveries = (webhookId: number) =>
     app.deps.database.db.selectFrom('webhook_deliveries').selectAll().where('webhook_id', '=', webhookId).orderBy('id').execute();
@@ -187,10 +188,10 @@ describe('webhook delivery (outbox and dispatcher)', function () {
 
   it('when 1,000 events flood one webhook, then all arrive in order while the API keeps answering', async () => {
     await hook();
-    app.deps.database.sqlite.transaction(() => {
+    rawSqlite(app.deps.database).transaction(() => {
       for (let n = 0; n < 1000; n++)
         enqueueEvent(
-          app.deps.database.sqlite,
+          rawSqlite(app.deps.database),
           { tenantId, type: 'ENDCALL', occurredAt: new Date().toISOString(), data: { n } },
           clock.now(),
         );

@@ -5,6 +5,7 @@ import { startTestApp, TestClock, type TestApp } from '../helpers/app';
 import { expectError } from '../helpers/errors';
 import { buildTenant, buildUser, ROLE, tokenFor } from '../helpers/factories';
 import { startReceiver, type HttpReceiver } from '../helpers/http-receiver';
+import { rawSqlite } from '../helpers/engine';
 
 /** POST /v2/webhooks/{webhookId}/deliveries/{deliveryId}/retry, against a real HTTP receiver on loopback. */
 describe('retrying a failed webhook delivery (issue 31)', function () {
@@ -19,7 +20,7 @@ describe('retrying a failed webhook delivery (issue 31)', function () {
   const drain = () => new Dispatcher(app.deps).drain();
   const emit = (data: unknown) => {
     const event = { tenantId, type: 'ENDCALL', occurredAt: new Date(clock.now()).toISOString(), data };
-    app.deps.database.sqlite.transaction(() => enqueueEvent(app.deps.database.sqlite, event, clock.now()))();
+    rawSqlite(app.deps.database).transaction(() => enqueueEvent(rawSqlite(app.deps.database), event, clock.now()))();
   };
   const deliveries = async () =>
     (await app.request('GET', `/v2/webhooks/${webhookId}/deliveries`, { token })).body.records as Array<Record<string, unknown>>;

@@ -6,6 +6,7 @@ import { startTestApp, TestClock, type TestApp } from '../helpers/app';
 import { expectError } from '../helpers/errors';
 import { startReceiver, type HttpReceiver } from '../helpers/http-receiver';
 import { buildUser, ROLE, tokenFor, twoTenants } from '../helpers/factories';
+import { rawSqlite } from '../helpers/engine';
 
 describe('webhook secrets, deliveries list and destination policy (additions)', () => {
   const clock = new TestClock();
@@ -31,9 +32,9 @@ describe('webhook secrets, deliveries list and destination policy (additions)', 
   });
 
   const emit = (n: number) =>
-    app.deps.database.sqlite.transaction(() =>
+    rawSqlite(app.deps.database).transaction(() =>
       enqueueEvent(
-        app.deps.database.sqlite,
+        rawSqlite(app.deps.database),
         { tenantId: cast.a.id, type: 'ENDCALL', occurredAt: new Date().toISOString(), data: { n } },
         clock.now(),
       ),

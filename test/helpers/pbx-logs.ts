@@ -11,6 +11,7 @@ import { readFixtureFile, seedFixture } from '../../src/seed/seed';
 import { startTestApp, type TestApp } from './app';
 import { tokenFor } from './factories';
 import { ACME, FIXTURES } from './fixtures';
+import { rawSqlite } from './engine';
 
 export { FIXTURES };
 export const QUEUE_LOG_SAMPLE = join(FIXTURES, 'queue_log.sample');
@@ -20,8 +21,8 @@ export const CDR_SAMPLE = join(FIXTURES, 'Master.csv.sample');
 export async function seedAcmeWithSampleLogs(app: TestApp): Promise<void> {
   const { database, validator } = app.deps;
   await seedFixture(database, validator, await readFixtureFile(ACME), new Date());
-  await importFile(new QueueLogImporter(database.sqlite), QUEUE_LOG_SAMPLE);
-  await importFile(new CdrImporter(database.sqlite), CDR_SAMPLE);
+  await importFile(new QueueLogImporter(rawSqlite(database)), QUEUE_LOG_SAMPLE);
+  await importFile(new CdrImporter(rawSqlite(database)), CDR_SAMPLE);
 }
 
 /** The recorded Asterisk 22 run (test/fixtures/asterisk): its fixture seeded, its queue_log and Master.csv imported. */
@@ -31,8 +32,8 @@ export const ASTERISK_RUN = join(FIXTURES, 'asterisk');
 export async function seedAsteriskRun(app: TestApp): Promise<Record<string, unknown>> {
   const { database, validator } = app.deps;
   await seedFixture(database, validator, await readFixtureFile(join(ASTERISK_RUN, 'fixture.json')), new Date());
-  const summary = await importFile(new QueueLogImporter(database.sqlite), join(ASTERISK_RUN, 'queue_log'));
-  await importFile(new CdrImporter(database.sqlite), join(ASTERISK_RUN, 'Master.csv'));
+  const summary = await importFile(new QueueLogImporter(rawSqlite(database)), join(ASTERISK_RUN, 'queue_log'));
+  await importFile(new CdrImporter(rawSqlite(database)), join(ASTERISK_RUN, 'Master.csv'));
   return summary.toJSON() as unknown as Record<string, unknown>;
 }
 

@@ -1,4 +1,5 @@
-import type { Sqlite } from '../../src/db/database';
+import type { Kysely } from 'kysely';
+import type { Db, Sqlite } from '../../src/db/database';
 import type { AnyDatabase } from '../../src/db/engine';
 import { migrateToLatest } from '../../src/db/migrate';
 import { openPostgres } from '../../src/db/engine';
@@ -92,4 +93,13 @@ export async function dropTestDatabases(): Promise<void> {
 export function rawSqlite(database: AnyDatabase): Sqlite {
   if (database.engine === 'sqlite') return database.sqlite;
   throw new Error("this test uses SQLite's own connection (test/sqlite-only.json says why): it does not run on PostgreSQL");
+}
+
+/** Rows of `table` (those of `where` column = value when given), through Kysely: the same on both engines. */
+export async function rowCount(db: Db, table: string, where?: Readonly<Record<string, unknown>>): Promise<number> {
+  let q = (db as unknown as Kysely<Record<string, Record<string, unknown>>>)
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number>().as('n'));
+  for (const [column, value] of Object.entries(where ?? {})) q = q.where(column, '=', value);
+  return Number((await q.executeTakeFirstOrThrow()).n);
 }

@@ -1,0 +1,6 @@
+// The API suite on PostgreSQL (npm run test:postgres; docs/testing.md, "Two engines"): the usual settings, every
+// test/api file but those test/sqlite-only.json lists, each with the reason it runs on SQLite only.
+const base = require('../.mocharc.json');
+const sqliteOnly = require('./sqlite-only.json');
+
+module.exports = { ...base, spec: ['test/api/**/*.test.ts'], ignore: Object.keys(sqliteOnly.files) };

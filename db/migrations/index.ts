@@ -18,6 +18,7 @@ import * as pbxImports from './2026-11-27T1300_pbx_imports';
 import * as cascadeDeletes from './2026-11-27T1400_cascade_deletes';
 import * as loginFailureIds from './2026-11-27T1500_login_failure_ids';
 import * as liveShared from './2026-11-27T1700_live_shared';
+import * as severalInstances from './2026-11-27T1800_several_instances';
 
 /**
  * Every migration, by name, imported statically so that the bundle and the standalone executable carry
@@ -43,4 +44,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-27T1400_cascade_deletes': cascadeDeletes,
   '2026-11-27T1500_login_failure_ids': loginFailureIds,
   '2026-11-27T1700_live_shared': liveShared,
+  '2026-11-27T1800_several_instances': severalInstances,
 };

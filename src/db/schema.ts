@@ -24,6 +24,7 @@ export interface Database extends ReportingTables {
   mfa_enrolments: MfaEnrolmentTable;
   password_resets: PasswordResetTable;
   login_failures: LoginFailureTable;
+  tars_settings: TarsSettingTable;
   report_runs: ReportRunTable;
   webhook_deliveries: WebhookDeliveryTable;
   webhook_attempts: WebhookAttemptTable;
@@ -346,6 +347,14 @@ export interface LoginFailureTable {
   id: Generated<number>;
   key: string;
   at: number;
+  /** A place held by an attempt still running, until this time (ms); NULL once it settled as a failure. */
+  pending_until: number | null;
+}
+
+/** Settings every instance of one database shares, by name (on PostgreSQL the JWT secret, `jwt_secret`). */
+export interface TarsSettingTable {
+  name: string;
+  value: string;
 }
 
 export type UserRow = Selectable<UserTable>;

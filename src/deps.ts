@@ -1,6 +1,7 @@
 import type { Clock } from './clock';
 import type { Config } from './config';
-import type { Db, OpenDatabase } from './db/database';
+import type { Db } from './db/database';
+import type { AnyDatabase } from './db/engine';
 import type { Validator } from './validation/validation';
 import type { Logger } from './log';
 import type { Metrics } from './metrics/metrics';
@@ -13,7 +14,8 @@ import type { SessionResolver } from './http/request-caller';
 /** What the app and the services are built from; tests build their own (src/app.ts, test/helpers). */
 export interface AppDeps {
   readonly config: Config;
-  readonly database: OpenDatabase;
+  /** SQLite's file, or PostgreSQL when config.databaseUrl is set. */
+  readonly database: AnyDatabase;
   /** Kysely over the database (database.db): what the services' deps name. */
   readonly db: Db;
   readonly log: Logger;

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { systemClock, type Clock } from './clock';
 import type { Config } from './config';
 import { openDatabase, type OpenDatabase } from './db/database';
+import { openPostgres, type AnyDatabase, type PostgresDatabase } from './db/engine';
 import { upgradeDatabase, type UpgradeResult } from './db/upgrade';
 import type { AppDeps } from './deps';
 import { Validator } from './validation/validation';
@@ -52,11 +53,40 @@ export async function openDataDir(dataDir: string, report: UpgradeReporter = rep
   return database;
 }
 
-/** Everything the app and the jobs need, built from the configuration. */
-export async function buildDeps(config: Config, log: Logger, clock: Clock = systemClock): Promise<AppDeps> {
-  const database = await openDataDir(config.dataDir, ({ applied, backup }) => {
+/**
+ * Opens and upgrades the PostgreSQL database of `url`, as `tars migrate --database-url` does: the migrations run in
+ * one transaction under PostgreSQL's advisory lock (src/db/migrate.ts), so instances starting together apply them once.
+ */
+export async function openPostgresDatabase(url: string, log: Logger): Promise<PostgresDatabase> {
+  const database = openPostgres(url);
+  try {
+    const { applied } = await upgradeDatabase(database);
+    log.info(
+      { database: database.shownUrl, applied },
+      applied.length > 0 ? 'upgraded the PostgreSQL database schema' : 'PostgreSQL database',
+    );
+  } catch (err) {
+    await database.close();
+    throw err;
+  }
+  return database;
+}
+
+/**
+ * The database of the configuration: PostgreSQL when config.databaseUrl is set, else the data directory's SQLite
+ * file; opened and upgraded. The data directory is made in both cases (the JWT secret file lives there).
+ */
+export async function openConfiguredDatabase(config: Config, log: Logger): Promise<AnyDatabase> {
+  ensureDataDir(config.dataDir);
+  if (config.databaseUrl) return openPostgresDatabase(config.databaseUrl, log);
+  return openDataDir(config.dataDir, ({ applied, backup }) => {
     if (backup) log.info({ applied, backup }, 'upgraded the database schema; the database as it was before is in the backup file');
   });
+}
+
+/** Everything the app and the jobs need, built from the configuration. */
+export async function buildDeps(config: Config, log: Logger, clock: Clock = systemClock): Promise<AppDeps> {
+  const database = await openConfiguredDatabase(config, log);
   // The validators were compiled at build time (scripts/gen-validators.ts): nothing to compile here; the formats
   // whose values a module knows are registered by it.
   registerWebhookTypeFormat();

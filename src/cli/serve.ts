@@ -16,21 +16,23 @@ import { buildDeps, ensureDataDir } from '../runtime';
 import { readFixtureFile, seedFixture } from '../seed/seed';
 import { ensureFirstAdmin } from '../modules/users/bootstrap';
 import { bindAddress, closeBound, SERVER_TIMEOUTS, serveApp, shownAddress } from './bind';
-import { DATA_DIR_HELP, EXIT, settingHelp, type Command } from './command';
+import { DATA_DIR_HELP, DATABASE_URL_HELP, DATABASE_URL_OPTION, EXIT, settingHelp, type Command } from './command';
 
 export const serveCommand: Command = {
   name: ['serve'],
   summary: 'run the HTTP server',
-  help: `Usage: tars serve [--port N] [--host H] [--data-dir DIR] [--seed FILE] [--pbx-config-dir DIR]
+  help: `Usage: tars serve [--port N] [--host H] [--data-dir DIR] [--database-url URL] [--seed FILE] [--pbx-config-dir DIR]
 
 Runs the API server on the SQLite database in the data directory, creating and migrating it on first
-start. When the database has no user yet, it creates a platform administrator (TARS_ADMIN_EMAIL and
+start; on PostgreSQL with --database-url or TARS_DATABASE_URL (migrated the same way; the data directory
+still holds the JWT secret; what does not run there yet: docs/postgresql.md). When the database has no user yet, it creates a platform administrator (TARS_ADMIN_EMAIL and
 TARS_ADMIN_PASSWORD, or a generated password printed once). Prints "listening on http://HOST:PORT"
 once it accepts connections (https:// with TARS_TLS_CERT and TARS_TLS_KEY).
 
 ${settingHelp('--port', 'N', 'TCP port', '0 picks a free port')}
 ${settingHelp('--host', 'H', 'address to listen on')}
 ${DATA_DIR_HELP}
+${DATABASE_URL_HELP}
 ${settingHelp('--seed', 'FILE', 'load this fixture file first when the database is empty')}
 ${settingHelp('--pbx-config-dir', 'DIR', "the PBX's configuration directory the console's Config sync plans from")}
 
@@ -41,11 +43,13 @@ the WAL is checkpointed, the database closed, exit code 0. A second signal exits
   options: {
     port: { type: 'string' },
     host: { type: 'string' },
+    ...DATABASE_URL_OPTION,
     'data-dir': { type: 'string' },
     seed: { type: 'string' },
     'pbx-config-dir': { type: 'string' },
   },
   positionals: { min: 0, max: 0 },
+  postgres: true,
   async run(values) {
     const config = loadConfig(process.env, values as Record<string, string>);
     const out = serverLogOutput();
@@ -91,7 +95,7 @@ async function start(config: Config, log: Logger, out: Output, server: Server): 
       stopHttpServer(server),
       ...startBackgroundWork(deps),
       { name: 'mailer', stop: () => deps.mailer.close() },
-      closeDatabase(deps.database, log),
+      deps.database.engine === 'sqlite' ? closeDatabase(deps.database, log) : { name: 'database', stop: () => deps.database.close() },
     ];
   } catch (err) {
     deps.mailer.close();
@@ -114,6 +118,8 @@ const JOBS_START_AFTER_MS = 100;
  * the database gone; each stops at a safe point, bounded.
  */
 function startBackgroundWork(deps: AppDeps): StopHook[] {
+  const { database } = deps;
+  if (database.engine !== 'sqlite') return startOnPostgres(deps);
   const jobs = startJobs(deps, jobsOf(deps), JOBS_START_AFTER_MS);
   deps.live.start();
   const alerts = new AlertWatcher(deps);
@@ -133,6 +139,30 @@ function startBackgroundWork(deps: AppDeps): StopHook[] {
       },
     },
   ];
+}
+
+/** The jobs that run on PostgreSQL today: webhook deliveries (the outbox is read through Kysely). */
+const JOBS_ON_POSTGRES = new Set(['webhook-deliveries']);
+
+/**
+ * On PostgreSQL the background work that writes webhook events through SQLite's own connection (scheduled reports,
+ * queue alerts, call events from AMI, forgetting sent call events) does not run yet (docs/postgresql.md; design
+ * steps 4 and 9): it is not started, and the log says so once, rather than failing at each run. The live view of
+ * the PBXs runs.
+ */
+function startOnPostgres(deps: AppDeps): StopHook[] {
+  const all = jobsOf(deps);
+  const jobs = startJobs(
+    deps,
+    all.filter((j) => JOBS_ON_POSTGRES.has(j.name)),
+    JOBS_START_AFTER_MS,
+  );
+  deps.live.start();
+  deps.log.warn(
+    { notStarted: [...all.filter((j) => !JOBS_ON_POSTGRES.has(j.name)).map((j) => j.name), 'queue-alerts', 'live-call-events'] },
+    'on PostgreSQL, scheduled reports, queue alerts and call events from AMI do not run yet (docs/postgresql.md)',
+  );
+  return [{ name: 'jobs', stop: () => jobs.stop() }];
 }
 
 async function prepareData(deps: AppDeps): Promise<void> {

@@ -1,7 +1,8 @@
 import { parse as parseConnectionString } from 'pg-connection-string';
 import pg from 'pg';
 import { Kysely, PostgresDialect, sql, type QueryCompiler } from 'kysely';
-import type { Db } from './database';
+import type { Db, OpenDatabase, Sqlite } from './database';
+import { unavailable } from '../errors';
 import { PortablePostgresQueryCompiler } from './portable';
 import type { Database } from './schema';
 
@@ -147,4 +148,17 @@ export async function postgresFacts(db: Db): Promise<PostgresFacts> {
     localNow,
     textColumnsNotC: columns.map((c) => c.name),
   };
+}
+
+/** The database a process works on: the data directory's SQLite file, or PostgreSQL when TARS_DATABASE_URL is set. */
+export type AnyDatabase = OpenDatabase | PostgresDatabase;
+
+/**
+ * The raw better-sqlite3 connection of `database`, for the work that still runs on it (the PBX log importer, the
+ * webhook outbox and the live call events: design steps 4 and 6); on PostgreSQL a 503 that says `what` does not
+ * run there yet, in the error shape of every other refusal. Those callers move off the raw connection in their own steps.
+ */
+export function sqliteOf(database: AnyDatabase, what: string): Sqlite {
+  if (database.engine === 'sqlite') return database.sqlite;
+  throw unavailable(`${what} does not run on PostgreSQL yet (docs/postgresql.md)`);
 }

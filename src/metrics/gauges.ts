@@ -26,10 +26,14 @@ const databaseSize: ScrapedGauge = {
   name: 'tars_database_size_bytes',
   help: 'Size of the SQLite database file and of its write-ahead log',
   labelNames: ['file'],
-  read: ({ database }) => [
-    { labels: { file: 'database' }, value: sizeOf(database.file) },
-    { labels: { file: 'wal' }, value: sizeOf(`${database.file}-wal`) },
-  ],
+  // On PostgreSQL there is no file of ours to measure: no sample.
+  read: ({ database }) =>
+    database.engine !== 'sqlite'
+      ? []
+      : [
+          { labels: { file: 'database' }, value: sizeOf(database.file) },
+          { labels: { file: 'wal' }, value: sizeOf(`${database.file}-wal`) },
+        ],
 };
 
 const reportRuns: ScrapedGauge = {

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { type OpenDatabase, transaction } from '../db/database';
+import { type Db, transaction } from '../db/database';
+import { advanceIds } from '../db/ids';
 import type { NewUser } from '../db/schema';
 import { AppError } from '../errors';
 import type { Validator } from '../validation/validation';
@@ -46,7 +47,7 @@ export async function readFixtureFile(path: string): Promise<unknown> {
  * Loads a fixture (docs/fixture-format.md) in one transaction: ids kept, passwords hashed, every broken
  * rule reported at once, nothing written on failure.
  */
-export async function seedFixture(database: OpenDatabase, validator: Validator, data: unknown, now: Date): Promise<SeedSummary> {
+export async function seedFixture(database: { readonly db: Db }, validator: Validator, data: unknown, now: Date): Promise<SeedSummary> {
   let fx: Fixture;
   try {
     registerWebhookTypeFormat(); // the fixture's webhooks name their types (a format the webhooks module knows)
@@ -83,6 +84,7 @@ export async function seedFixture(database: OpenDatabase, validator: Validator, 
     await step('callCampaigns', fx.callCampaigns, (c) => insertCampaign(trx, c));
     await step('webhooks', fx.webhooks, (w) => insertWebhook(trx, w, createdAt));
     await step('savedFilters', fx.savedFilters, (f) => insertSavedFilter(trx, f, createdAt));
+    await advanceIds(trx); // PostgreSQL: the next rows numbered by the database come after the fixture's ids
     return Object.fromEntries(FIXTURE_KEYS.map((k) => [k, fx[k]?.length ?? 0])) as SeedSummary;
   });
 }

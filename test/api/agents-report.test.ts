@@ -7,6 +7,7 @@ import { expectError } from '../helpers/errors';
 import { tokenFor } from '../helpers/factories';
 import { ASTERISK_RUN, QUEUE_LOG_SAMPLE, sampleLines, seedAcmeWithSampleLogs, startAsteriskRunApp } from '../helpers/pbx-logs';
 import { expectAddsUp } from '../helpers/report-sums';
+import { rawSqlite } from '../helpers/engine';
 
 const PATH = '/v2/reporting/queues/agents';
 const NOW = Date.parse('2026-11-22T12:00:00Z');
@@ -128,7 +129,7 @@ describe('POST /v2/reporting/queues/agents on the sample (reporting.md R21)', ()
 
   it('when an agent is in two queues, then its all-queues login is the union of its memberships, not their sum; availability likewise', async () => {
     const rows = await report({});
-    const sqlite = app.deps.database.sqlite;
+    const sqlite = rawSqlite(app.deps.database);
     const agent = sqlite.prepare("SELECT id FROM agents WHERE peer = 'PJSIP/102'").pluck().get() as number;
     const [S, E] = [Date.parse('2026-10-31T05:00:00Z') / 1000, Date.parse('2026-11-03T06:00:00Z') / 1000];
     const intervals = (table: string, queueId: number) =>
@@ -185,7 +186,7 @@ describe('POST /v2/reporting/queues/agents on the sample (reporting.md R21)', ()
   });
 
   it('when a line names an agent no extension has, then it gets rows of its own under that name, extId and extNum null', async () => {
-    const importer = new QueueLogImporter(app.deps.database.sqlite);
+    const importer = new QueueLogImporter(rawSqlite(app.deps.database));
     importer.importLines([
       '1793923200|temp.1|400|NONE|ENTERQUEUE||+13125550199|1',
       '1793923205|temp.1|400|Temp Agent|CONNECT|5|temp.2|4',

@@ -4,6 +4,7 @@ import { expect } from 'chai';
 import type { TestApp } from '../helpers/app';
 import { amiTranscript } from '../helpers/ami-transcript';
 import { ASTERISK_RUN, startAsteriskRunApp } from '../helpers/pbx-logs';
+import { rawSqlite } from '../helpers/engine';
 
 /**
  * reporting.md R14, R15, R18: the logs of a real Asterisk 22 run (test/fixtures/asterisk/README.md) against
@@ -88,7 +89,7 @@ describe('a real Asterisk 22 run, checked against Asterisk itself (reporting.md 
   }
 
   it("when static members' answered calls are counted under their extensions, then each is within R18's tolerance of its CallsTaken", () => {
-    const answered = app.deps.database.sqlite
+    const answered = rawSqlite(app.deps.database)
       .prepare(
         `SELECT a.peer, count(*) AS n FROM queue_events e JOIN agents a ON a.id = e.agent WHERE e.event BETWEEN 3 AND 6 GROUP BY a.peer`,
       )

@@ -3,6 +3,7 @@ import { startTestApp, type TestApp } from '../helpers/app';
 import { expectError } from '../helpers/errors';
 import { tokenFor } from '../helpers/factories';
 import { seedAcmeWithSampleLogs } from '../helpers/pbx-logs';
+import { rawSqlite } from '../helpers/engine';
 
 // acme.json: tenant 1 (extensions 1–3: PJSIP/101–103, queues 1 "400" and 2 "401", branch 1), tenant 2 (extension 4, queue 3, branch 2);
 // user 2 account admin of tenant 1, 6 of tenant 2, 4 a basic user of tenant 1.
@@ -11,7 +12,7 @@ describe('the directory: extensions and queues over the API (issue 18)', () => {
   let admin: string;
   let globex: string;
   let basic: string;
-  const rows = () => app.deps.database.sqlite;
+  const rows = () => rawSqlite(app.deps.database);
 
   before(async () => {
     app = await startTestApp({ clock: { now: () => Date.parse('2026-11-22T12:00:00Z') } });

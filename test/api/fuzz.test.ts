@@ -14,6 +14,7 @@ import { tokenFor } from '../helpers/factories';
 import { ACME } from '../helpers/fixtures';
 import { startReceiver, type HttpReceiver } from '../helpers/http-receiver';
 import { startSmtp, type TestSmtp } from '../helpers/smtp';
+import { rawSqlite } from '../helpers/engine';
 
 /*
  * Property-based requests to every route, driven by its schemas: valid bodies and queries, broken ones
@@ -55,7 +56,7 @@ describe('fuzzing every route (property-based, from schemas/)', function () {
   ];
 
   const checksum = (): string => {
-    const { sqlite } = app.deps.database;
+    const sqlite = rawSqlite(app.deps.database);
     const tables = sqlite
       .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
       .all() as { name: string; sql: string }[];

@@ -11,6 +11,7 @@ import { buildTenant, buildUser, ROLE, tokenFor } from '../helpers/factories';
 import { FIXTURES } from '../helpers/fixtures';
 import { ASTERISK_FIXTURE, startLiveSite, type LiveSite } from '../helpers/live-site';
 import { until } from '../helpers/until';
+import { rawSqlite } from '../helpers/engine';
 
 const RUN = join(FIXTURES, 'asterisk');
 
@@ -71,7 +72,7 @@ describe('GET /v2/reporting/queues/live (the live layer, over AMI from a replaye
   before(async () => {
     site = await startLiveSite();
     ({ app, peer, clock } = site);
-    await importFile(new QueueLogImporter(app.deps.database.sqlite), join(RUN, 'queue_log'));
+    await importFile(new QueueLogImporter(rawSqlite(app.deps.database)), join(RUN, 'queue_log'));
     token = await tokenFor(app, { id: 1 });
   });
   after(() => site.close());

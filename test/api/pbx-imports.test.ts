@@ -10,6 +10,7 @@ import { startTestApp, type TestApp } from '../helpers/app';
 import { expectError } from '../helpers/errors';
 import { buildTenant, buildUser, ROLE, tokenFor } from '../helpers/factories';
 import { ASTERISK_RUN } from '../helpers/pbx-logs';
+import { rawSqlite } from '../helpers/engine';
 
 /*
  * The record of PBX log imports (GET /v2/pbx/imports), "Import again" (POST /v2/pbx/imports/{id}/again) and the
@@ -38,7 +39,7 @@ async function startLab(env: Record<string, string> = {}) {
 
 /** `tars import queue-log FILE` as the CLI runs it (every tenant, recorded with the file's path). */
 async function importAsCli(app: TestApp, path: string): Promise<void> {
-  const importer = new QueueLogImporter(app.deps.database.sqlite, {
+  const importer = new QueueLogImporter(rawSqlite(app.deps.database), {
     record: { source: 'file', kind: 'queue_log', path, now: () => app.deps.clock.now() },
   });
   await importFile(importer, path);
@@ -148,7 +149,7 @@ describe('the record of imports: --follow and parallel imports again', () => {
   it("when a tenant's records pass the number kept, then its oldest go and another tenant's stay", async () => {
     const lab = await startLab();
     try {
-      const { sqlite } = lab.app.deps.database;
+      const sqlite = rawSqlite(lab.app.deps.database);
       const row = (tenantId: number | null, n: number) => ({
         tenantId,
         source: 'ingest' as const,
@@ -202,7 +203,7 @@ describe('the record of imports: --follow and parallel imports again', () => {
       const lines = readFileSync(QUEUE_LOG, 'utf8').split('\n').filter(Boolean);
       writeFileSync(file, `${lines.slice(0, 100).join('\n')}\n`);
       const stop = new AbortController();
-      const importer = new QueueLogImporter(lab.app.deps.database.sqlite, {
+      const importer = new QueueLogImporter(rawSqlite(lab.app.deps.database), {
         record: { source: 'follow', kind: 'queue_log', path: file, now: () => lab.app.deps.clock.now() },
       });
       let caughtUp!: () => void;

@@ -4,6 +4,7 @@ import { startTestApp, type TestApp } from '../helpers/app';
 import { expectError } from '../helpers/errors';
 import { tokenFor } from '../helpers/factories';
 import { FIXTURES } from '../helpers/pbx-logs';
+import { rawSqlite } from '../helpers/engine';
 
 const QLOG = '/v2/reporting/ingest/queue-log';
 const CDR = '/v2/reporting/ingest/cdr';
@@ -58,7 +59,7 @@ describe('POST /v2/reporting/ingest/queue-log and /cdr', () => {
   it("when lines name another tenant's queue, then they are skipped like an unknown queue and nothing is stored", async () => {
     const res = await app.request('POST', QLOG, { token: admin, body: { lines: GLOBEX } });
     expect(res.body).to.deep.include({ imported: 0, unknownQueues: { 500: 1 } });
-    const stored = app.deps.database.sqlite.prepare('SELECT count(*) FROM queue_events WHERE queue_id = 3').pluck().get();
+    const stored = rawSqlite(app.deps.database).prepare('SELECT count(*) FROM queue_events WHERE queue_id = 3').pluck().get();
     expect(stored).to.equal(0);
     expect((await app.request('POST', QLOG, { token: globex, body: { lines: GLOBEX } })).body).to.include({ imported: 1 });
   });
@@ -78,7 +79,7 @@ describe('POST /v2/reporting/ingest/queue-log and /cdr', () => {
       '"","101","18725550000","from-internal","""Alice Smith"" <101>","PJSIP/101-00000031","PJSIP/voip-trunk-00000032","Dial","PJSIP/1@t","2026-11-04 12:00:00","2026-11-04 12:00:10","2026-11-04 12:01:10",70,60,"ANSWERED","DOCUMENTATION","1793793600.31",""';
     const res = await app.request('POST', CDR, { token: admin, body: { lines: [row], timezone: 'Europe/Moscow' } });
     expect(res.body).to.include({ imported: 1, timezone: 'Europe/Moscow' });
-    const start = app.deps.database.sqlite.prepare("SELECT start_at FROM cdr_calls WHERE unique_id = '1793793600.31'").pluck().get();
+    const start = rawSqlite(app.deps.database).prepare("SELECT start_at FROM cdr_calls WHERE unique_id = '1793793600.31'").pluck().get();
     expect(start).to.equal(Date.parse('2026-11-04T09:00:00Z') / 1000);
     expectError(await app.request('POST', CDR, { token: admin, body: { lines: [row], timezone: 'Mars/Olympus' } }), 400, ['timezone']);
     const refused = await app.request('POST', CDR, { token: admin, body: { lines: ['a,b,c', 'not,a,cdr'] } });

@@ -5,6 +5,7 @@ import { buildBranch, buildTenant, buildUser, ROLE, tokenFor, twoTenants } from 
 import { buildExtension, buildPhoneNumber } from '../helpers/records';
 import { ACME } from '../helpers/fixtures';
 import { readFixtureFile, seedFixture } from '../../src/seed/seed';
+import { rowCount } from '../helpers/engine';
 
 describe('phone numbers: GET /v2/admin/phone-numbers/', () => {
   let app: TestApp;
@@ -210,8 +211,8 @@ describe('POST and DELETE /v2/admin/phone-numbers (additions to the hosted API)'
   });
 
   it("when the number is taken or the branch or SMS extension is another tenant's, then 409 or 400 naming them, and nothing is stored", async () => {
-    const count = () => app.deps.database.sqlite.prepare('SELECT count(*) FROM phone_numbers').pluck().get();
-    const n = count();
+    const count = () => rowCount(app.deps.db, 'phone_numbers');
+    const n = await count();
     const existing = (await app.request('GET', '/v2/admin/phone-numbers/1', { token: admin })).body.number as string;
     expectError(
       await app.request('POST', '/v2/admin/phone-numbers', {
@@ -237,6 +238,6 @@ describe('POST and DELETE /v2/admin/phone-numbers (additions to the hosted API)'
       ['number'],
     );
     expectError(await app.request('DELETE', '/v2/admin/phone-numbers/4', { token: admin }), 404); // tenant 2's
-    expect(count()).to.equal(n);
+    expect(await count()).to.equal(n);
   });
 });

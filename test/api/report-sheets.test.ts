@@ -6,6 +6,7 @@ import { expectError } from '../helpers/errors';
 import { tokenFor } from '../helpers/factories';
 import { seedAcmeWithSampleLogs } from '../helpers/pbx-logs';
 import { csvText, download, flatten, parseCsv, readXlsx } from '../helpers/sheets';
+import { rawSqlite } from '../helpers/engine';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 type Json = Record<string, unknown>;
@@ -109,7 +110,7 @@ describe('every reporting endpoint as CSV and XLSX (reporting.md R24)', () => {
     app = await startTestApp({ clock: { now: () => Date.parse('2026-12-10T12:00:00Z') } });
     await seedAcmeWithSampleLogs(app);
     // Callers whose numbers are formula-shaped (a spreadsheet would run them) and a real phone number
-    const importer = new QueueLogImporter(app.deps.database.sqlite);
+    const importer = new QueueLogImporter(rawSqlite(app.deps.database));
     const t = Date.parse('2026-12-02T15:00:00Z') / 1000;
     const callers = ['=HYPERLINK("http://evil.example","x")', '+1 312 555 0100', '-2+3', '@SUM(A1:A9)', '\tTAB', '+13125550100', '-15'];
     importer.importLines(

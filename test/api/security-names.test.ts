@@ -7,6 +7,7 @@ import { expectError } from '../helpers/errors';
 import { buildBranch, buildTenant, buildUser, ROLE, tokenFor } from '../helpers/factories';
 import { startLiveSite, type LiveSite } from '../helpers/live-site';
 import { buildExtension, buildPhoneNumber, buildWebhook } from '../helpers/records';
+import { rawSqlite } from '../helpers/engine';
 
 /*
  * Issue 27, point 2: Asterisk compares queue and agent names with strcasecmp, which folds ASCII letters only. A
@@ -119,7 +120,7 @@ describe('security: a Unicode case twin of a PBX name does not cross tenants (is
     const res = await app.request('POST', '/v2/reporting/ingest/queue-log', { token: twinToken, body: { lines } });
     expect(res.status, res.text).to.equal(201);
     expect(res.body).to.deep.include({ imported: 1, unknownQueues: { kbilling: 1 } });
-    const stored = app.deps.database.sqlite.prepare('SELECT count(*) FROM queue_events WHERE queue_id = ?').pluck();
+    const stored = rawSqlite(app.deps.database).prepare('SELECT count(*) FROM queue_events WHERE queue_id = ?').pluck();
     expect(stored.get(twinQueue)).to.equal(1);
   });
 

@@ -10,6 +10,7 @@ import type { TestApp } from '../helpers/app';
 import { expectError } from '../helpers/errors';
 import { ROLE, buildUser, tokenFor } from '../helpers/factories';
 import { startLiveSite, type LiveSite } from '../helpers/live-site';
+import { rowCount } from '../helpers/engine';
 
 /*
  * Issue 27, point 4: every text that reaches the PBX (an AMI header) or a log file the PBX writes (queue_log) is one
@@ -49,8 +50,8 @@ describe('security: text that reaches the PBX is one line (issue 27)', function 
   });
 
   it('when extName, peerName, an alias, a queue logName or name holds one of them, then 400 naming it and nothing is stored', async () => {
-    const count = (table: 'extensions' | 'queues') => app.deps.database.sqlite.prepare(`SELECT count(*) FROM ${table}`).pluck().get();
-    const [exts, queues] = [count('extensions'), count('queues')];
+    const count = (table: 'extensions' | 'queues') => rowCount(app.deps.db, table);
+    const [exts, queues] = [await count('extensions'), await count('queues')];
     const ext = await extId(209);
     for (const c of [...CONTROLS, '|']) {
       expectError(await post('/v2/extensions', { tenantId: 1, extNum: 950, peerName: 'PJSIP/950', extName: `Eve${c}` }), 400, ['extName']);
@@ -62,7 +63,7 @@ describe('security: text that reaches the PBX is one line (issue 27)', function 
       expectError(await post('/v2/queues', { tenantId: 1, name: 'Q', logName: `q950${c}` }), 400, ['logName']);
     }
     for (const c of CONTROLS) expectError(await post('/v2/queues', { tenantId: 1, name: `Q${c}`, logName: 'q950' }), 400, ['name']);
-    expect([count('extensions'), count('queues')]).to.deep.equal([exts, queues]);
+    expect([await count('extensions'), await count('queues')]).to.deep.equal([exts, queues]);
   });
 
   it('when a name stored before the rule (CLI, fixture, pbx sync) holds a line break, then agent-login is a 409 naming it, and nothing reaches the PBX', async () => {

@@ -4,6 +4,7 @@ import { expectError } from '../helpers/errors';
 import { census, fillEveryKind, ownerClause, tables } from '../helpers/every-kind';
 import { buildUser, ROLE, tokenFor } from '../helpers/factories';
 import { seedAcmeWithSampleLogs } from '../helpers/pbx-logs';
+import { rawSqlite } from '../helpers/engine';
 
 // Deleting a tenant or a queue is the database's work (issue 32, db/migrations/2026-11-27T1400_cascade_deletes.ts).
 // acme.json's tenant 1 has the sample logs imported (lines, report rows, CDRs); each tenant also gets a record of every
@@ -14,14 +15,14 @@ describe('deleting a tenant or a queue (issue 32): the database deletes what the
   before(async () => {
     app = await startTestApp({ clock: { now: () => Date.parse('2026-11-22T12:00:00Z') } });
     await seedAcmeWithSampleLogs(app);
-    const s = app.deps.database.sqlite;
+    const s = rawSqlite(app.deps.database);
     for (const tenant of [1, 2, 3]) fillEveryKind(s, tenant);
     root = await tokenFor(app, await buildUser(app.deps.database.db, 3, ROLE.platform)); // tenant 1 is not its own
   });
   after(() => app.close());
 
   it('when a tenant with every kind of record is deleted with cascade=1, then nothing of it is left and the other tenants keep every row', async () => {
-    const s = app.deps.database.sqlite;
+    const s = rawSqlite(app.deps.database);
     const before = census(s, [1, 2, 3]);
     const owned = Object.keys(before).filter((t) => ownerClause(s, t) !== undefined);
     // Every table a tenant owns rows of has rows of the doomed tenant and of the others: the test covers each kind.
@@ -52,7 +53,7 @@ describe('deleting a tenant or a queue (issue 32): the database deletes what the
   });
 
   it("when a queue is deleted with cascade=1, then its lines, report rows and sent events go, its CDR rows stay without it, and other queues' rows stay", async () => {
-    const s = app.deps.database.sqlite;
+    const s = rawSqlite(app.deps.database);
     const queue = fillEveryKind(s, 2).queue;
     const byQueue = (q: number) =>
       Object.fromEntries(
@@ -77,7 +78,7 @@ describe('deleting a tenant or a queue (issue 32): the database deletes what the
   });
 
   it('when a branch still used by users, extensions, queues or phone numbers is deleted, then 409 and nothing changes', async () => {
-    const s = app.deps.database.sqlite;
+    const s = rawSqlite(app.deps.database);
     const { branch } = fillEveryKind(s, 3);
     const before = census(s, [2, 3]);
     const res = await app.request('DELETE', `/v2/admin/branches/${branch}`, { token: root });

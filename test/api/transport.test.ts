@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { expectError } from '../helpers/errors';
 import { buildUser, ROLE, tokenFor, twoTenants } from '../helpers/factories';
+import { sql } from 'kysely';
 
 describe('transport and errors (decisions.md §1, §2)', () => {
   let app: TestApp;
@@ -70,13 +71,13 @@ describe('transport and errors (decisions.md §1, §2)', () => {
   });
 
   it('when something unexpected fails, then 500 GeneralError with a generic message and no internals', async () => {
-    app.deps.database.sqlite.exec('ALTER TABLE tenants RENAME TO tenants_gone');
+    await sql`ALTER TABLE tenants RENAME TO tenants_gone`.execute(app.deps.db);
     try {
       const res = await app.request('POST', '/v2/admin/branches', { token: cast.tokenRoot, body: { tenantId: cast.a.id, name: 'Broken' } });
       expectError(res, 500);
-      expect(res.text).not.to.match(/SQLITE|tenants|at \S+ \(|\.ts:\d+/);
+      expect(res.text).not.to.match(/SQLITE|relation|tenants|at \S+ \(|\.ts:\d+/);
     } finally {
-      app.deps.database.sqlite.exec('ALTER TABLE tenants_gone RENAME TO tenants');
+      await sql`ALTER TABLE tenants_gone RENAME TO tenants`.execute(app.deps.db);
     }
   });
 });

@@ -3,6 +3,7 @@ import { startTestApp, type TestApp } from '../helpers/app';
 import { expectError } from '../helpers/errors';
 import { buildTenant, buildUser, DEFAULT_PASSWORD, ROLE, tokenFor } from '../helpers/factories';
 import { startSmtp, type TestSmtp } from '../helpers/smtp';
+import { rowCount } from '../helpers/engine';
 
 /** POST /v2/admin/users/{id}/mfa-reset and /password-reset: an admin helps a user who lost its phone or password. */
 describe("an admin's MFA reset and password-reset e-mail for a user (issue 31)", function () {
@@ -93,8 +94,8 @@ describe("an admin's MFA reset and password-reset e-mail for a user (issue 31)",
     const waiting = smtp.received.length;
     expectError(await app.request('POST', `/v2/admin/users/${above.id}/password-reset`, { token }), 403);
     expectError(await app.request('POST', `/v2/admin/users/${foreign.id}/password-reset`, { token }), 404);
-    const count = app.deps.database.sqlite.prepare('SELECT count(*) FROM password_resets WHERE user_id IN (?, ?)').pluck();
-    expect(count.get(above.id, foreign.id)).to.equal(0);
+    expect(await rowCount(app.deps.db, 'password_resets', { user_id: above.id })).to.equal(0);
+    expect(await rowCount(app.deps.db, 'password_resets', { user_id: foreign.id })).to.equal(0);
     expect(smtp.received.length).to.equal(waiting);
   });
 });

@@ -3,6 +3,7 @@ import { startTestApp, type TestApp } from '../helpers/app';
 import { expectError } from '../helpers/errors';
 import { tokenFor } from '../helpers/factories';
 import { seedAcmeWithSampleLogs } from '../helpers/pbx-logs';
+import { rowCount } from '../helpers/engine';
 
 // acme.json: user 2 account admin of tenant 1, 4 a basic user of tenant 1, 6 account admin of tenant 2, 3 reports admin of tenant 1.
 describe("a tenant's users over the API (issue 18): /v2/admin/users", () => {
@@ -41,8 +42,8 @@ describe("a tenant's users over the API (issue 18): /v2/admin/users", () => {
   });
 
   it('when a role above the caller is given or taken, a user of another tenant named, or an e-mail taken, then 403, 404, 409 or 400 and nothing changes', async () => {
-    const count = () => app.deps.database.sqlite.prepare('SELECT count(*) FROM users').pluck().get();
-    const n = count();
+    const count = () => rowCount(app.deps.db, 'users');
+    const n = await count();
     const post = (body: object) =>
       app.request('POST', '/v2/admin/users', { token: admin, body: { tenantId: 1, password: 'long enough', ...body } });
     expectError(await post({ email: 'boss@acme.example', userRole: 1 }), 403);
@@ -61,7 +62,7 @@ describe("a tenant's users over the API (issue 18): /v2/admin/users", () => {
     expectError(await app.request('PATCH', '/v2/admin/users/2', { token: admin, body: { userRole: 1 } }), 403); // its own role, raised
     expectError(await app.request('DELETE', '/v2/admin/users/2', { token: admin }), 409); // itself
     expectError(await app.request('GET', '/v2/admin/users', { token: reports }), 403);
-    expect(count()).to.equal(n);
+    expect(await count()).to.equal(n);
   });
 
   it("when a user's role changes, then its tokens end; a deleted user cannot sign in", async () => {

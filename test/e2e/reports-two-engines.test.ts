@@ -18,6 +18,7 @@ import { serviceLevelReport } from '../../src/modules/queue-reports/service-leve
 import { startTestApp, type TestApp } from '../helpers/app';
 import { seedAcmeWithSampleLogs, seedAsteriskRun } from '../helpers/pbx-logs';
 import { sharedPostgres } from '../helpers/postgres';
+import { rawSqlite } from '../helpers/engine';
 
 /*
  * The queue reports give the same answers on SQLite and on PostgreSQL (issue 32, docs/design/postgresql.md §2.1).
@@ -79,7 +80,7 @@ for (const set of DATA_SETS)
       sqlite = app.deps.database.db;
       if (set.nonAsciiPeers) {
         // 'É' (U+00C9) and 'ë' sort after every ASCII letter by code point, and differently under most collations.
-        const raw = app.deps.database.sqlite;
+        const raw = rawSqlite(app.deps.database);
         const ids = raw.prepare('SELECT id FROM agents ORDER BY id LIMIT 2').pluck().all() as number[];
         expect(ids).to.have.length(2);
         raw.prepare('UPDATE agents SET peer = ? WHERE id = ?').run('SIP/Élodie', ids[0]);

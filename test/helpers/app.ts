@@ -10,6 +10,7 @@ import type { AppDeps } from '../../src/deps';
 import { silentLogger, type Logger } from '../../src/log';
 import type { LiveStreamOptions } from '../../src/modules/live-queues/live-stream';
 import { buildDeps } from '../../src/runtime';
+import { forgetTestDatabase, testDatabaseEnv } from './engine';
 
 export interface TestResponse<T = any> {
   status: number;
@@ -56,15 +57,16 @@ export class TestClock {
 }
 
 /**
- * A fresh data directory with a migrated SQLite file, the real app on a loopback port, and a small
- * fetch client. Responses are checked against their schemas (checkResponses), so every API test also
- * checks the JSON types of what it gets back.
+ * A fresh data directory with a migrated SQLite file (with TARS_TEST_ENGINE=postgres: a fresh PostgreSQL
+ * database copied from the migrated template, the same one again for the same `dataDir`, dropped on close),
+ * the real app on a loopback port, and a small fetch client. Responses are checked against their schemas
+ * (checkResponses), so every API test also checks the JSON types of what it gets back.
  */
 export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'tars-test-'));
   // The PBX's zone is UTC unless a test says otherwise: the machine running the tests may be anywhere.
   const config = loadConfig(
-    { TARS_LOG_LEVEL: 'silent', TARS_PBX_TIMEZONE: 'UTC', ...opts.env },
+    { TARS_LOG_LEVEL: 'silent', TARS_PBX_TIMEZONE: 'UTC', ...(await testDatabaseEnv(dataDir)), ...opts.env },
     { 'data-dir': dataDir, host: '127.0.0.1', port: '0' },
   );
   const deps = await buildDeps(config, opts.log ?? silentLogger, opts.clock);
@@ -86,7 +88,10 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
       deps.live.stop();
       deps.mailer.close();
       await deps.database.close();
-      if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
+      if (!opts.dataDir) {
+        rmSync(dataDir, { recursive: true, force: true });
+        await forgetTestDatabase(dataDir);
+      }
     },
   };
 }

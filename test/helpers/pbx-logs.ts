@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { OpenDatabase, Sqlite } from '../../src/db/database';
 import { Validator } from '../../src/validation/validation';
 import { openDataDir } from '../../src/runtime';
+import { copyRows } from '../../src/db/copy';
 import { CdrImporter } from '../../src/modules/pbx-logs/cdr-importer';
 import { importFile } from '../../src/modules/pbx-logs/file-import';
 import { QueueLogImporter } from '../../src/modules/pbx-logs/queue-log-importer';
@@ -11,17 +12,44 @@ import { readFixtureFile, seedFixture } from '../../src/seed/seed';
 import { startTestApp, type TestApp } from './app';
 import { tokenFor } from './factories';
 import { ACME, FIXTURES } from './fixtures';
+import { rawSqlite } from './engine';
 
 export { FIXTURES };
 export const QUEUE_LOG_SAMPLE = join(FIXTURES, 'queue_log.sample');
 export const CDR_SAMPLE = join(FIXTURES, 'Master.csv.sample');
 
+/**
+ * Seeds `fixture` and imports the logs with the importers the CLI uses; answers the queue_log import's summary.
+ * On PostgreSQL, where the importer does not run yet (design step 6), both are done in a SQLite file beside it and
+ * every row is copied over by `tars db copy`'s code (src/db/copy.ts): the same rows the import would have made.
+ */
+async function seedAndImport(app: TestApp, fixture: string, queueLog: string, cdr: string): Promise<Record<string, unknown>> {
+  const { database, validator } = app.deps;
+  if (database.engine === 'sqlite') {
+    await seedFixture(database, validator, await readFixtureFile(fixture), new Date());
+    const summary = await importFile(new QueueLogImporter(rawSqlite(database)), queueLog);
+    await importFile(new CdrImporter(rawSqlite(database)), cdr);
+    return summary.toJSON() as unknown as Record<string, unknown>;
+  }
+  const staging = mkdtempSync(join(tmpdir(), 'tars-pg-staging-'));
+  const sqlite = await openDataDir(staging);
+  try {
+    await seedFixture(sqlite, validator, await readFixtureFile(fixture), new Date());
+    const summary = await importFile(new QueueLogImporter(sqlite.sqlite), queueLog);
+    await importFile(new CdrImporter(sqlite.sqlite), cdr);
+    const copies = await copyRows(sqlite.db, database.db);
+    const bad = copies.filter((c) => !c.ok).map((c) => c.table);
+    if (bad.length > 0) throw new Error(`the copy into PostgreSQL differs in ${bad.join(', ')}`);
+    return summary.toJSON() as unknown as Record<string, unknown>;
+  } finally {
+    await sqlite.close();
+    rmSync(staging, { recursive: true, force: true });
+  }
+}
+
 /** Seeds acme.json and imports the two sample logs with the importers the CLI uses. */
 export async function seedAcmeWithSampleLogs(app: TestApp): Promise<void> {
-  const { database, validator } = app.deps;
-  await seedFixture(database, validator, await readFixtureFile(ACME), new Date());
-  await importFile(new QueueLogImporter(database.sqlite), QUEUE_LOG_SAMPLE);
-  await importFile(new CdrImporter(database.sqlite), CDR_SAMPLE);
+  await seedAndImport(app, ACME, QUEUE_LOG_SAMPLE, CDR_SAMPLE);
 }
 
 /** The recorded Asterisk 22 run (test/fixtures/asterisk): its fixture seeded, its queue_log and Master.csv imported. */
@@ -29,11 +57,7 @@ export const ASTERISK_RUN = join(FIXTURES, 'asterisk');
 
 /** Seeds the recorded run's fixture and imports its two logs as the CLI would; answers the queue_log import's summary. */
 export async function seedAsteriskRun(app: TestApp): Promise<Record<string, unknown>> {
-  const { database, validator } = app.deps;
-  await seedFixture(database, validator, await readFixtureFile(join(ASTERISK_RUN, 'fixture.json')), new Date());
-  const summary = await importFile(new QueueLogImporter(database.sqlite), join(ASTERISK_RUN, 'queue_log'));
-  await importFile(new CdrImporter(database.sqlite), join(ASTERISK_RUN, 'Master.csv'));
-  return summary.toJSON() as unknown as Record<string, unknown>;
+  return seedAndImport(app, join(ASTERISK_RUN, 'fixture.json'), join(ASTERISK_RUN, 'queue_log'), join(ASTERISK_RUN, 'Master.csv'));
 }
 
 /** A test app on the recorded run, its clock the day after it (2026-11-24 12:00 UTC), and its user 1's token. */

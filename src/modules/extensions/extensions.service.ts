@@ -1,7 +1,8 @@
 import type { Caller } from '../../access/caller';
 import { pageOf, pageWindow, type Page, type PageQuery } from '../../access/paging';
 import { listScope, requireTenant } from '../../access/scope';
-import { transaction, type Db, type OpenDatabase } from '../../db/database';
+import { transaction, type Db } from '../../db/database';
+import type { AnyDatabase } from '../../db/engine';
 import { badRequest, conflict, notFound } from '../../errors';
 import type { SchemaTypes } from '../../validation/schema-types';
 import { isBranchOfTenant } from '../branches/branches.repository';
@@ -27,7 +28,7 @@ export type ExtensionUpdate = SchemaTypes['extension-update'];
 /** What this service uses (docs/architecture.md, "The service shape"): the raw connection too, to re-resolve. */
 export interface ExtensionDeps {
   readonly db: Db;
-  readonly database: OpenDatabase;
+  readonly database: AnyDatabase;
 }
 
 export const toApiExtension = (r: ExtensionRow): ApiExtension => ({

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Caller } from '../../access/caller';
 import { requireTenant } from '../../access/scope';
-import { transaction, type Db, type OpenDatabase } from '../../db/database';
+import { transaction, type Db } from '../../db/database';
+import type { AnyDatabase } from '../../db/engine';
 import { conflict, forbidden } from '../../errors';
 import type { Config } from '../../config';
 import type { SchemaTypes } from '../../validation/schema-types';
@@ -28,7 +29,7 @@ import { isPbxName, PBX_NAME_RULE } from '../../text-rules';
 /** What the sync uses: the database, and its raw connection for the stored lines to resolve their agents again. */
 export interface SyncDeps {
   readonly db: Db;
-  readonly database: OpenDatabase;
+  readonly database: AnyDatabase;
 }
 
 export interface PlannedExtension {

@@ -1,4 +1,4 @@
-import type { OpenDatabase } from '../../db/database';
+import { sqliteOf, type AnyDatabase } from '../../db/engine';
 import type { Caller } from '../../access/caller';
 import type { Clock } from '../../clock';
 import type { Config } from '../../config';
@@ -13,7 +13,7 @@ export type IngestBody = SchemaTypes['ingest-lines'];
 
 /** What this service uses (docs/architecture.md, "The service shape"): the raw connection the importers write through. */
 export interface IngestDeps {
-  readonly database: OpenDatabase;
+  readonly database: AnyDatabase;
   readonly clock: Clock;
   readonly config: Pick<Config, 'pbxTimezone'>;
 }
@@ -42,7 +42,8 @@ export async function ingestLines(
       timezone: body.timezone ?? deps.config.pbxTimezone,
       record: { source: 'ingest', kind: kind === 'queue-log' ? 'queue_log' : 'cdr', now: () => clock.now() },
     } as const;
-    const importer = kind === 'queue-log' ? new QueueLogImporter(database.sqlite, opts) : new CdrImporter(database.sqlite, opts);
+    const sqlite = sqliteOf(database, 'Importing PBX logs');
+    const importer = kind === 'queue-log' ? new QueueLogImporter(sqlite, opts) : new CdrImporter(sqlite, opts);
     importer.importLines(body.lines);
     return importer.finish().toJSON();
   });

@@ -2,7 +2,7 @@ import type { Caller } from '../../access/caller';
 import { pageOf, pageWindow } from '../../access/paging';
 import { ALL_TENANTS, listScope, scopeOfStoredRow } from '../../access/scope';
 import type { Clock } from '../../clock';
-import type { OpenDatabase } from '../../db/database';
+import { sqliteOf, type AnyDatabase } from '../../db/engine';
 import { AppError, conflict, forbidden, notFound } from '../../errors';
 import type { SchemaTypes } from '../../validation/schema-types';
 import { CdrImporter } from './cdr-importer';
@@ -23,7 +23,7 @@ type ListQuery = SchemaTypes['list-query'];
 
 /** What these use: the database (the record through Kysely, an import again on the raw connection) and the clock. */
 export interface PbxImportDeps {
-  readonly database: OpenDatabase;
+  readonly database: AnyDatabase;
   readonly clock: Clock;
 }
 
@@ -68,7 +68,7 @@ export async function listImports(deps: PbxImportDeps, caller: Caller, q: ListQu
 }
 
 /** One "Import again" at a time per database: it holds the connection while it reads the file. */
-const running = new WeakSet<OpenDatabase>();
+const running = new WeakSet<AnyDatabase>();
 
 /**
  * Imports the file of a recorded import again, from the path recorded then (never one a request names), in the
@@ -95,7 +95,9 @@ export async function importAgain(deps: PbxImportDeps, caller: Caller, id: numbe
     const path = row.path;
     const newId = await database.db.connection().execute(async () => {
       const importer: LineImporter & { recordId: number | undefined } =
-        row.kind === 'queue_log' ? new QueueLogImporter(database.sqlite, opts) : new CdrImporter(database.sqlite, opts);
+        row.kind === 'queue_log'
+          ? new QueueLogImporter(sqliteOf(database, 'Importing PBX logs'), opts)
+          : new CdrImporter(sqliteOf(database, 'Importing PBX logs'), opts);
       try {
         await importFile(importer, path);
       } catch (err) {

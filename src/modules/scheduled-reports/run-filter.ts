@@ -1,7 +1,8 @@
 import type { Selectable } from 'kysely';
 import type { Config } from '../../config';
 import type { Clock } from '../../clock';
-import type { Db, OpenDatabase } from '../../db/database';
+import type { Db } from '../../db/database';
+import type { AnyDatabase } from '../../db/engine';
 import type { Logger } from '../../log';
 import type { Mailer } from '../../mail/mailer';
 import type { Validator } from '../../validation/validation';
@@ -27,7 +28,7 @@ export type FilterRow = Selectable<SavedFilterTable>;
 export interface ReportDeps {
   readonly db: Db;
   /** The raw connection the REPORTSENT and REPORTFAILED events are written through. */
-  readonly database: OpenDatabase;
+  readonly database: AnyDatabase;
   readonly validator: Validator;
   readonly mailer: Mailer;
   readonly clock: Clock;

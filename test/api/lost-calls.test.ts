@@ -107,11 +107,11 @@ describe('POST /v2/reporting/queues/lost-calls (reporting.md R22)', () => {
     app = await startTestApp({ clock: { now: () => Date.parse('2026-12-10T12:00:00Z') } });
     await seedAcmeWithSampleLogs(app);
     const queueLog = new QueueLogImporter(app.deps.database.sqlite);
-    queueLog.importLines(LINES);
-    queueLog.finish();
+    await queueLog.importLines(LINES);
+    await queueLog.finish();
     const cdr = new CdrImporter(app.deps.database.sqlite);
-    cdr.importLines(CDR);
-    cdr.finish();
+    await cdr.importLines(CDR);
+    await cdr.finish();
     token = await tokenFor(app, { id: 2 });
   });
   after(() => app.close());

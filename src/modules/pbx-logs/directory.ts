@@ -1,7 +1,8 @@
 import type { Sqlite } from '../../db/database';
 import { inScope, type TenantScope } from '../../access/scope';
 import { AgentNames, type DirectoryExtension, type ExtensionRef } from './agent-names';
-import { pbxLogs, type PbxLogs } from './pbx-logs.repository';
+import type { ImportStore, StoredExtension, StoredQueue } from './import-store';
+import { pbxLogs } from './pbx-logs.repository';
 import { pbxNameKey } from '../../pbx-name';
 
 export type { ExtensionRef };
@@ -35,27 +36,43 @@ export class PbxDirectory {
   private readonly names = new Map<number, AgentNames>();
   private readonly agents = new Map<string, number>();
   private readonly resolved = new Map<number, Map<string, ResolvedAgent>>();
-  private readonly repo: PbxLogs;
 
+  /** `store`: where agent names are interned (the importers); the live layer, which only places calls, has none. */
   constructor(
-    sqlite: Sqlite,
     private readonly scope: TenantScope,
-  ) {
-    this.repo = pbxLogs(sqlite);
-    this.reload();
+    private readonly store?: Pick<ImportStore, 'queues' | 'extensions' | 'agentId'>,
+  ) {}
+
+  /** A directory read now through SQLite's raw connection (the live layer's call placing: synchronous). */
+  static ofSqlite(sqlite: Sqlite, scope: TenantScope): PbxDirectory {
+    const directory = new PbxDirectory(scope);
+    directory.loadSqlite(sqlite);
+    return directory;
   }
 
-  reload(): void {
+  /** Reads the queues and extensions again through SQLite's raw connection. */
+  loadSqlite(sqlite: Sqlite): void {
+    const s = pbxLogs(sqlite);
+    this.load(s.queues.all(), s.extensions.all());
+  }
+
+  /** Reads the queues and extensions again through the store. */
+  async reload(): Promise<void> {
+    if (!this.store) throw new Error('PbxDirectory.reload: no store');
+    this.load(await this.store.queues(), await this.store.extensions());
+  }
+
+  private load(queues: readonly StoredQueue[], extensions: readonly StoredExtension[]): void {
     this.queues.clear();
     this.queuesByTenant.clear();
     this.names.clear();
     this.resolved.clear();
-    for (const q of this.repo.queues.all().filter((q) => inScope(this.scope, q.tenantId))) {
+    for (const q of queues.filter((q) => inScope(this.scope, q.tenantId))) {
       this.queues.set(pbxNameKey(q.logName), { id: q.id, tenantId: q.tenantId, name: q.name });
       this.queuesByTenant.set(q.tenantId, [...(this.queuesByTenant.get(q.tenantId) ?? []), q.id]);
     }
     const byTenant = new Map<number, DirectoryExtension[]>();
-    for (const e of this.repo.extensions.all().filter((e) => inScope(this.scope, e.tenantId))) {
+    for (const e of extensions.filter((e) => inScope(this.scope, e.tenantId))) {
       byTenant.set(e.tenantId, [...(byTenant.get(e.tenantId) ?? []), e]);
     }
     for (const [tenantId, extensions] of byTenant) this.names.set(tenantId, new AgentNames(extensions));
@@ -100,30 +117,36 @@ export class PbxDirectory {
   }
 
   /**
-   * An agent string of a tenant resolved (R14): `raw` the interned string itself, `agent` the interned
-   * peerName of the extension it names (the string itself when it names none; 0 for ""), `peer` that peerName.
-   * Kept per tenant and name: an import asks for the same few hundred names millions of times.
+   * An agent string of a tenant resolved (R14), when it was resolved before (else `resolveAgent`): `raw` the
+   * interned string itself, `agent` the interned peerName of the extension it names (the string itself when it
+   * names none; 0 for ""), `peer` that peerName. Kept per tenant and name: an import asks for the same few hundred
+   * names millions of times.
    */
-  agentIds(tenantId: number, name: string): ResolvedAgent {
+  agentIds(tenantId: number, name: string): ResolvedAgent | undefined {
+    return this.resolved.get(tenantId)?.get(name);
+  }
+
+  /** agentIds, resolving (and interning) the name the first time. Must run inside the import's write transaction. */
+  async resolveAgent(tenantId: number, name: string): Promise<ResolvedAgent> {
     let byName = this.resolved.get(tenantId);
     if (!byName) this.resolved.set(tenantId, (byName = new Map()));
     let r = byName.get(name);
     if (r === undefined) {
-      const raw = this.agentId(name);
+      const raw = await this.agentId(name);
       const peer = this.extensionOf(tenantId, name)?.peer;
-      r = { raw, agent: peer === undefined || peer === name ? raw : this.agentId(peer), peer };
+      r = { raw, agent: peer === undefined || peer === name ? raw : await this.agentId(peer), peer };
       byName.set(name, r);
     }
     return r;
   }
 
   /** The interned id of an agent name; 0 for "". Must run inside the import's write transaction. */
-  agentId(peer: string): number {
+  async agentId(peer: string): Promise<number> {
     if (peer === '') return 0;
     let id = this.agents.get(peer);
     if (id === undefined) {
-      this.repo.insertAgent.run({ peer });
-      id = this.repo.agentId.get({ peer })?.id as number;
+      if (!this.store) throw new Error('PbxDirectory.agentId: no store');
+      id = await this.store.agentId(peer);
       this.agents.set(peer, id);
     }
     return id;

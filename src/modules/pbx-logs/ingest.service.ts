@@ -43,7 +43,7 @@ export async function ingestLines(
       record: { source: 'ingest', kind: kind === 'queue-log' ? 'queue_log' : 'cdr', now: () => clock.now() },
     } as const;
     const importer = kind === 'queue-log' ? new QueueLogImporter(database.sqlite, opts) : new CdrImporter(database.sqlite, opts);
-    importer.importLines(body.lines);
-    return importer.finish().toJSON();
+    await importer.importLines(body.lines);
+    return (await importer.finish()).toJSON();
   });
 }

@@ -27,12 +27,12 @@ function siteOf(deps: LiveEventDeps): PbxDirectory {
   const now = deps.clock.now();
   const kept = directories.get(deps);
   if (!kept) {
-    const directory = new PbxDirectory(deps.sqlite, ALL_TENANTS);
+    const directory = PbxDirectory.ofSqlite(deps.sqlite, ALL_TENANTS);
     directories.set(deps, { directory, loadedAt: now });
     return directory;
   }
   if (now - kept.loadedAt > 10_000) {
-    kept.directory.reload();
+    kept.directory.loadSqlite(deps.sqlite);
     kept.loadedAt = now;
   }
   return kept.directory;

@@ -9,6 +9,7 @@ import { openPostgres, type PostgresDatabase } from '../../src/db/engine';
 import { migrateToLatest } from '../../src/db/migrate';
 import { CdrImporter } from '../../src/modules/pbx-logs/cdr-importer';
 import { importFile } from '../../src/modules/pbx-logs/file-import';
+import { holdingImportLock, LOCK_HELD } from '../../src/modules/pbx-logs/pbx-logs-postgres.repository';
 import { QueueLogImporter } from '../../src/modules/pbx-logs/queue-log-importer';
 import { openDataDir } from '../../src/runtime';
 import { readFixtureFile, seedFixture } from '../../src/seed/seed';
@@ -167,3 +168,33 @@ for (const set of DATA_SETS)
       expect(comparable(split)).to.deep.equal(comparable(whole));
     });
   });
+
+describe('the import lock on PostgreSQL (two pools on one database, as two instances)', function () {
+  this.timeout(60_000);
+
+  it('when one instance imports a file, then another refuses the same file meanwhile, takes another file, and takes the first once it is done', async () => {
+    const url = await (await sharedPostgres()).createDatabase();
+    const one = openPostgres(url, { poolSize: 2 });
+    const two = openPostgres(url, { poolSize: 2 });
+    try {
+      let release: () => void = () => undefined;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let started: () => void = () => undefined;
+      const running = new Promise<void>((resolve) => (started = resolve));
+      const first = holdingImportLock(one.db, 'import:queue-log:a', async () => {
+        started();
+        await held;
+        return 'imported';
+      });
+      await running;
+      expect(await holdingImportLock(two.db, 'import:queue-log:a', async () => 'imported too')).to.equal(LOCK_HELD);
+      expect(await holdingImportLock(two.db, 'import:queue-log:b', async () => 'another file')).to.equal('another file');
+      release();
+      expect(await first).to.equal('imported');
+      expect(await holdingImportLock(two.db, 'import:queue-log:a', async () => 'now')).to.equal('now');
+    } finally {
+      await one.close();
+      await two.close();
+    }
+  });
+});

@@ -42,7 +42,7 @@ export async function ingestLines(
       timezone: body.timezone ?? deps.config.pbxTimezone,
       record: { source: 'ingest', kind: kind === 'queue-log' ? 'queue_log' : 'cdr', now: () => clock.now() },
     } as const;
-    const importer = kind === 'queue-log' ? new QueueLogImporter(database.sqlite, opts) : new CdrImporter(database.sqlite, opts);
+    const importer = kind === 'queue-log' ? new QueueLogImporter(database, opts) : new CdrImporter(database, opts);
     await importer.importLines(body.lines);
     return (await importer.finish()).toJSON();
   });

@@ -95,7 +95,7 @@ export async function importAgain(deps: PbxImportDeps, caller: Caller, id: numbe
     const path = row.path;
     const newId = await database.db.connection().execute(async () => {
       const importer: LineImporter & { recordId: number | undefined } =
-        row.kind === 'queue_log' ? new QueueLogImporter(database.sqlite, opts) : new CdrImporter(database.sqlite, opts);
+        row.kind === 'queue_log' ? new QueueLogImporter(database, opts) : new CdrImporter(database, opts);
       try {
         await importFile(importer, path);
       } catch (err) {

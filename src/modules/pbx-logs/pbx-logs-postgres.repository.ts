@@ -423,3 +423,24 @@ export class PostgresImportStore implements ImportStore {
     await this.run(sql`UPDATE pbx_imports SET finished_at = ${finishedAt}, summary = ${summary} WHERE id = ${id}`);
   }
 }
+
+/** Answered by holdingImportLock when another session holds the lock. */
+export const LOCK_HELD = Symbol('lock held');
+
+/**
+ * Runs `work` while this process holds the session lock named `name` (pg_try_advisory_lock on one connection kept
+ * for the run, released at its end or when the session dies); LOCK_HELD at once when another session holds it:
+ * an import of one file runs once, whichever instances start it (docs/postgresql.md, "Imports").
+ */
+export async function holdingImportLock<T>(db: Db, name: string, work: () => Promise<T>): Promise<T | typeof LOCK_HELD> {
+  return db.connection().execute(async (conn) => {
+    const key = lockKeyOf(name);
+    const { rows } = await sql<{ locked: boolean }>`SELECT pg_try_advisory_lock(${TARS_LOCK_SPACE}, ${key}) AS locked`.execute(conn);
+    if (rows[0]?.locked !== true) return LOCK_HELD;
+    try {
+      return await work();
+    } finally {
+      await sql`SELECT pg_advisory_unlock(${TARS_LOCK_SPACE}, ${key})`.execute(conn);
+    }
+  });
+}

@@ -27,5 +27,5 @@ export interface AgentResolveDeps {
 export async function reResolveAgents(deps: AgentResolveDeps, caller: Caller, tenantId: number): Promise<number> {
   requireTenant(caller.scope, tenantId);
   const { database } = deps;
-  return database.db.connection().execute(async () => agentIdentitiesChanged(database.sqlite, tenantId));
+  return database.db.connection().execute(async () => agentIdentitiesChanged(database, tenantId));
 }

@@ -11,7 +11,7 @@ import { createMailer } from './mail/mailer';
 import { createSmsGateway } from './mail/sms';
 import { registerGauges } from './metrics/gauges';
 import { Metrics } from './metrics/metrics';
-import { loadJwtSecret, TokenService } from './modules/auth/tokens';
+import { jwtSecretFor, TokenService } from './modules/auth/tokens';
 import { LiveQueues } from './modules/live-queues/live-queues';
 import { sessionResolver } from './modules/console/sessions.service';
 import { registerWebhookTypeFormat } from './modules/webhooks/webhooks.service';
@@ -68,7 +68,7 @@ export async function buildDeps(config: Config, log: Logger, clock: Clock = syst
     log,
     validator,
     clock,
-    tokens: new TokenService(loadJwtSecret(config.dataDir, config.jwtSecret), config.tokenTtlSeconds),
+    tokens: new TokenService(await jwtSecretFor(database.db, config.dataDir, config.jwtSecret), config.tokenTtlSeconds),
     mailer: createMailer(config.smtpUrl, config.mailFrom),
     sms: createSmsGateway(config.smsGatewayUrl),
     metrics: new Metrics(),

@@ -17,6 +17,8 @@ import * as moreIdsNeverReused from './2026-11-27T1200_more_ids_never_reused';
 import * as pbxImports from './2026-11-27T1300_pbx_imports';
 import * as cascadeDeletes from './2026-11-27T1400_cascade_deletes';
 import * as loginFailureIds from './2026-11-27T1500_login_failure_ids';
+import * as liveShared from './2026-11-27T1700_live_shared';
+import * as severalInstances from './2026-11-27T1800_several_instances';
 
 /**
  * Every migration, by name, imported statically so that the bundle and the standalone executable carry
@@ -41,4 +43,6 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-27T1300_pbx_imports': pbxImports,
   '2026-11-27T1400_cascade_deletes': cascadeDeletes,
   '2026-11-27T1500_login_failure_ids': loginFailureIds,
+  '2026-11-27T1700_live_shared': liveShared,
+  '2026-11-27T1800_several_instances': severalInstances,
 };

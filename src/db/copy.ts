@@ -34,18 +34,27 @@ type AnyDb = Kysely<any>; // eslint-disable-line @typescript-eslint/no-explicit-
 const PARAMETERS_PER_BATCH = 30_000;
 
 /**
+ * The settings every instance of a database shares (the JWT secret on PostgreSQL): not rows of the data, but where
+ * the secret lives on that engine (a file beside SQLite's database, a row on PostgreSQL), so `tars db copy` moves
+ * them itself (src/ops/db-copy.ts) and the row copy leaves the table out.
+ */
+export const SETTINGS_TABLE = 'tars_settings';
+
+/**
  * The TARS tables of a database (describeSchema's, which leaves out Kysely's own), parents before children, so
- * that every foreign key finds its row.
+ * that every foreign key finds its row; tars_settings left out (SETTINGS_TABLE).
  */
 export async function copiedTables(db: Db): Promise<CopiedTable[]> {
   const { tables } = await describeSchema(db);
   return parentsFirst(
-    tables.map((t) => ({
-      name: t.name,
-      columns: t.columns.map((c) => c.name),
-      primaryKey: t.primaryKey,
-      parents: t.foreignKeys.map((f) => f.table).filter((parent) => parent !== t.name),
-    })),
+    tables
+      .filter((t) => t.name !== SETTINGS_TABLE)
+      .map((t) => ({
+        name: t.name,
+        columns: t.columns.map((c) => c.name),
+        primaryKey: t.primaryKey,
+        parents: t.foreignKeys.map((f) => f.table).filter((parent) => parent !== t.name),
+      })),
   );
 }
 

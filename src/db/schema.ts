@@ -24,12 +24,15 @@ export interface Database extends ReportingTables {
   mfa_enrolments: MfaEnrolmentTable;
   password_resets: PasswordResetTable;
   login_failures: LoginFailureTable;
+  tars_settings: TarsSettingTable;
   report_runs: ReportRunTable;
   webhook_deliveries: WebhookDeliveryTable;
   webhook_attempts: WebhookAttemptTable;
   console_sessions: ConsoleSessionTable;
   wallboard_links: WallboardLinkTable;
   wallboard_link_queues: WallboardLinkQueueTable;
+  live_state: LiveStateTable;
+  ami_actions: AmiActionTable;
 }
 
 export interface TenantTable {
@@ -309,10 +312,49 @@ export interface PasswordResetTable {
   expires_at: number;
 }
 
+/** Per PBX, what the instance holding its AMI link last published (docs/design/postgresql.md §5.4). */
+export interface LiveStateTable {
+  pbx: string;
+  version: number;
+  /** Which instance wrote it: host and pid. */
+  holder: string;
+  /** The link's state as JSON: { state, since, reason, banner }. */
+  link: string;
+  last_event_at: number | null;
+  snapshot_at: number | null;
+  /** The queues as JSON (src/modules/live-queues/live-share.ts). */
+  queues: string;
+  updated_at: number;
+}
+
+export type AmiActionStatus = 'pending' | 'running' | 'done';
+
+/** An agent action asked of an instance that does not hold the PBX's link, for the one that does. */
+export interface AmiActionTable {
+  id: Generated<number>;
+  pbx: string;
+  /** The AMI action's fields as JSON. */
+  fields: string;
+  status: AmiActionStatus;
+  /** Asterisk's error message when it refused; null when it succeeded (or is not done). */
+  error: string | null;
+  requested_at: number;
+  expires_at: number;
+  done_at: number | null;
+}
+
 export interface LoginFailureTable {
   id: Generated<number>;
   key: string;
   at: number;
+  /** A place held by an attempt still running, until this time (ms); NULL once it settled as a failure. */
+  pending_until: number | null;
+}
+
+/** Settings every instance of one database shares, by name (on PostgreSQL the JWT secret, `jwt_secret`). */
+export interface TarsSettingTable {
+  name: string;
+  value: string;
 }
 
 export type UserRow = Selectable<UserTable>;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { AppError, diskFull, notFound, sqliteCode } from '../errors';
+import { dbErrorKind, isDatabaseDiskFull, RETRY_AFTER_S, type DbErrorKind } from '../db/db-errors';
 import type { Logger } from '../log';
 import type { Metrics } from '../metrics/metrics';
 
@@ -71,5 +72,22 @@ function toAppError(err: unknown): AppError {
   }
   // SQLite rolled the write back whole; reads go on, and writes succeed again once there is space.
   if (sqliteCode(err) === 'SQLITE_FULL') return diskFull();
+  if (isDatabaseDiskFull(err))
+    return new AppError(
+      507,
+      "The database server's disk is full: the change was not saved. Reads go on; writes succeed again once it has space",
+    );
+  // The database away or too busy for now: passing, so 503 with when to try again, never 500.
+  const kind = dbErrorKind(err);
+  if (kind) return databaseUnavailable(kind);
   return new AppError(500, 'Something went wrong on the server; the request id in X-Request-Id helps find the details in its log');
+}
+
+/** The answer while the database is away (`unavailable`) or could not give the work its turn (`busy`): nothing was changed. */
+function databaseUnavailable(kind: DbErrorKind): AppError {
+  const message =
+    kind === 'unavailable'
+      ? 'The database is not answering; nothing was changed. Try again shortly'
+      : 'The database is too busy to take this request now; nothing was changed. Try again shortly';
+  return new AppError(503, message, { headers: { 'Retry-After': String(RETRY_AFTER_S[kind]) } });
 }

@@ -25,6 +25,11 @@ const ERRORS = {
   413: ['PayloadTooLarge', 'The body is larger than 1 MiB', 'The request body is too large'],
   415: ['UnsupportedMediaType', 'The body is not application/json', 'The request body must be JSON (Content-Type: application/json)'],
   500: ['GeneralError', 'Something went wrong on the server (details only in its log)', 'Something went wrong on the server'],
+  503: [
+    'Unavailable',
+    'The database is not answering or too busy for now (Retry-After says when to try again); nothing was changed',
+    'The database is not answering; nothing was changed. Try again shortly',
+  ],
   507: [
     'InsufficientStorage',
     'The disk of the data directory is full: nothing was saved; reads go on',
@@ -101,6 +106,7 @@ function operation(route: RouteDef, path: string): Json {
   if (route.params) errors.push(404);
   if (route.body) errors.push(413, 415);
   if (route.method !== 'get') errors.push(507);
+  errors.push(503); // every route reads the database
   const access = route.credential
     ? "A wallboard link's token (`Authorization: Bearer tarswb_…`); no access token."
     : isPublic

@@ -18,12 +18,15 @@ export function jobsOf(deps: AppDeps): Job[] {
       name: 'scheduled-reports',
       schedule: '* * * * *',
       runAtStart: true,
+      // Not `alone`: every instance ticks, and a period's row and a run's claim make each report go out once.
       run: () => reports.tick(),
     },
     {
       // Call events sent by AMI or a log line are remembered two days, so that the other source stays silent.
       name: 'call-events-forget',
       schedule: '17 * * * *',
+      // Harmless twice (it deletes what is older than two days), but one instance at a time is enough.
+      alone: true,
       run: async () => void forgetCalls({ sqlite: deps.database.sqlite, clock: deps.clock }, OPERATOR),
     },
     {

@@ -1,4 +1,5 @@
 import cron, { type ScheduledTask } from 'node-cron';
+import { runAlone } from '../db/locks';
 import type { AppDeps } from '../deps';
 
 /** One background job: a name, a cron schedule (node-cron syntax, seconds optional) and what it does. */
@@ -7,6 +8,11 @@ export interface Job {
   readonly schedule: string;
   /** Also run once as soon as the jobs start. */
   readonly runAtStart?: boolean;
+  /**
+   * Run by one instance at a time when several share a PostgreSQL database: a run starts only while no other
+   * instance's run of this job holds its lock (src/db/locks.ts runAlone), else this tick is skipped. No effect on SQLite.
+   */
+  readonly alone?: boolean;
   run(): Promise<void>;
 }
 
@@ -28,7 +34,8 @@ export function startJobs(deps: AppDeps, jobs: readonly Job[], startAfterMs = 0)
       cron.schedule(
         job.schedule,
         async () => {
-          const run = job.run().catch((err: unknown) => deps.log.error({ job: job.name, err }, 'job failed'));
+          const work = job.alone ? () => runAlone(deps.db, `job:${job.name}`, () => job.run()).then(() => undefined) : () => job.run();
+          const run = work().catch((err: unknown) => deps.log.error({ job: job.name, err }, 'job failed'));
           inFlight.add(run);
           try {
             await run;

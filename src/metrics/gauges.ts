@@ -83,6 +83,13 @@ const amiLinks: ScrapedGauge = {
   read: ({ live }) => live.pbxs.map((p) => ({ labels: { pbx: p.label, state: p.status.state }, value: 1 })),
 };
 
+const amiHolder: ScrapedGauge = {
+  name: 'tars_ami_link_held',
+  help: 'Each PBX of TARS_AMI_URL: 1 when this instance holds its AMI link, 0 when another instance on the same PostgreSQL database does (docs/live-queues.md)',
+  labelNames: ['pbx'],
+  read: ({ live }) => live.pbxs.map((p) => ({ labels: { pbx: p.label }, value: p.holdsLink ? 1 : 0 })),
+};
+
 const amiEventAge: ScrapedGauge = {
   name: 'tars_ami_last_event_age_seconds',
   help: 'Seconds since the last AMI event or snapshot of each PBX (absent before the first)',
@@ -99,6 +106,7 @@ export const GAUGES: readonly ScrapedGauge[] = [
   webhookAttempts,
   importLines,
   amiLinks,
+  amiHolder,
   amiEventAge,
 ];
 

@@ -3,10 +3,12 @@ import { dirname, join } from 'node:path';
 import { ConfigError, loadConfig, type Config, type ConfigFlags } from '../config';
 import { integrityProblems } from '../db/backup';
 import { openSqlite } from '../db/database';
+import { heldLocks } from '../db/coordination';
 import { openPostgres, POOL_SIZE, postgresFacts, redactUrl, type PostgresFacts } from '../db/engine';
 import { appliedMigrations, MIGRATION_NAMES, schemaStatus } from '../db/migrate';
 import { createMailer } from '../mail/mailer';
 import { SECRET_FILE } from '../modules/auth/tokens';
+import { linkLock } from '../modules/live-queues/live-share';
 import { databasePath } from '../runtime';
 import { runningServer } from './server-lock';
 
@@ -36,7 +38,14 @@ export async function checkInstallation(env: Readonly<Record<string, string | un
   }
   if (config.databaseUrl) {
     const findings = [ok('configuration', `valid; PostgreSQL database ${redactUrl(config.databaseUrl)}, data directory ${config.dataDir}`)];
-    findings.push(...(await checkPostgres(config.databaseUrl)), checkSecret(config), await checkSmtp(config));
+    findings.push(
+      ...(await checkPostgres(
+        config.databaseUrl,
+        config.amiTargets.map((t) => t.label),
+      )),
+      checkSecret(config),
+      await checkSmtp(config),
+    );
     findings.push(ok('disk space', 'not checked: the database is on the PostgreSQL server, whose disk is its own to watch'));
     return findings;
   }
@@ -68,7 +77,7 @@ async function checkDatabase(dataDir: string): Promise<Finding[]> {
 }
 
 /** The PostgreSQL server and database of TARS_DATABASE_URL: reachable, recent enough, at this schema, set up safely. */
-async function checkPostgres(url: string): Promise<Finding[]> {
+async function checkPostgres(url: string, pbxs: readonly string[]): Promise<Finding[]> {
   const database = openPostgres(url, { poolSize: 1 });
   try {
     let facts: PostgresFacts;
@@ -114,6 +123,24 @@ async function checkPostgres(url: string): Promise<Finding[]> {
         `max_connections ${facts.maxConnections}: room for ${instances} TARS instance(s) of ${POOL_SIZE + 2} connections each, beside other clients`,
       ),
     );
+    if (pbxs.length > 0) {
+      // Which instance talks to each PBX (docs/live-queues.md, "Several instances"); none: no instance is running.
+      const held = await heldLocks(database.db, pbxs.map(linkLock));
+      const holderOf = (pbx: string) => held.find((h) => h.name === linkLock(pbx));
+      findings.push(
+        ok(
+          'AMI links',
+          pbxs
+            .map((pbx) => {
+              const h = holderOf(pbx);
+              return h
+                ? `${pbx}: held by the instance at ${h.clientAddr ?? 'a local socket'} (server pid ${h.pid}, since ${h.since.toISOString()})`
+                : `${pbx}: held by no instance`;
+            })
+            .join('; '),
+        ),
+      );
+    }
     return findings;
   } finally {
     await database.close();

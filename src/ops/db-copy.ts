@@ -1,10 +1,11 @@
-import { copyFileSync, existsSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { copiedTables, copyRows, nonEmptyTables, type TableCopy } from '../db/copy';
 import { openDatabase, type OpenDatabase } from '../db/database';
 import { isPostgresUrl, openPostgres, redactUrl, type PostgresDatabase } from '../db/engine';
 import { appliedMigrations, migrateToLatest, MIGRATION_NAMES, newerSchemaMessage, schemaStatus } from '../db/migrate';
-import { SECRET_FILE } from '../modules/auth/tokens';
+import { allSettings, readSetting, upsertSettings } from '../modules/auth/settings.repository';
+import { SECRET_FILE, SECRET_SETTING } from '../modules/auth/tokens';
 import { databasePath, ensureDataDir } from '../runtime';
 import { runningServer } from './server-lock';
 
@@ -90,7 +91,7 @@ export async function copyDatabase(fromText: string, toText: string, progress?: 
           `${shown(to)} already holds rows (in ${full.slice(0, 5).join(', ')}${full.length > 5 ? ', …' : ''}): tars db copy writes only into an empty database`,
         );
       const tables = await copyRows(source.db, target.db, progress);
-      return { tables, secret: copySecret(from, to) };
+      return { tables, secret: await copySettings(from, source, to, target) };
     } finally {
       await target.close();
     }
@@ -99,19 +100,27 @@ export async function copyDatabase(fromText: string, toText: string, progress?: 
   }
 }
 
-/** The JWT secret goes with the data between data directories; a PostgreSQL end needs TARS_JWT_SECRET. */
-function copySecret(from: Place, to: Place): string {
-  if (from.kind === 'dir' && to.kind === 'dir') {
-    const file = join(from.dir, SECRET_FILE);
-    if (!existsSync(file)) return 'the source has no JWT secret file (it came from TARS_JWT_SECRET, or no server started on it)';
-    copyFileSync(file, join(to.dir, SECRET_FILE));
-    return `the JWT secret is copied (${SECRET_FILE}, mode 600): tokens issued before stay valid`;
+/**
+ * The settings every instance shares (tars_settings) and the JWT secret, which lives where each engine keeps it:
+ * SQLite's in the data directory's file (mode 600), PostgreSQL's in the row `jwt_secret`. Tokens issued before the
+ * copy stay valid wherever the secret goes.
+ */
+async function copySettings(from: Place, source: End, to: Place, target: End): Promise<string> {
+  const rows = (await allSettings(source.db)).filter((r) => r.name !== SECRET_SETTING);
+  const file = from.kind === 'dir' ? join(from.dir, SECRET_FILE) : undefined;
+  const stored = file ? undefined : (await readSetting(source.db, SECRET_SETTING))?.trim();
+  const secret = file ? (existsSync(file) ? readFileSync(file, 'utf8').trim() : undefined) : stored;
+  if (to.kind === 'postgres') {
+    await upsertSettings(target.db, secret ? [...rows, { name: SECRET_SETTING, value: secret }] : rows);
+    return secret
+      ? `the JWT secret is copied into the database (table tars_settings): every instance started on it signs with it, and tokens issued before stay valid`
+      : `the source has no JWT secret (it came from TARS_JWT_SECRET, or no server started on it): the first instance started on the database makes one`;
   }
-  if (from.kind === 'dir') {
-    const file = join(from.dir, SECRET_FILE);
-    return existsSync(file)
-      ? `the JWT secret stays in ${file}: give its contents to every instance as TARS_JWT_SECRET, or tokens issued before stop working`
-      : 'the source has no JWT secret file';
-  }
-  return `the target gets no JWT secret file: give it the TARS_JWT_SECRET the PostgreSQL instances use, or tokens issued before stop working`;
+  await upsertSettings(target.db, rows);
+  if (!secret)
+    return `the source has no JWT secret (it came from TARS_JWT_SECRET, or no server started on it): the first server started on ${to.dir} makes one`;
+  const partial = join(to.dir, `${SECRET_FILE}.${process.pid}.tmp`);
+  writeFileSync(partial, `${secret}\n`, { mode: 0o600 });
+  renameSync(partial, join(to.dir, SECRET_FILE));
+  return `the JWT secret is copied (${SECRET_FILE}, mode 600): tokens issued before stay valid`;
 }

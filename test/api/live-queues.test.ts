@@ -150,6 +150,7 @@ describe('GET /v2/reporting/queues/live (the live layer, over AMI from a replaye
     const res = await app.request('GET', '/metrics');
     const pbx = app.deps.live.pbxs[0]?.label ?? '';
     expect(res.text).to.include(`tars_ami_link{pbx="${pbx}",state="connected"} 1`);
+    expect(res.text, 'one process on SQLite holds every link').to.include(`tars_ami_link_held{pbx="${pbx}"} 1`);
     expect(res.text).to.match(new RegExp(`tars_ami_last_event_age_seconds\\{pbx="${pbx.replace(/[.]/g, '\\.')}"\\} \\d`));
     expect(res.text).to.not.include('tars-ami-secret');
   });

@@ -79,6 +79,8 @@ describe('GET /v2/openapi.json', () => {
       if (r.body) expect(op.requestBody.content['application/json'].schema).to.deep.equal({ $ref: `#/components/schemas/${r.body}` });
       if (r.permission !== 'public' || r.credential)
         expect(op.responses['401']).to.deep.equal({ $ref: '#/components/responses/NotAuthenticated' });
+      // Every route reads the database: 503 while it does not answer (docs/postgresql.md, "When the database is away").
+      expect(op.responses['503']).to.deep.equal({ $ref: '#/components/responses/Unavailable' });
     }
     expect(doc.components.responses.NotAuthenticated.content['application/json'].schema).to.deep.equal({
       $ref: '#/components/schemas/error',

@@ -15,12 +15,14 @@ import { sharedPostgres } from '../helpers/postgres';
 
 type Counts = Record<string, number>;
 
+/* tars_settings is not among the copied tables: its one setting, the JWT secret, moves between the file and the row. */
+
 function tableCounts(dataDir: string): Counts {
   const db = new SqliteDatabase(join(dataDir, 'tars.db'), { readonly: true, fileMustExist: true });
   try {
     const tables = db
       .prepare(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'schema_migrations%' ORDER BY name",
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'schema_migrations%' AND name <> 'tars_settings' ORDER BY name",
       )
       .pluck()
       .all() as string[];
@@ -157,7 +159,18 @@ describe('tars db copy (e2e, the real program)', function () {
     expect(checksums(there.stdout)).to.have.length(Object.keys(tableCounts(source)).length);
     const sequences = (d: string) => query<{ name: string; seq: number }>(d, 'SELECT name, seq FROM sqlite_sequence ORDER BY name');
     expect(sequences(back)).to.deep.equal(sequences(source));
-    expect(there.stdout).to.include('give its contents to every instance as TARS_JWT_SECRET');
+    // The secret: from the source's file into the database's row, and from the row into the new directory's file.
+    expect(there.stdout).to.include('the JWT secret is copied into the database (table tars_settings)');
+    const secret = readFileSync(join(source, 'jwt-secret'), 'utf8').trim();
+    const cluster = await sharedPostgres();
+    const database = /\/(\w+)\?/.exec(url)?.[1];
+    expect(await cluster.query('SELECT name, value FROM tars_settings', [], database)).to.deep.equal([
+      { name: 'jwt_secret', value: secret },
+    ]);
+    expect(again.stdout).to.include('the JWT secret is copied (jwt-secret, mode 600)');
+    expect(readFileSync(join(back, 'jwt-secret'), 'utf8').trim()).to.equal(secret);
+    expect(statSync(join(back, 'jwt-secret')).mode & 0o077).to.equal(0);
+    expect(query(back, 'SELECT * FROM tars_settings')).to.deep.equal([]);
     const into = await runTars(['db', 'copy', '--from', source, '--to', url]);
     expect(into.code).to.equal(1);
     expect(into.stderr).to.match(/already holds rows .*nothing was written\n$/);

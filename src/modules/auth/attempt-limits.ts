@@ -1,6 +1,15 @@
-import { type Db, transaction } from '../../db/database';
+import type { Db } from '../../db/database';
+import { isDatabaseDiskFull } from '../../db/db-errors';
+import { lockedTransaction } from '../../db/locks';
 import { sqliteCode, tooManyRequests } from '../../errors';
-import { deleteAttempts, forgetAttemptsUntil, insertAttempt, recentAttempts as attemptsSince } from './attempts.repository';
+import {
+  deleteAttempts,
+  forgetAttemptsUntil,
+  insertAttempt,
+  placesSince,
+  recentAttempts as attemptsSince,
+  settleAttempts,
+} from './attempts.repository';
 
 /**
  * Sliding-window limits on attempts (failed logins, wrong MFA codes, MFA resends), kept in the
@@ -8,11 +17,11 @@ import { deleteAttempts, forgetAttemptsUntil, insertAttempt, recentAttempts as a
  *
  * An attempt takes its place in every count it belongs to BEFORE it is evaluated, in one write
  * transaction, so a burst of any size evaluates at most `limit` attempts: the rest wait or get 429. An
- * attempt that succeeds gives its place back (only failures count); one that fails keeps it. While the
- * places are held by attempts still running in this process and the settled failures alone are under the
- * limit, a newcomer waits for one of them to finish instead of being refused, so that a burst of right
- * passwords is served, one hash after another. In any interval of `windowMs`, at most `limit` attempts
- * of one key are evaluated and fail (docs/security.md has the arithmetic).
+ * attempt that succeeds gives its place back (only failures count); one that fails keeps it. A place is held
+ * (login_failures.pending_until) while its attempt runs, in this process or another instance on the same database;
+ * while the settled failures alone are under the limit, a newcomer waits for a held place to settle instead of
+ * being refused, so that a burst of right passwords is served, one hash after another. In any interval of
+ * `windowMs`, at most `limit` attempts of one key are evaluated and fail (docs/security.md has the arithmetic).
  */
 export interface AttemptRule {
   readonly key: string;
@@ -37,39 +46,51 @@ export const LONGEST_WINDOW_MS = 60 * 60 * 1000;
 /** How long a waiting attempt sleeps before it looks again when no attempt of this process wakes it. */
 const RECHECK_MS = 200;
 
-const running = new Map<string, number>();
-const waiters = new Set<() => void>();
+/**
+ * How long a place is held by an attempt still running (pending_until): far longer than any attempt takes (a
+ * password hash, an SMS code check); the place of an instance killed mid-attempt counts as a failure after it.
+ */
+export const PENDING_MS = 60_000;
 
-const bump = (rules: readonly AttemptRule[], by: number) => {
-  for (const r of rules) running.set(r.key, (running.get(r.key) ?? 0) + by);
-};
+/** Attempts of this process waiting for a place: woken when one of this process settles (others' are found by polling). */
+const waiters = new Set<() => void>();
 
 type Verdict = { kind: 'placed'; ids: number[] } | { kind: 'wait' } | { kind: 'refused'; rule: AttemptRule; retryAfterS: number };
 
+/**
+ * Counts, then places, under each rule key's lock (src/db/locks.ts): on PostgreSQL, instances sharing the database
+ * take their turns per key, so a burst spread over all of them is counted as on one (SERIALIZABLE alone aborted most
+ * of a 30-wide burst: correct, but 503s instead of 401/429); on SQLite the write lock already gives the turns.
+ */
 async function tryPlace(db: Db, rules: readonly AttemptRule[], now: number): Promise<Verdict> {
-  return transaction(db, async (trx) => {
-    let wait = false;
-    for (const rule of rules) {
-      const rows = await recentAttempts(trx, rule, now);
-      if (rows.length < rule.limit) continue;
-      if (rows.length - (running.get(rule.key) ?? 0) >= rule.limit) {
-        // Full of settled failures: free when the oldest of the last `limit` leaves the window.
-        const oldest = rows[rows.length - 1]?.at ?? now;
-        return { kind: 'refused', rule, retryAfterS: (oldest + rule.windowMs - now) / 1000 };
+  return lockedTransaction(
+    db,
+    rules.map((r) => `throttle:${r.key}`),
+    async (trx) => {
+      let wait = false;
+      for (const rule of rules) {
+        const rows = await placesSince(trx, rule.key, now - rule.windowMs, rule.limit);
+        if (rows.length < rule.limit) continue;
+        const running = rows.filter((r) => r.pending_until !== null && r.pending_until > now).length;
+        if (rows.length - running >= rule.limit) {
+          // Full of settled failures: free when the oldest of the last `limit` leaves the window.
+          const oldest = rows[rows.length - 1]?.at ?? now;
+          return { kind: 'refused', rule, retryAfterS: (oldest + rule.windowMs - now) / 1000 };
+        }
+        wait = true;
       }
-      wait = true;
-    }
-    if (wait) return { kind: 'wait' };
-    await forgetAttemptsUntil(trx, now - LONGEST_WINDOW_MS);
-    const ids: number[] = [];
-    for (const rule of rules) ids.push(await insertAttempt(trx, rule.key, now));
-    return { kind: 'placed', ids };
-  });
+      if (wait) return { kind: 'wait' };
+      await forgetAttemptsUntil(trx, now - LONGEST_WINDOW_MS);
+      const ids: number[] = [];
+      for (const rule of rules) ids.push(await insertAttempt(trx, rule.key, now, now + PENDING_MS));
+      return { kind: 'placed', ids };
+    },
+  );
 }
 
 /**
- * Takes a place in every rule's count, waiting while attempts of this process hold the last places; 429 when a
- * count is full of failures.
+ * Takes a place in every rule's count, waiting while attempts still running (here or on another instance) hold the
+ * last places; 429 when a count is full of failures.
  */
 export async function takePlace(db: Db, rules: readonly AttemptRule[], now: () => number): Promise<Place> {
   for (;;) {
@@ -77,13 +98,11 @@ export async function takePlace(db: Db, rules: readonly AttemptRule[], now: () =
     try {
       verdict = await tryPlace(db, rules, now());
     } catch (err) {
-      if (sqliteCode(err) !== 'SQLITE_FULL') throw err;
+      if (!diskFull(err)) throw err;
       // Reads and right passwords go on while the disk is full; a failure is answered 507 by settle.
-      bump(rules, 1);
       return { rules, ids: [], uncounted: err };
     }
     if (verdict.kind === 'placed') {
-      bump(rules, 1);
       return { rules, ids: verdict.ids };
     }
     if (verdict.kind === 'refused') {
@@ -107,11 +126,20 @@ export async function settle(db: Db, place: Place, succeeded: boolean): Promise<
   try {
     if (!succeeded && place.uncounted !== undefined) throw place.uncounted;
     if (succeeded && place.ids.length > 0) await deleteAttempts(db, place.ids);
+    // A failure keeps its place, no longer held. On a full disk the place stays held until its time runs out and
+    // then counts as a failure all the same: the answer is the attempt's own (401), not 507.
+    if (!succeeded && place.ids.length > 0) await settleAttempts(db, place.ids).catch(ignoreDiskFull);
   } finally {
-    bump(place.rules, -1);
     for (const wake of [...waiters]) wake();
   }
 }
+
+/** The disk under the database is full: SQLite's file's (SQLITE_FULL) or PostgreSQL's server's (53100); both answered 507. */
+const diskFull = (err: unknown) => sqliteCode(err) === 'SQLITE_FULL' || isDatabaseDiskFull(err);
+
+const ignoreDiskFull = (err: unknown) => {
+  if (!diskFull(err)) throw err;
+};
 
 /** What a throttled attempt needs: the database its counts live in, and the clock. */
 export interface AttemptDeps {

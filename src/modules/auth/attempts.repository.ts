@@ -19,10 +19,31 @@ export async function forgetAttemptsUntil(db: Db, before: number): Promise<void>
   await db.deleteFrom('login_failures').where('at', '<=', before).execute();
 }
 
-/** Records an attempt of the key at `at`; its id, to give the place back. */
-export async function insertAttempt(db: Db, key: string, at: number): Promise<number> {
-  const row = await db.insertInto('login_failures').values({ key, at }).returning('id').executeTakeFirstOrThrow();
+/** The key's latest places after `since`, newest first, at most `limit`: when each was taken, and until when it is held. */
+export function placesSince(db: Db, key: string, since: number, limit: number): Promise<{ at: number; pending_until: number | null }[]> {
+  return db
+    .selectFrom('login_failures')
+    .select(['at', 'pending_until'])
+    .where('key', '=', key)
+    .where('at', '>', since)
+    .orderBy('at', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+/** Records an attempt of the key at `at`, held until `pendingUntil` (null: a settled failure); its id, to give the place back. */
+export async function insertAttempt(db: Db, key: string, at: number, pendingUntil: number | null = null): Promise<number> {
+  const row = await db
+    .insertInto('login_failures')
+    .values({ key, at, pending_until: pendingUntil })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   return row.id;
+}
+
+/** The attempts of these ids settled as failures: they count, no longer held. */
+export async function settleAttempts(db: Db, ids: readonly number[]): Promise<void> {
+  await db.updateTable('login_failures').set({ pending_until: null }).where('id', 'in', ids).execute();
 }
 
 /** Deletes the attempts of these ids (their places given back). */

@@ -7,7 +7,7 @@ export function healthRoutes(deps: HealthDeps): RouteDef[] {
       method: 'get',
       path: '/healthz',
       tag: 'Operations',
-      summary: 'Liveness: 200 once the database is open and migrated',
+      summary: 'Liveness: 200 once the database is open and migrated and answers; 503 while it does not',
       addition: true,
       response: 'health',
       permission: 'public',

@@ -106,7 +106,7 @@ export async function agentStatus(deps: LiveDeps, caller: Caller, peerName: stri
 async function ask(place: AgentPlace, fields: Record<string, string>): Promise<string | undefined> {
   if (!place.pbx) return `no connected PBX has the queue ${place.queue.log_name}`;
   try {
-    await place.pbx.client.action(fields);
+    await place.pbx.action(fields);
     return undefined;
   } catch (err) {
     if (err instanceof AmiError) return err.message;

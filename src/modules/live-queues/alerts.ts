@@ -4,7 +4,7 @@ import type { Mailer } from '../../mail/mailer';
 import { OPERATOR } from '../../access/caller';
 import { raiseEvent } from '../webhooks/events.service';
 import { allQueueAlerts, type QueueAlertRow } from './alerts.repository';
-import { TenantView, type LiveDeps } from './live.service';
+import { liveQueueOf, TenantView, type LiveDeps } from './live.service';
 
 /** What the watcher uses: the live view's deps, the connection its events are written through, the mailer and the log. */
 export interface AlertDeps extends LiveDeps {
@@ -116,6 +116,8 @@ export class AlertWatcher {
         for (const row of ofTenant) {
           const queue = view.queues.find((q) => q.id === row.queue_id);
           if (!queue) continue;
+          // Judged by the instance holding the queue's PBX link (on SQLite: this one): one alert, not one per instance.
+          if (!liveQueueOf(this.deps.live.pbxs, queue.log_name)?.pbx.holdsLink) continue;
           const body = view.queueBody(this.deps.live, queue, now);
           if (!body.live) continue;
           for (const name of ALERTS) this.judge(tenantId, row, body, name, now);

@@ -161,6 +161,12 @@ export class LiveState {
     }
   }
 
+  /** Replaces everything with queues another instance published (./live-share.ts), taken as they are. */
+  replace(queues: ReadonlyMap<string, LiveQueue>): void {
+    this.byName.clear();
+    for (const [key, q] of queues) this.byName.set(key, { ...q, members: new Map(q.members), callers: new Map(q.callers) });
+  }
+
   /** Applies one event; returns the name of the queue it changed, or undefined when it changed nothing. */
   apply(m: AmiMessage, arrived: Date): string | undefined {
     const name = m.Queue;

@@ -29,7 +29,7 @@ export function liveTenant(scope: TenantScope, tenantId: number | undefined): { 
 }
 
 /** The live queue of a PBX that a stored queue names (its queue_log name, without case: reporting.md R2), with its PBX. */
-function liveQueueOf(pbxs: readonly LivePbx[], logName: string): { pbx: LivePbx; queue: LiveQueue } | undefined {
+export function liveQueueOf(pbxs: readonly LivePbx[], logName: string): { pbx: LivePbx; queue: LiveQueue } | undefined {
   const wanted = pbxNameKey(logName);
   for (const pbx of pbxs) {
     const queue = pbx.queues.get(wanted);

@@ -1,21 +1,26 @@
+import { createHash } from 'node:crypto';
+import { open } from 'node:fs/promises';
 import { systemClock } from '../clock';
-import { tuneForBulkImport } from '../db/database';
+import { tuneForBulkImport, type OpenDatabase } from '../db/database';
+import { openPostgres, type PostgresDatabase } from '../db/engine';
 import { basename, resolve } from 'node:path';
 import { loadConfig } from '../config';
 import { CdrImporter } from '../modules/pbx-logs/cdr-importer';
-import { ImportRefused } from '../modules/pbx-logs/import-run';
+import { EVENTS_NOT_ON_POSTGRES, ImportRefused } from '../modules/pbx-logs/import-run';
+import { holdingImportLock, LOCK_HELD } from '../modules/pbx-logs/pbx-logs-postgres.repository';
 import { layoutOf } from '../modules/pbx-logs/cdr-line';
 import { isTimezone } from '../time/zone';
 import { followFile, importFile, type LineImporter } from '../modules/pbx-logs/file-import';
 import type { ImportOptions } from '../modules/pbx-logs/import-run';
 import { pbxEventHook } from '../modules/pbx-logs/pbx-events';
 import { QueueLogImporter } from '../modules/pbx-logs/queue-log-importer';
-import type { Sqlite } from '../db/database';
+import type { ImportTarget } from '../modules/pbx-logs/stores';
 import { openDataDir } from '../runtime';
-import { CliError, DATA_DIR_HELP, EXIT, type Command, type Values } from './command';
+import { CliError, DATA_DIR_HELP, DATABASE_URL_HELP, DATABASE_URL_OPTION, EXIT, type Command, type Values } from './command';
 
 const OPTIONS = {
   'data-dir': { type: 'string' },
+  ...DATABASE_URL_OPTION,
   follow: { type: 'boolean' },
   'emit-events': { type: 'boolean' },
   timezone: { type: 'string' },
@@ -41,7 +46,12 @@ Importing a file again, or a file that overlaps one imported before, stores noth
 that was killed is finished by running it again. Import the queue_log before the CDR when you can:
 either order gives the same reports, this one is faster.
 
+On PostgreSQL (--database-url or TARS_DATABASE_URL) the chunks of every import of every instance run one at a
+time, and an import of a file another instance is importing now is refused (its first 64 KiB name it);
+--follow and --emit-events are refused there for now (webhook events are written through SQLite only).
+
 ${DATA_DIR_HELP}
+${DATABASE_URL_HELP}
   --timezone ZONE  the PBX's zone, in which wall-clock times are read (Master.csv, datetime queue_log
                    times): an IANA name such as Europe/Moscow, or UTC (default: $TARS_PBX_TIMEZONE, else
                    this machine's zone); the summary names the zone it used${columns}
@@ -53,15 +63,34 @@ ${DATA_DIR_HELP}
                    history fires none without it)`;
 }
 
-function importCommand(kind: 'queue-log' | 'cdr', what: string, make: (sqlite: Sqlite, opts: ImportOptions) => LineImporter): Command {
+/** The name of a file's import lock on PostgreSQL: its kind and a SHA-256 of its first 64 KiB (the same file wherever it is read from). */
+async function importLockName(kind: string, file: string): Promise<string> {
+  const handle = await open(file, 'r');
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(65_536), 0, 65_536, 0);
+    return `import:${kind}:${createHash('sha256').update(buffer.subarray(0, bytesRead)).digest('hex')}`;
+  } finally {
+    await handle.close();
+  }
+}
+
+function importCommand(
+  kind: 'queue-log' | 'cdr',
+  what: string,
+  make: (target: ImportTarget, opts: ImportOptions) => LineImporter,
+): Command {
   return {
     name: ['import', kind],
     summary: `import ${what}`,
     help: helpOf(kind, what),
     options: OPTIONS,
     positionals: { min: 1, max: 1 },
+    postgres: true,
     async run(values: Values, [file]: string[]) {
-      const config = loadConfig(process.env, { 'data-dir': values['data-dir'] as string | undefined });
+      const config = loadConfig(process.env, {
+        'data-dir': values['data-dir'] as string | undefined,
+        'database-url': values['database-url'] as string | undefined,
+      });
       const timezone = (values.timezone as string | undefined) ?? config.pbxTimezone;
       if (!isTimezone(timezone))
         throw new CliError(`--timezone must be an IANA timezone name such as Europe/Moscow, or UTC, got "${timezone}"`);
@@ -69,8 +98,13 @@ function importCommand(kind: 'queue-log' | 'cdr', what: string, make: (sqlite: S
       if (cdrColumns && kind !== 'cdr') throw new CliError('--columns is for tars import cdr');
       const columnsProblem = cdrColumns ? layoutOf(cdrColumns) : undefined;
       if (typeof columnsProblem === 'string') throw new CliError(`--columns: ${columnsProblem}`);
-      const database = await openDataDir(config.dataDir);
-      tuneForBulkImport(database.sqlite);
+      if (config.databaseUrl && (values.follow || values['emit-events'])) throw new CliError(EVENTS_NOT_ON_POSTGRES);
+      let database: OpenDatabase | PostgresDatabase;
+      if (config.databaseUrl) database = openPostgres(config.databaseUrl);
+      else {
+        database = await openDataDir(config.dataDir);
+        tuneForBulkImport(database.sqlite);
+      }
       const events = pbxEventHook(() => systemClock.now(), values['emit-events'] === true);
       // Lines are collected for the hook only when it may fire: a plain bulk import stays at full speed.
       const hook = values['emit-events'] || values.follow ? { onChunk: events.onChunk } : {};
@@ -81,15 +115,22 @@ function importCommand(kind: 'queue-log' | 'cdr', what: string, make: (sqlite: S
         path: resolve(file as string),
         now: () => systemClock.now(),
       } as const;
-      const importer = make(database.sqlite, { ...hook, timezone, cdrColumns, record });
+      const importer = make(database, { ...hook, timezone, cdrColumns, record });
       const progress = progressBar(importer);
       try {
-        const summary = values.follow
-          ? await followFile(importer, file as string, stopSignal(), {
-              onProgress: progress.update,
-              onCaughtUp: () => (events.live = true),
-            })
-          : await importFile(importer, file as string, { onProgress: progress.update });
+        const read = () =>
+          values.follow
+            ? followFile(importer, file as string, stopSignal(), {
+                onProgress: progress.update,
+                onCaughtUp: () => (events.live = true),
+              })
+            : importFile(importer, file as string, { onProgress: progress.update });
+        const summary =
+          database.engine === 'postgres'
+            ? await holdingImportLock(database.db, await importLockName(kind, file as string), read)
+            : await read();
+        if (summary === LOCK_HELD)
+          throw new CliError(`${file}: an import of this file is running now (another tars import on this database); nothing was imported`);
         progress.done();
         process.stdout.write(`${kind} ${basename(file as string)}: ${summary.toText()}\n`);
         return EXIT.ok;

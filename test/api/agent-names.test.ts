@@ -58,8 +58,8 @@ describe('unknown agents and queues: the summary says what to run, and a change 
     const db = await acmeDatabase();
     try {
       const importer = new QueueLogImporter(db.database.sqlite);
-      importer.importLines(LINES);
-      const summary = importer.finish().toJSON();
+      await importer.importLines(LINES);
+      const summary = (await importer.finish()).toJSON();
       expect(summary.unknownAgents).to.deep.equal({ 'Heidi Clark': 2, 'Local/208@agents/n': 1, "O'Brien": 1 });
       expect(summary.unknownQueues).to.deep.equal({ overflow: 1 });
       expect(summary.toMap).to.deep.equal([
@@ -101,14 +101,14 @@ describe('unknown agents and queues: the summary says what to run, and a change 
     try {
       const { sqlite } = db.database;
       const importer = new QueueLogImporter(sqlite);
-      importer.importLines(LINES);
-      importer.finish();
+      await importer.importLines(LINES);
+      await importer.finish();
       const talkOf = () => (dumpReporting(sqlite).agentTalk as unknown[][]).map((r) => r.slice(2));
       const sessionsOf = () => (dumpReporting(sqlite).sessions as unknown[][]).map((r) => r.slice(1, 3));
       expect(talkOf()).to.deep.equal([['Heidi Clark', 76]]);
 
       sqlite.prepare(`UPDATE extensions SET agent_aliases = '["Heidi Clark", "Local/208@agents/n"]' WHERE peer_name = 'PJSIP/102'`).run();
-      expect(agentIdentitiesChanged(sqlite, 1)).to.equal(2);
+      expect(await agentIdentitiesChanged(sqlite, 1)).to.equal(2);
       expect(talkOf()).to.deep.equal([['PJSIP/102', 76]]);
       // ADDMEMBER and CONNECT: one agent, one session; O'Brien answered in 401 without ADDMEMBER: a static member (R15)
       expect(sessionsOf()).to.deep.equal([
@@ -121,7 +121,7 @@ describe('unknown agents and queues: the summary says what to run, and a change 
       expect(raw.pluck().all().sort()).to.deep.equal(['Heidi Clark', 'Local/208@agents/n']);
 
       sqlite.prepare(`UPDATE extensions SET agent_aliases = '[]' WHERE peer_name = 'PJSIP/102'`).run();
-      expect(agentIdentitiesChanged(sqlite, 1)).to.equal(2);
+      expect(await agentIdentitiesChanged(sqlite, 1)).to.equal(2);
       expect(talkOf()).to.deep.equal([['Heidi Clark', 76]]);
       expect(sessionsOf()).to.deep.equal([
         ['Heidi Clark', 1793600014],
@@ -157,8 +157,8 @@ describe('agent logins of queue NONE (reporting.md R15)', () => {
       // Static member of 401 by configuration (queues.conf, tars pbx sync): a login makes it available there too.
       sqlite.prepare('INSERT INTO queue_members (queue_id, extension_id) VALUES (2, 1)').run();
       const importer = new QueueLogImporter(sqlite);
-      importer.importLines(LINES);
-      const summary = importer.finish().toJSON();
+      await importer.importLines(LINES);
+      const summary = (await importer.finish()).toJSON();
       expect(summary).to.deep.include({ read: 5, imported: 5, skipped: 0, unknownQueues: {}, unknownAgents: {} });
       expect(sessions(sqlite)).to.deep.equal([
         { queue: 1, agent: 'PJSIP/101', start: 1793600200, end: 1793600300 },
@@ -167,8 +167,8 @@ describe('agent logins of queue NONE (reporting.md R15)', () => {
         { queue: 2, agent: 'PJSIP/101', start: 1793600400, end: null },
       ]);
       const again = new QueueLogImporter(sqlite);
-      again.importLines(LINES);
-      expect(again.finish().toJSON()).to.deep.include({ imported: 0, duplicates: 5 });
+      await again.importLines(LINES);
+      expect((await again.finish()).toJSON()).to.deep.include({ imported: 0, duplicates: 5 });
     } finally {
       await db.close();
     }
@@ -178,8 +178,8 @@ describe('agent logins of queue NONE (reporting.md R15)', () => {
     const db = await acmeDatabase();
     try {
       const importer = new QueueLogImporter(db.database.sqlite);
-      importer.importLines(LINES.slice(0, 2));
-      importer.finish();
+      await importer.importLines(LINES.slice(0, 2));
+      await importer.finish();
       expect(sessions(db.database.sqlite)).to.deep.equal([]);
     } finally {
       await db.close();

@@ -186,13 +186,13 @@ describe('POST /v2/reporting/queues/agents on the sample (reporting.md R21)', ()
   });
 
   it('when a line names an agent no extension has, then it gets rows of its own under that name, extId and extNum null', async () => {
-    const importer = new QueueLogImporter(rawSqlite(app.deps.database));
-    importer.importLines([
+    const importer = new QueueLogImporter(app.deps.database);
+    await importer.importLines([
       '1793923200|temp.1|400|NONE|ENTERQUEUE||+13125550199|1',
       '1793923205|temp.1|400|Temp Agent|CONNECT|5|temp.2|4',
       '1793923265|temp.1|400|Temp Agent|COMPLETECALLER|5|60|1',
     ]);
-    importer.finish();
+    await importer.finish();
     const rows = (await report({ startDate: '2026-11-05', endDate: '2026-11-05' })).filter((r) => r.extId === null);
     // its CONNECT made it a static member (R15), still a member now: the whole day logged in
     expect(rows.map((r) => [r.peerName, r.queueId, r.extId, r.extNum, r.name, r.answered, r.talkTime, r.loginTime])).to.deep.equal([

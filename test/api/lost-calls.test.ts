@@ -7,7 +7,6 @@ import { startTestApp, type TestApp } from '../helpers/app';
 import { expectError } from '../helpers/errors';
 import { tokenFor } from '../helpers/factories';
 import { ASTERISK_RUN, sampleLines, seedAcmeWithSampleLogs, startAsteriskRunApp } from '../helpers/pbx-logs';
-import { rawSqlite } from '../helpers/engine';
 
 const PATH = '/v2/reporting/queues/lost-calls';
 interface Lost {
@@ -107,12 +106,12 @@ describe('POST /v2/reporting/queues/lost-calls (reporting.md R22)', () => {
   before(async () => {
     app = await startTestApp({ clock: { now: () => Date.parse('2026-12-10T12:00:00Z') } });
     await seedAcmeWithSampleLogs(app);
-    const queueLog = new QueueLogImporter(rawSqlite(app.deps.database));
-    queueLog.importLines(LINES);
-    queueLog.finish();
-    const cdr = new CdrImporter(rawSqlite(app.deps.database));
-    cdr.importLines(CDR);
-    cdr.finish();
+    const queueLog = new QueueLogImporter(app.deps.database);
+    await queueLog.importLines(LINES);
+    await queueLog.finish();
+    const cdr = new CdrImporter(app.deps.database);
+    await cdr.importLines(CDR);
+    await cdr.finish();
     token = await tokenFor(app, { id: 2 });
   });
   after(() => app.close());

@@ -6,6 +6,7 @@ import { openDatabase } from '../../src/db/database';
 import { migrateToLatest, migrator } from '../../src/db/migrate';
 import { CdrImporter } from '../../src/modules/pbx-logs/cdr-importer';
 import { recomputeHours } from '../../src/modules/pbx-logs/derived-hours';
+import { SqliteImportStore } from '../../src/modules/pbx-logs/pbx-logs.repository';
 import { importFile } from '../../src/modules/pbx-logs/file-import';
 import { QueueLogImporter } from '../../src/modules/pbx-logs/queue-log-importer';
 import { readFixtureFile, seedFixture } from '../../src/seed/seed';
@@ -16,8 +17,8 @@ import { acmeDatabase, CDR_SAMPLE, dumpReporting, QUEUE_LOG_SAMPLE, sampleLines 
 type Db = Awaited<ReturnType<typeof acmeDatabase>>;
 
 /** Imports lines in chunks of `size` (each chunk one transaction, as a file import does). */
-function importChunks(importer: QueueLogImporter | CdrImporter, lines: string[], size = 50): void {
-  for (let i = 0; i < lines.length; i += size) importer.importLines(lines.slice(i, i + size));
+async function importChunks(importer: QueueLogImporter | CdrImporter, lines: string[], size = 50): Promise<void> {
+  for (let i = 0; i < lines.length; i += size) await importer.importLines(lines.slice(i, i + size));
 }
 
 describe('importing PBX logs: idempotency, resumption, late lines', () => {
@@ -61,11 +62,11 @@ describe('importing PBX logs: idempotency, resumption, late lines', () => {
   it('when a file overlaps one imported before, then the shared lines count once', async () => {
     const sqlite = await fresh();
     const first = new QueueLogImporter(sqlite);
-    importChunks(first, queueLog.slice(0, 300));
-    first.finish();
+    await importChunks(first, queueLog.slice(0, 300));
+    await first.finish();
     const second = new QueueLogImporter(sqlite);
-    importChunks(second, queueLog.slice(200));
-    expect(second.finish().toJSON()).to.include({ duplicates: 99 }); // lines 201..300, less the blank line 219
+    await importChunks(second, queueLog.slice(200));
+    expect((await second.finish()).toJSON()).to.include({ duplicates: 99 }); // lines 201..300, less the blank line 219
     await importFile(new CdrImporter(sqlite), CDR_SAMPLE);
     expect(dumpReporting(sqlite)).to.deep.equal(straight);
   });
@@ -73,9 +74,9 @@ describe('importing PBX logs: idempotency, resumption, late lines', () => {
   it('when an import is killed between two chunks, then running it again ends with the same data', async () => {
     const sqlite = await fresh();
     const killed = new QueueLogImporter(sqlite);
-    importChunks(killed, queueLog.slice(0, 150)); // committed chunks; finish() never ran
+    await importChunks(killed, queueLog.slice(0, 150)); // committed chunks; finish() never ran
     const killedCdr = new CdrImporter(sqlite);
-    importChunks(killedCdr, cdr.slice(0, 60));
+    await importChunks(killedCdr, cdr.slice(0, 60));
     await importFile(new QueueLogImporter(sqlite), QUEUE_LOG_SAMPLE);
     await importFile(new CdrImporter(sqlite), CDR_SAMPLE);
     expect(dumpReporting(sqlite)).to.deep.equal(straight);
@@ -84,11 +85,11 @@ describe('importing PBX logs: idempotency, resumption, late lines', () => {
   it('when the older half of the log arrives after the newer half, then the data equals an import in order', async () => {
     const sqlite = await fresh();
     const newer = new QueueLogImporter(sqlite);
-    importChunks(newer, queueLog.slice(250));
-    newer.finish();
+    await importChunks(newer, queueLog.slice(250));
+    await newer.finish();
     const older = new QueueLogImporter(sqlite);
-    importChunks(older, queueLog.slice(0, 250), 40);
-    older.finish();
+    await importChunks(older, queueLog.slice(0, 250), 40);
+    await older.finish();
     await importFile(new CdrImporter(sqlite), CDR_SAMPLE);
     expect(dumpReporting(sqlite)).to.deep.equal(straight);
   });
@@ -109,8 +110,8 @@ describe('importing PBX logs: idempotency, resumption, late lines', () => {
       hour: number;
     }[];
     for (const q of new Set(hours.map((h) => h.queue_id)))
-      recomputeHours(
-        sqlite,
+      await recomputeHours(
+        new SqliteImportStore(sqlite),
         q,
         hours.filter((h) => h.queue_id === q).map((h) => h.hour),
       );
@@ -126,8 +127,8 @@ describe('importing PBX logs: idempotency, resumption, late lines', () => {
     ];
     for (let i = 0; i < 2; i++) {
       const importer = new QueueLogImporter(sqlite);
-      importer.importLines(lines);
-      importer.finish();
+      await importer.importLines(lines);
+      await importer.finish();
     }
     expect(sqlite.prepare('SELECT abandons, wait_n FROM queue_hour_stats').all()).to.deep.equal([{ abandons: 2, wait_n: 2 }]);
   });
@@ -135,8 +136,12 @@ describe('importing PBX logs: idempotency, resumption, late lines', () => {
   it('when lines name unknown queues or agents without an extension, then the summary reports them and only known queues are stored', async () => {
     const sqlite = await fresh();
     const importer = new QueueLogImporter(sqlite);
-    importer.importLines(['1|NONE|999|PJSIP/101|ADDMEMBER|', '2|NONE|999|PJSIP/101|REMOVEMEMBER|', '3|NONE|400|PJSIP/999|ADDMEMBER|']);
-    expect(importer.finish().toJSON()).to.deep.include({
+    await importer.importLines([
+      '1|NONE|999|PJSIP/101|ADDMEMBER|',
+      '2|NONE|999|PJSIP/101|REMOVEMEMBER|',
+      '3|NONE|400|PJSIP/999|ADDMEMBER|',
+    ]);
+    expect((await importer.finish()).toJSON()).to.deep.include({
       imported: 1,
       skipped: 2,
       unknownQueues: { 999: 2 },

@@ -113,10 +113,10 @@ describe('every reporting endpoint as CSV and XLSX (reporting.md R24)', () => {
     const importer = new QueueLogImporter(rawSqlite(app.deps.database));
     const t = Date.parse('2026-12-02T15:00:00Z') / 1000;
     const callers = ['=HYPERLINK("http://evil.example","x")', '+1 312 555 0100', '-2+3', '@SUM(A1:A9)', '\tTAB', '+13125550100', '-15'];
-    importer.importLines(
+    await importer.importLines(
       callers.flatMap((c, i) => [`${t + i * 60}|f.${i}|400|NONE|ENTERQUEUE||${c}|1`, `${t + i * 60 + 5}|f.${i}|400|NONE|ABANDON|1|1|5`]),
     );
-    importer.finish();
+    await importer.finish();
     token = await tokenFor(app, { id: 2 });
   });
   after(() => app.close());

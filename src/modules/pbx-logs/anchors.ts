@@ -1,5 +1,4 @@
-import type { Sqlite } from '../../db/database';
-import { pbxLogs, type PbxLogs } from './pbx-logs.repository';
+import type { ImportStore } from './import-store';
 
 /** An ENTERQUEUE line's place in the canonical order of lines: time, then import order. */
 export interface EnterRef {
@@ -19,8 +18,8 @@ function searchFloor(callid: string): number {
 }
 
 /** The latest stored ENTERQUEUE of (queue, callid) at or before `until` (epoch seconds), or null. */
-export function latestEnter(repo: PbxLogs, queueId: number, callid: string, until: number): EnterRef | null {
-  return repo.latestEnter.get({ queue: queueId, callid, floor: searchFloor(callid), until }) ?? null;
+export async function latestEnter(store: ImportStore, queueId: number, callid: string, until: number): Promise<EnterRef | null> {
+  return (await store.latestEnter({ queue: queueId, callid, floor: searchFloor(callid), until })) ?? null;
 }
 
 /**
@@ -34,11 +33,7 @@ export class AnchorCache {
   static readonly GENERATION = 50_000;
   private current = new Map<string, number | null>();
   private previous = new Map<string, number | null>();
-  private readonly repo: PbxLogs;
-
-  constructor(sqlite: Sqlite) {
-    this.repo = pbxLogs(sqlite);
-  }
+  constructor(private readonly store: ImportStore) {}
 
   forget(): void {
     this.current = new Map();
@@ -58,15 +53,23 @@ export class AnchorCache {
     this.current.set(key, enterTime);
   }
 
-  /** The anchor of a call event at `time` that follows every stored line: its ENTERQUEUE's time, or its own. */
-  anchorOf(queueId: number, callid: string, time: number): number {
+  /**
+   * The anchor of a call event at `time` that follows every stored line: its ENTERQUEUE's time, or its own;
+   * undefined when the call is not known here (`lookUp` then).
+   */
+  anchorOf(queueId: number, callid: string, time: number): number | undefined {
     const key = `${queueId}|${callid}`;
-    let enter = this.current.get(key) ?? this.previous.get(key);
-    if (enter === undefined) {
-      enter = latestEnter(this.repo, queueId, callid, time)?.time ?? null;
-      this.remember(key, enter);
-    }
-    // An ENTERQUEUE later in time (a file out of time order) cannot anchor it; the late-line rebuild settles such calls.
-    return enter !== null && enter <= time ? enter : time;
+    const enter = this.current.get(key) ?? this.previous.get(key);
+    return enter === undefined ? undefined : anchorAt(enter, time);
+  }
+
+  /** The anchor of a call event not known here: its ENTERQUEUE looked up in the stored rows (and remembered). */
+  async lookUp(queueId: number, callid: string, time: number): Promise<number> {
+    const enter = (await latestEnter(this.store, queueId, callid, time))?.time ?? null;
+    this.remember(`${queueId}|${callid}`, enter);
+    return anchorAt(enter, time);
   }
 }
+
+/** An ENTERQUEUE later in time (a file out of time order) cannot anchor it; the late-line rebuild settles such calls. */
+const anchorAt = (enter: number | null, time: number): number => (enter !== null && enter <= time ? enter : time);

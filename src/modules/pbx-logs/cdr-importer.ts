@@ -1,4 +1,3 @@
-import type { Sqlite } from '../../db/database';
 import {
   callerNameOf,
   CDR_CSV_LAYOUT,
@@ -15,8 +14,9 @@ import { callerKey } from './digits';
 import { rawOrNull, type PbxDirectory } from './directory';
 import { ImportRefused, ImportRun, type ImportOptions, type StoredChunk } from './import-run';
 import type { ImportSummary } from './import-summary';
-import { pbxLogs, type CallRow, type PbxLogs } from './pbx-logs.repository';
+import type { CallRow, ImportStore } from './import-store';
 import { processPending } from './pending';
+import { importStore, type ImportTarget } from './stores';
 
 const CDR_NO_TENANT = 'no extension or queue of a tenant matches';
 const CDR_AMBIGUOUS = 'extensions of several tenants match';
@@ -75,16 +75,13 @@ const shown = (row: string) => JSON.stringify(row.length > 200 ? `${row.slice(0,
  */
 export class CdrImporter {
   private readonly run: ImportRun;
-  private readonly repo: PbxLogs;
+  private readonly store: ImportStore;
   /** Of the current file: its layout once decided, and what its first chunk showed about it. */
   private file = { layout: undefined as CdrLayout | undefined, checked: false, firstRow: '', rows: 0, unreadable: 0, read: 0 };
 
-  constructor(
-    private readonly sqlite: Sqlite,
-    opts: ImportOptions = {},
-  ) {
-    this.run = new ImportRun(sqlite, opts);
-    this.repo = pbxLogs(sqlite);
+  constructor(target: ImportTarget, opts: ImportOptions = {}) {
+    this.store = importStore(target);
+    this.run = new ImportRun(this.store, opts);
   }
 
   get summary(): ImportSummary {
@@ -96,9 +93,9 @@ export class CdrImporter {
     this.file = { layout: undefined, checked: false, firstRow: '', rows: 0, unreadable: 0, read: 0 };
   }
 
-  importLines(lines: readonly string[]): void {
-    this.run.chunk(
-      () => this.store(lines),
+  async importLines(lines: readonly string[]): Promise<void> {
+    await this.run.chunk(
+      () => this.storeLines(lines),
       () => undefined,
     );
   }
@@ -108,16 +105,16 @@ export class CdrImporter {
     return this.run.recorded;
   }
 
-  finish(): ImportSummary {
-    processPending(this.sqlite);
-    this.run.recordOutcome();
+  async finish(): Promise<ImportSummary> {
+    await processPending(this.store);
+    await this.run.recordOutcome();
     return this.run.summary;
   }
 
-  private store(lines: readonly string[]): StoredChunk {
+  private async storeLines(lines: readonly string[]): Promise<StoredChunk> {
     const items: { id: number; tenantId: number; record: CdrRecord }[] = [];
     for (const line of lines) {
-      const stored = this.storeLine(line);
+      const stored = await this.storeLine(line);
       if (stored && this.run.collects) items.push(stored);
     }
     this.checkLayout();
@@ -150,7 +147,7 @@ export class CdrImporter {
     return header;
   }
 
-  private storeLine(line: string): { id: number; tenantId: number; record: CdrRecord } | null {
+  private async storeLine(line: string): Promise<{ id: number; tenantId: number; record: CdrRecord } | null> {
     const { summary, directory } = this.run;
     summary.read++;
     const f = this.file;
@@ -175,17 +172,17 @@ export class CdrImporter {
       summary.skip(call);
       return null;
     }
-    const src = directory.agentIds(call.tenantId, channelAgent(r.channel));
-    const dst = directory.agentIds(call.tenantId, channelAgent(r.dstChannel));
+    const src = await directory.resolveAgent(call.tenantId, channelAgent(r.channel));
+    const dst = await directory.resolveAgent(call.tenantId, channelAgent(r.dstChannel));
     const agents = { src: src.agent, dst: dst.agent, srcRaw: rawOrNull(src), dstRaw: rawOrNull(dst) };
-    const result = this.repo.insertCall.run(callRow(r, call, this.run.keys.keyOf(line, r.start), agents));
-    if (result.changes === 0) {
+    const id = await this.store.insertCall(callRow(r, call, this.run.keys.keyOf(line, r.start), agents));
+    if (id === null) {
       summary.duplicates++;
       return null;
     }
     summary.imported++;
     if (call.outboundR9) for (const queueId of directory.queuesOfTenant(call.tenantId)) this.run.outboundChanged(queueId, r.start);
-    return { id: Number(result.lastInsertRowid), tenantId: call.tenantId, record: r };
+    return { id, tenantId: call.tenantId, record: r };
   }
 }
 

@@ -1,6 +1,5 @@
-import type { Sqlite } from '../../db/database';
 import { recomputeDays } from './derived-days';
-import { pbxLogs, type QueueEventRow } from './pbx-logs.repository';
+import type { ImportStore, QueueEventRow } from './import-store';
 import { isAnswered, isMemberEvent } from './queue-log-line';
 import { addEvent, emptyVector } from './stats.repository';
 
@@ -30,53 +29,39 @@ export class HourAccumulator {
     }
   }
 
-  flush(sqlite: Sqlite): void {
-    const repo = pbxLogs(sqlite);
+  async flush(store: ImportStore): Promise<void> {
     const split = (key: number) => ({ queue: Math.floor(key / HOUR_KEY), hour: key % HOUR_KEY });
     const touched = new Map<number, number[]>();
     for (const [key, v] of this.stats) {
       const at = split(key);
-      repo.addHourStats(at, v);
+      await store.addHourStats(at.queue, at.hour, v);
       const hours = touched.get(at.queue);
       if (hours) hours.push(at.hour);
       else touched.set(at.queue, [at.hour]);
     }
     for (const [key, byAgent] of this.talk) {
       const { queue, hour } = split(key);
-      for (const [agent, talk] of byAgent) repo.addHourTalk({ queue, hour, agent, talk });
+      for (const [agent, talk] of byAgent) await store.addHourTalk({ queue, hour, agent, talk });
     }
-    for (const [queueId, hours] of touched) recomputeDays(sqlite, queueId, hours);
+    for (const [queueId, hours] of touched) await recomputeDays(store, queueId, hours);
     this.stats.clear();
     this.talk.clear();
   }
 }
 
 /** Recomputes queue_hour_stats and agent_talk_hour of these hours of a queue (any order, repeats allowed). */
-export function recomputeHours(sqlite: Sqlite, queueId: number, hours: Iterable<number>): void {
-  const repo = pbxLogs(sqlite);
+export async function recomputeHours(store: ImportStore, queueId: number, hours: Iterable<number>): Promise<void> {
   const list = [...hours];
-  for (const [first, last] of runsOf(list)) {
-    const run = { queue: queueId, first, last };
-    repo.deleteHourStats.run(run);
-    repo.insertHourStats.run(run);
-    repo.deleteHourTalk.run(run);
-    repo.insertHourTalk.run(run);
-  }
-  recomputeDays(sqlite, queueId, list);
+  for (const [first, last] of runsOf(list)) await store.recomputeHourRun({ queue: queueId, first, last });
+  await recomputeDays(store, queueId, list);
 }
 
 /** Recomputes a queue's outbound figures from the hour of `fromTime` on. */
-export function recomputeOutbound(sqlite: Sqlite, queueId: number, tenantId: number, fromTime: number): void {
-  const repo = pbxLogs(sqlite);
-  const from = { queue: queueId, fromHour: Math.floor(Math.max(0, fromTime) / 3600) };
-  const before = repo.outboundHours.all(from);
-  repo.deleteOutbound.run(from);
-  repo.insertOutbound.run({ ...from, tenant: tenantId });
-  recomputeDays(
-    sqlite,
-    queueId,
-    [...before, ...repo.outboundHours.all(from)].map((r) => r.hour),
-  );
+export async function recomputeOutbound(store: ImportStore, queueId: number, tenantId: number, fromTime: number): Promise<void> {
+  const fromHour = Math.floor(Math.max(0, fromTime) / 3600);
+  const before = await store.outboundHours(queueId, fromHour);
+  await store.replaceOutbound(queueId, tenantId, fromHour);
+  await recomputeDays(store, queueId, [...before, ...(await store.outboundHours(queueId, fromHour))]);
 }
 
 /** Sorted runs of consecutive hours, [first, last] inclusive. */

@@ -1,7 +1,8 @@
-import type { Db, Sqlite } from '../../db/database';
+import type { Db } from '../../db/database';
 import { inScope, type TenantScope } from '../../access/scope';
 import { AgentNames, type DirectoryExtension, type ExtensionRef } from './agent-names';
-import { directoryRows, pbxLogs, type PbxLogs } from './pbx-logs.repository';
+import type { ImportStore, StoredExtension, StoredQueue } from './import-store';
+import { directoryRows } from './pbx-logs.repository';
 import { pbxNameKey } from '../../pbx-name';
 
 export type { ExtensionRef };
@@ -12,8 +13,6 @@ export interface ResolvedAgent {
   /** The peerName of the extension the name resolves to; undefined when it names none. */
   readonly peer: string | undefined;
 }
-
-type DirectoryRows = Awaited<ReturnType<typeof directoryRows>>;
 
 export interface QueueRef {
   readonly id: number;
@@ -37,40 +36,38 @@ export class PbxDirectory {
   private readonly names = new Map<number, AgentNames>();
   private readonly agents = new Map<string, number>();
   private readonly resolved = new Map<number, Map<string, ResolvedAgent>>();
-  private readonly repo: PbxLogs | undefined;
 
-  /** On an importer's connection (`sqlite`: agent names can be interned), or on rows read by `read` (a read-only map). */
+  /** `store`: where agent names are interned (the importers); the live layer, which only places calls, has none. */
   constructor(
-    sqlite: Sqlite | undefined,
     private readonly scope: TenantScope,
-    rows?: DirectoryRows,
-  ) {
-    this.repo = sqlite ? pbxLogs(sqlite) : undefined;
-    if (rows) this.fill(rows);
-    else this.reload();
-  }
+    private readonly store?: Pick<ImportStore, 'queues' | 'extensions' | 'agentId'>,
+  ) {}
 
-  /** The directory of the site's queues and extensions as they are now, read through Kysely (either engine), read-only. */
+  /** The directory of the site's queues and extensions as they are now, read through Kysely (either engine); it interns no name. */
   static async read(db: Db, scope: TenantScope): Promise<PbxDirectory> {
-    return new PbxDirectory(undefined, scope, await directoryRows(db));
+    const rows = await directoryRows(db);
+    const directory = new PbxDirectory(scope);
+    directory.load(rows.queues, rows.extensions);
+    return directory;
   }
 
-  reload(): void {
-    if (!this.repo) throw new Error('a directory read with PbxDirectory.read is read again with read');
-    this.fill({ queues: this.repo.queues.all(), extensions: this.repo.extensions.all() });
+  /** Reads the queues and extensions again through the store. */
+  async reload(): Promise<void> {
+    if (!this.store) throw new Error('PbxDirectory.reload: no store');
+    this.load(await this.store.queues(), await this.store.extensions());
   }
 
-  private fill(rows: DirectoryRows): void {
+  private load(queues: readonly StoredQueue[], extensions: readonly StoredExtension[]): void {
     this.queues.clear();
     this.queuesByTenant.clear();
     this.names.clear();
     this.resolved.clear();
-    for (const q of rows.queues.filter((q) => inScope(this.scope, q.tenantId))) {
+    for (const q of queues.filter((q) => inScope(this.scope, q.tenantId))) {
       this.queues.set(pbxNameKey(q.logName), { id: q.id, tenantId: q.tenantId, name: q.name });
       this.queuesByTenant.set(q.tenantId, [...(this.queuesByTenant.get(q.tenantId) ?? []), q.id]);
     }
     const byTenant = new Map<number, DirectoryExtension[]>();
-    for (const e of rows.extensions.filter((e) => inScope(this.scope, e.tenantId))) {
+    for (const e of extensions.filter((e) => inScope(this.scope, e.tenantId))) {
       byTenant.set(e.tenantId, [...(byTenant.get(e.tenantId) ?? []), e]);
     }
     for (const [tenantId, extensions] of byTenant) this.names.set(tenantId, new AgentNames(extensions));
@@ -115,31 +112,36 @@ export class PbxDirectory {
   }
 
   /**
-   * An agent string of a tenant resolved (R14): `raw` the interned string itself, `agent` the interned
-   * peerName of the extension it names (the string itself when it names none; 0 for ""), `peer` that peerName.
-   * Kept per tenant and name: an import asks for the same few hundred names millions of times.
+   * An agent string of a tenant resolved (R14), when it was resolved before (else `resolveAgent`): `raw` the
+   * interned string itself, `agent` the interned peerName of the extension it names (the string itself when it
+   * names none; 0 for ""), `peer` that peerName. Kept per tenant and name: an import asks for the same few hundred
+   * names millions of times.
    */
-  agentIds(tenantId: number, name: string): ResolvedAgent {
+  agentIds(tenantId: number, name: string): ResolvedAgent | undefined {
+    return this.resolved.get(tenantId)?.get(name);
+  }
+
+  /** agentIds, resolving (and interning) the name the first time. Must run inside the import's write transaction. */
+  async resolveAgent(tenantId: number, name: string): Promise<ResolvedAgent> {
     let byName = this.resolved.get(tenantId);
     if (!byName) this.resolved.set(tenantId, (byName = new Map()));
     let r = byName.get(name);
     if (r === undefined) {
-      const raw = this.agentId(name);
+      const raw = await this.agentId(name);
       const peer = this.extensionOf(tenantId, name)?.peer;
-      r = { raw, agent: peer === undefined || peer === name ? raw : this.agentId(peer), peer };
+      r = { raw, agent: peer === undefined || peer === name ? raw : await this.agentId(peer), peer };
       byName.set(name, r);
     }
     return r;
   }
 
   /** The interned id of an agent name; 0 for "". Must run inside the import's write transaction. */
-  agentId(peer: string): number {
+  async agentId(peer: string): Promise<number> {
     if (peer === '') return 0;
     let id = this.agents.get(peer);
     if (id === undefined) {
-      if (!this.repo) throw new Error("agent names are interned only on an importer's directory");
-      this.repo.insertAgent.run({ peer });
-      id = this.repo.agentId.get({ peer })?.id as number;
+      if (!this.store) throw new Error('PbxDirectory.agentId: no store');
+      id = await this.store.agentId(peer);
       this.agents.set(peer, id);
     }
     return id;

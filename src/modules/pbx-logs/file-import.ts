@@ -5,8 +5,8 @@ import { LINE_TOO_LONG, LineReader } from './line-reader';
 /** Either importer, as the file readers drive it. */
 export interface LineImporter {
   readonly summary: ImportSummary;
-  importLines(lines: readonly string[]): void;
-  finish(): ImportSummary;
+  importLines(lines: readonly string[]): Promise<void>;
+  finish(): Promise<ImportSummary>;
   newFile(): void;
 }
 
@@ -41,7 +41,7 @@ async function drain(importer: LineImporter, reader: LineReader, final: boolean,
       importer.summary.read++;
       importer.summary.skip(LINE_TOO_LONG);
     }
-    importer.importLines(lines);
+    await importer.importLines(lines);
     any = true;
     opts.onProgress?.(reader.position, reader.size);
   }
@@ -64,14 +64,14 @@ export async function followFile(
   let caughtUp = false;
   try {
     while (!signal.aborted) {
-      if (await drain(importer, reader, false, opts)) importer.finish();
+      if (await drain(importer, reader, false, opts)) await importer.finish();
       if (!caughtUp) {
         caughtUp = true; // what was in the file at the start is history; what follows arrives live
         opts.onCaughtUp?.();
       }
       const change = await reader.check();
       if (change === 'rotated' || change === 'truncated') {
-        if (change === 'rotated' && (await drain(importer, reader, true, opts))) importer.finish();
+        if (change === 'rotated' && (await drain(importer, reader, true, opts))) await importer.finish();
         await reader.close();
         reader = new LineReader(path);
         await reader.open();

@@ -1,12 +1,12 @@
 import type { Sqlite } from '../../db/database';
 import { AppError } from '../../errors';
+import type { ImportStore } from './import-store';
 import { ALL_TENANTS, scopeIds, type TenantScope } from '../../access/scope';
 import type { CdrRecord } from './cdr-line';
 import { PbxDirectory } from './directory';
 import { ImportSummary } from './import-summary';
 import { LineKeys } from './line-keys';
-import { pbxLogs, type PbxLogs } from './pbx-logs.repository';
-import { recordImport, updateImportRecord, type ImportKind, type ImportSource } from './pbx-imports.repository';
+import type { ImportKind, ImportSource } from './pbx-imports.repository';
 import { PbxZone } from './pbx-zone';
 import type { QueueLogEvent } from './queue-log-line';
 
@@ -30,7 +30,8 @@ export interface ImportOptions {
   readonly scope?: TenantScope;
   /**
    * Runs inside each chunk's write transaction after its rows are stored, so that anything it writes
-   * (e.g. webhook events for live lines) commits or rolls back together with the lines.
+   * (e.g. webhook events for live lines) commits or rolls back together with the lines. SQLite only for now: the
+   * webhook outbox writes through SQLite's raw connection (docs/postgresql.md); on PostgreSQL an import with a hook is refused.
    */
   readonly onChunk?: (sqlite: Sqlite, chunk: StoredChunk) => void;
   /**
@@ -56,6 +57,11 @@ export interface ImportRecordOptions {
   readonly now: () => number;
 }
 
+/** Why an import that raises webhook events is refused on PostgreSQL (until the outbox runs there: issue 32, step 4). */
+export const EVENTS_NOT_ON_POSTGRES =
+  'Webhook events from imported lines (the ingest routes, tars import --follow or --emit-events) do not run on PostgreSQL yet: ' +
+  'import without --follow and --emit-events, or run this installation on SQLite for now (docs/postgresql.md).';
+
 /**
  * What both importers share: the directory of queues and extensions, idempotency keys, the summary, the
  * per-queue marks (newest line time, derived data to rebuild) and the chunk transaction. Every chunk is
@@ -67,11 +73,9 @@ export class ImportRun {
   readonly zone: PbxZone;
   keys = new LineKeys();
   readonly directory: PbxDirectory;
-  private dataVersion: number;
   private readonly maxTime = new Map<number, number>();
   private readonly rebuildFrom = new Map<number, number>();
   private readonly outboundFrom = new Map<number, number>();
-  private readonly repo: PbxLogs;
   /** The summary's outcomes as of the last committed chunk: a chunk adds the difference to import_line_counts. */
   private counted = new Map<string, number>();
   /** The id of this import's record once written (opts.record), and when it began. */
@@ -79,64 +83,67 @@ export class ImportRun {
   private readonly startedAt: number;
   /** The tenant the import is scoped to when it is one, for its record; undefined: several or every tenant. */
   private readonly scopeTenant: number | undefined;
+  private begun = false;
 
   constructor(
-    readonly sqlite: Sqlite,
+    readonly store: ImportStore,
     readonly opts: ImportOptions,
   ) {
-    this.repo = pbxLogs(sqlite);
+    if (opts.onChunk && store.sqlite === undefined) throw new AppError(501, EVENTS_NOT_ON_POSTGRES);
     const scope = opts.scope ?? ALL_TENANTS;
-    this.directory = new PbxDirectory(sqlite, scope);
+    this.directory = new PbxDirectory(scope, store);
     const ids = scopeIds(scope);
     this.scopeTenant = ids?.length === 1 ? ids[0] : undefined;
     this.startedAt = opts.record?.now() ?? 0;
-    this.summary = new ImportSummary(
-      (tenantId, extNum) => this.directory.extensionByNumber(tenantId, extNum) !== undefined,
-      ids?.length === 1 ? ids[0] : this.directory.tenants().length === 1 ? this.directory.tenants()[0] : undefined,
-    );
+    const knownNumber = (tenantId: number, extNum: string) => this.directory.extensionByNumber(tenantId, extNum) !== undefined;
+    this.summary = new ImportSummary(knownNumber, this.scopeTenant);
     this.zone = new PbxZone(opts.timezone ?? 'UTC');
     this.summary.timezone = this.zone.name;
-    this.dataVersion = this.repo.dataVersion();
+  }
+
+  /** Before the first chunk: the directory read, and the point from which other writers' commits are noticed. */
+  private async begin(): Promise<void> {
+    if (this.begun) return;
+    this.begun = true;
+    await this.directory.reload();
+    if (this.scopeTenant === undefined && this.directory.tenants().length === 1) this.summary.soleTenant = this.directory.tenants()[0];
+    await this.store.othersWrote();
   }
 
   /**
    * Runs one chunk in a write transaction. `invalidate` is called first when another connection has
    * committed since the last chunk: cached lookups may be stale then.
    */
-  chunk(work: () => StoredChunk, invalidate: () => void): void {
-    const counts = this.sqlite
-      .transaction(() => {
-        const version = this.repo.dataVersion();
-        if (version !== this.dataVersion) {
-          this.dataVersion = version;
-          this.maxTime.clear();
-          this.directory.reload();
-          invalidate();
-        }
-        const stored = work();
-        this.flushMarks();
-        const counts = this.countLines(stored.kind);
-        this.opts.onChunk?.(this.sqlite, stored);
-        return counts;
-      })
-      .immediate();
-    this.counted = counts;
+  async chunk(work: () => Promise<StoredChunk>, invalidate: () => Promise<void> | void): Promise<void> {
+    await this.begin();
+    this.counted = await this.store.transact(async () => {
+      if (await this.store.othersWrote()) {
+        this.maxTime.clear();
+        await this.directory.reload();
+        await invalidate();
+      }
+      const stored = await work();
+      await this.flushMarks();
+      const counts = await this.countLines(stored.kind);
+      if (this.opts.onChunk && this.store.sqlite) this.opts.onChunk(this.store.sqlite, stored);
+      return counts;
+    });
   }
 
   /**
    * Writes (the first time) or brings up to date the import's record with its summary so far: the importers call
    * it when they finish (a followed file: after every batch). Nothing when the import is not recorded.
    */
-  recordOutcome(): void {
+  async recordOutcome(): Promise<void> {
     const r = this.opts.record;
     if (!r) return;
     const summary = JSON.stringify(this.summary.toJSON());
     const now = r.now();
     if (this.recordId !== undefined) {
-      updateImportRecord(this.sqlite, this.recordId, now, summary);
+      await this.store.updateImportRecord(this.recordId, now, summary);
       return;
     }
-    this.recordId = recordImport(this.sqlite, {
+    this.recordId = await this.store.recordImport({
       tenantId: this.scopeTenant ?? null,
       source: r.source,
       kind: r.kind,
@@ -170,18 +177,19 @@ export class ImportRun {
     this.maxTime.clear();
   }
 
-  /** The newest line time stored for a queue; a line older than that is late. */
-  newest(queueId: number): number {
-    let t = this.maxTime.get(queueId);
-    if (t === undefined) {
-      t = this.repo.newestTime.get({ queue: queueId })?.maxTime ?? 0;
-      this.maxTime.set(queueId, t);
-    }
-    return t;
+  /** Whether the newest line time of a queue is known here (else `loadNewest` first). */
+  knowsNewest(queueId: number): boolean {
+    return this.maxTime.has(queueId);
   }
 
+  /** Reads the newest line time stored for a queue; a line older than that is late. */
+  async loadNewest(queueId: number): Promise<void> {
+    if (!this.maxTime.has(queueId)) this.maxTime.set(queueId, (await this.store.newestTime(queueId)) ?? 0);
+  }
+
+  /** A new line of a queue whose newest time is known (loadNewest). */
   sawLine(queueId: number, time: number): void {
-    if (time < this.newest(queueId)) markMin(this.rebuildFrom, queueId, time);
+    if (time < (this.maxTime.get(queueId) ?? 0)) markMin(this.rebuildFrom, queueId, time);
     else this.maxTime.set(queueId, time);
   }
 
@@ -195,11 +203,10 @@ export class ImportRun {
     markMin(this.outboundFrom, queueId, time);
   }
 
-  private flushMarks(): void {
+  private async flushMarks(): Promise<void> {
     const ids = new Set([...this.rebuildFrom.keys(), ...this.outboundFrom.keys(), ...this.maxTime.keys()]);
     for (const id of ids) {
-      this.repo.mark.run({
-        queue: id,
+      await this.store.mark(id, {
         maxTime: this.maxTime.get(id) ?? 0,
         rebuildFrom: this.rebuildFrom.get(id) ?? null,
         outboundFrom: this.outboundFrom.get(id) ?? null,
@@ -210,13 +217,13 @@ export class ImportRun {
   }
 
   /** Adds the lines of this chunk to import_line_counts (for /metrics); returns the outcomes counted so far. */
-  private countLines(kind: StoredChunk['kind']): Map<string, number> {
+  private async countLines(kind: StoredChunk['kind']): Promise<Map<string, number>> {
     const now = this.summary.outcomes();
     for (const [key, n] of now) {
       const added = n - (this.counted.get(key) ?? 0);
       if (added === 0) continue;
       const [outcome = '', reason = ''] = key.split('\t');
-      this.repo.addLineCount.run({ kind, outcome, reason, lines: added });
+      await this.store.addLineCount({ kind, outcome, reason, lines: added });
     }
     return now;
   }

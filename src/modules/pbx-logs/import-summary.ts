@@ -42,7 +42,7 @@ export class ImportSummary {
    */
   constructor(
     private readonly knownNumber: (tenantId: number, extNum: string) => boolean = () => false,
-    private readonly soleTenant?: number,
+    public soleTenant?: number,
   ) {}
 
   skip(reason: string): void {

@@ -42,9 +42,8 @@ export async function ingestLines(
       timezone: body.timezone ?? deps.config.pbxTimezone,
       record: { source: 'ingest', kind: kind === 'queue-log' ? 'queue_log' : 'cdr', now: () => clock.now() },
     } as const;
-    const sqlite = sqliteOf(database, 'Importing PBX logs');
-    const importer = kind === 'queue-log' ? new QueueLogImporter(sqlite, opts) : new CdrImporter(sqlite, opts);
-    importer.importLines(body.lines);
-    return importer.finish().toJSON();
+    const importer = kind === 'queue-log' ? new QueueLogImporter(database, opts) : new CdrImporter(database, opts);
+    await importer.importLines(body.lines);
+    return (await importer.finish()).toJSON();
   });
 }

@@ -1,8 +1,7 @@
-import type { Sqlite } from '../../db/database';
-import { memberStep, type IntervalChange, type PairState } from './member-state';
+import type { ImportStore, StoredMemberEvent } from './import-store';
+import { MEMBER_CHANGES, memberStep, type IntervalChange, type PairState } from './member-state';
 import type { PbxStarts } from './pbx-starts';
-import { isMemberEvent } from './queue-log-line';
-import { pbxLogs, type PbxLogs, type StoredMemberEvent } from './pbx-logs.repository';
+import { isMemberEvent, showsMembership } from './queue-log-line';
 
 interface OpenRows {
   session: number | null;
@@ -22,73 +21,83 @@ export interface MemberEvent extends StoredMemberEvent {
 export class IntervalWriter {
   private readonly pairs = new Map<number, OpenRows>();
   private readonly tenants = new Map<number, number | undefined>();
-  private readonly repo: PbxLogs;
 
   constructor(
-    sqlite: Sqlite,
+    private readonly store: ImportStore,
     private readonly starts: PbxStarts,
-  ) {
-    this.repo = pbxLogs(sqlite);
-  }
+  ) {}
 
   forget(): void {
     this.pairs.clear();
     this.tenants.clear();
   }
 
-  /** Applies one membership event; returns whether the membership itself (not only a pause) changed. */
-  apply(e: MemberEvent): boolean {
+  /**
+   * Applies one membership event; returns (at once when nothing needs reading or writing: a member's call line)
+   * whether the membership itself (not only a pause) changed.
+   */
+  apply(e: MemberEvent): boolean | Promise<boolean> {
     if (e.agent === 0) return false; // NONE or empty changes no state (R10)
-    const rows = this.rowsOf(e.queueId, e.agent);
-    if (rows.session !== null && !isMemberEvent(e.event)) return false; // a member's call line changes nothing
+    const rows = this.pairs.get(pairKey(e.queueId, e.agent));
+    if (rows && rows.session !== null && !isMemberEvent(e.event)) return false; // a member's call line changes nothing
+    return this.step(e, rows);
+  }
+
+  private async step(e: MemberEvent, known: OpenRows | undefined): Promise<boolean> {
+    const rows = known ?? (await this.rowsOf(e.queueId, e.agent));
+    if (rows.session !== null && !isMemberEvent(e.event)) return false;
     const state: PairState = { member: rows.session !== null, paused: rows.pause !== null };
+    // memberStep asks for the time a static member's membership opens only for a line that opens one (R15)
+    const since = !state.member && !MEMBER_CHANGES.has(e.event) && showsMembership(e.event) ? await this.staticSince(e) : e.time;
     let membership = false;
-    for (const change of memberStep(state, e.event, e.time, { pauseReason: e.pauseReason, staticSince: () => this.staticSince(e) })) {
-      this.write(rows, e, change);
+    for (const change of memberStep(state, e.event, e.time, { pauseReason: e.pauseReason, staticSince: () => since })) {
+      await this.write(rows, e, change);
       membership ||= change.kind === 'openSession' || change.kind === 'closeSession';
     }
     return membership;
   }
 
   /** R15: the latest start of the queue's PBX before the line, unless the pair's membership ended after it. */
-  private staticSince(e: MemberEvent): number {
-    if (!this.tenants.has(e.queueId)) this.tenants.set(e.queueId, this.repo.tenantOfQueue.get({ queue: e.queueId })?.tenantId);
+  private async staticSince(e: MemberEvent): Promise<number> {
+    if (!this.tenants.has(e.queueId)) this.tenants.set(e.queueId, await this.store.tenantOfQueue(e.queueId));
     const tenantId = this.tenants.get(e.queueId);
     const start = tenantId === undefined ? undefined : this.starts.latest(tenantId, e.time);
-    return staticSince(start, this.repo.lastSessionEnd.get({ queue: e.queueId, agent: e.agent })?.end ?? null, e.time);
+    return staticSince(start, await this.store.lastSessionEnd(e.queueId, e.agent), e.time);
   }
 
-  private rowsOf(queueId: number, agent: number): OpenRows {
-    const key = queueId * 0x100000000 + agent; // a number, not a string: this runs for most lines
+  private async rowsOf(queueId: number, agent: number): Promise<OpenRows> {
+    const key = pairKey(queueId, agent);
     let rows = this.pairs.get(key);
     if (!rows) {
-      const pair = { queue: queueId, agent };
-      rows = { session: this.repo.openSession.get(pair)?.id ?? null, pause: this.repo.openPause.get(pair)?.id ?? null };
+      rows = { session: await this.store.openSession(queueId, agent), pause: await this.store.openPause(queueId, agent) };
       this.pairs.set(key, rows);
     }
     return rows;
   }
 
-  private write(rows: OpenRows, e: MemberEvent, change: IntervalChange): void {
+  private async write(rows: OpenRows, e: MemberEvent, change: IntervalChange): Promise<void> {
     const open = { queue: e.queueId, agent: e.agent, start: change.time, end: null };
     switch (change.kind) {
       case 'openSession':
-        rows.session = Number(this.repo.insertSession(open).lastInsertRowid);
+        rows.session = await this.store.insertSession(open);
         break;
       case 'openPause':
-        rows.pause = Number(this.repo.insertPause({ ...open, reason: change.reason }).lastInsertRowid);
+        rows.pause = await this.store.insertPause({ ...open, reason: change.reason });
         break;
       case 'closeSession':
-        if (rows.session !== null) this.repo.closeSession({ id: rows.session, end: change.time });
+        if (rows.session !== null) await this.store.closeSession(rows.session, change.time);
         rows.session = null;
         break;
       case 'closePause':
-        if (rows.pause !== null) this.repo.closePause({ id: rows.pause, end: change.time });
+        if (rows.pause !== null) await this.store.closePause(rows.pause, change.time);
         rows.pause = null;
         break;
     }
   }
 }
+
+/** A (queue, agent) pair as a number, not a string: this runs for most lines. */
+const pairKey = (queueId: number, agent: number) => queueId * 0x100000000 + agent;
 
 /**
  * When a static member's membership opens (R15): at the latest start of the PBX before its line; at the line

@@ -35,7 +35,7 @@ export interface StepContext {
   readonly needsLogin?: boolean;
 }
 
-const MEMBER_CHANGES: ReadonlySet<number> = new Set([
+export const MEMBER_CHANGES: ReadonlySet<number> = new Set([
   EV.ADDMEMBER,
   EV.AGENTLOGIN,
   EV.REMOVEMEMBER,

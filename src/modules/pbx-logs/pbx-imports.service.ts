@@ -95,9 +95,7 @@ export async function importAgain(deps: PbxImportDeps, caller: Caller, id: numbe
     const path = row.path;
     const newId = await database.db.connection().execute(async () => {
       const importer: LineImporter & { recordId: number | undefined } =
-        row.kind === 'queue_log'
-          ? new QueueLogImporter(sqliteOf(database, 'Importing PBX logs'), opts)
-          : new CdrImporter(sqliteOf(database, 'Importing PBX logs'), opts);
+        row.kind === 'queue_log' ? new QueueLogImporter(database, opts) : new CdrImporter(database, opts);
       try {
         await importFile(importer, path);
       } catch (err) {

@@ -2,6 +2,22 @@ import type { Selectable } from 'kysely';
 import type { Db, Sqlite } from '../../db/database';
 import type { CdrCallTable } from '../../db/schema-reporting';
 import { preparedStatements, statement } from '../../db/statements';
+import type {
+  CallRow,
+  HourRun,
+  HourTalkRow,
+  ImportStore,
+  IntervalRow,
+  PauseRow,
+  QueueEventRow,
+  QueueMarks,
+  StoredAgentName,
+  StoredCallEvent,
+  StoredExtension,
+  StoredMemberEvent,
+  StoredQueue,
+} from './import-store';
+import { recordImport, updateImportRecord, type NewPbxImport } from './pbx-imports.repository';
 import { EV } from './queue-log-line';
 import {
   ANSWERED_EVENTS,
@@ -30,72 +46,19 @@ import {
 type None = Record<never, never>;
 type Queue = { queue: number };
 type QueueAgent = { queue: number; agent: number };
-type HourRun = { queue: number; first: number; last: number };
 type Day = { queue: number; start: number; end: number };
 
 /** A statement whose parameters are bound by position from a named row (see above). */
 const positional = (text: string) => statement<unknown[]>(text);
-
-export interface IntervalRow {
-  readonly queue: number;
-  readonly agent: number;
-  readonly start: number;
-  readonly end: number | null;
-}
-export type PauseRow = IntervalRow & { readonly reason: string };
-export type HourTalkRow = QueueAgent & { readonly hour: number; readonly talk: number };
-
-/** A call event as `callEventsFrom` reads it for a rebuild of anchors. */
-export type StoredCallEvent = Pick<QueueEventRow, 'anchor' | 'time' | 'lineKey' | 'seq' | 'event' | 'callid'>;
-
-/** A membership event as `memberEvents` reads it for a replay of intervals. */
-export type StoredMemberEvent = Pick<QueueEventRow, 'agent' | 'event' | 'time' | 'pauseReason'>;
-
-/** The marks of a queue's stale derived data (queue_report_state). */
-export interface QueueMarks {
-  readonly maxTime: number;
-  readonly rebuildFrom: number | null;
-  readonly outboundFrom: number | null;
-}
 
 // prettier-ignore
 const CALL_COLUMNS = [
   'tenant_id', 'start_at', 'answer_at', 'end_at', 'line_key', 'unique_id', 'direction', 'outbound_r9', 'via_queue', 'source', 'destination',
   'source_digits', 'destination_digits', 'caller_name', 'src_agent', 'dst_agent', 'src_raw', 'dst_raw', 'src_ext', 'dst_ext', 'extension', 'queue_id', 'duration',
   'billsec', 'disposition', 'last_app', 'destination_key',
-] as const satisfies readonly Exclude<keyof CdrCallTable, 'id'>[];
+] as const satisfies readonly (keyof CallRow)[];
 
-/** A cdr_calls row to insert, by column name. */
-export type CallRow = { readonly [C in (typeof CALL_COLUMNS)[number]]: CdrCallTable[C] };
-
-/** A queue_events row (one queue_log line), by name. */
-export interface QueueEventRow {
-  readonly queueId: number;
-  /** The time the line counts at (reporting.md R3): its call's ENTERQUEUE time, else its own. */
-  readonly anchor: number;
-  readonly time: number;
-  /** With `time`, the line's idempotency key (line-keys.ts). */
-  readonly lineKey: number;
-  /** Import order, which breaks ties of one second. */
-  readonly seq: number;
-  readonly event: number;
-  /** null for membership events. */
-  readonly callid: string | null;
-  /** The interned agent the line's agent name resolved to (0: none), reporting.md R14. */
-  readonly agent: number;
-  /** The line's own agent name when it differs from `agent`, else null. */
-  readonly rawAgent: number | null;
-  readonly waitTime: number;
-  readonly talkTime: number;
-  readonly ringMs: number;
-  readonly pauseReason: string | null;
-  /** ENTERQUEUE: the caller's number as written, and its match key (digits.ts callerKey); else null. */
-  readonly caller: string | null;
-  readonly callerKey: string | null;
-  /** An exit's positions when the caller left and entered (reporting.md R22); else null. */
-  readonly position: number | null;
-  readonly origPosition: number | null;
-}
+export type { CallRow, HourTalkRow, IntervalRow, PauseRow, QueueEventRow, QueueMarks, StoredCallEvent, StoredMemberEvent };
 
 /** queue_events columns in the order `putEventRow` writes them. */
 const EVENT_COLUMNS = [
@@ -312,52 +275,222 @@ const statementsOf = preparedStatements({
 
 export type PbxLogs = ReturnType<typeof pbxLogs>;
 
-/** The repository of one connection: its statements, with the rows of the positional ones by name. */
+/** The repository of one connection: its statements (the chunk hooks of pbx-events.ts read through it). */
 export function pbxLogs(sqlite: Sqlite) {
-  const s = statementsOf(sqlite);
-  // the positional statements' parameters, in the order of their column lists
-  return {
-    ...s,
-    /** Changes when another connection commits (https://sqlite.org/pragma.html#pragma_data_version). */
-    dataVersion: () => sqlite.pragma('data_version', { simple: true }) as number,
-    insertSession: (r: IntervalRow) => s.insertSession.run([r.queue, r.agent, r.start, r.end]),
-    insertPause: (r: PauseRow) => s.insertPause.run([r.queue, r.agent, r.start, r.end, r.reason]),
-    closeSession: (r: { id: number; end: number }) => s.closeSession.run([r.end, r.id]),
-    closePause: (r: { id: number; end: number }) => s.closePause.run([r.end, r.id]),
-    /** Adds sums (STATS_COLUMNS order, stats.repository.ts vectors) to an hour of a queue. */
-    addHourStats: (at: Queue & { hour: number }, sums: Float64Array) => s.addHourStats.run([at.queue, at.hour, ...vectorParams(sums)]),
-    addHourTalk: (r: HourTalkRow) => s.addHourTalk.run([r.queue, r.hour, r.agent, r.talk]),
-    fillDetails: (r: QueueEventRow) => s.fillDetails.run([r.caller, r.callerKey, r.position, r.origPosition, r.time, r.lineKey]),
-    events: new EventInserter(s),
-  };
+  return statementsOf(sqlite);
 }
 
 /**
- * The bulk insert of queue_events: EVENTS_PER_INSERT rows per multi-row INSERT OR IGNORE, whose parameters
- * are the rows' fields in EVENT_COLUMNS order. When a group stored fewer rows than it had, each row's own
- * seq tells whether it is the one stored (seq is unique to this import's line).
+ * The import's store on SQLite (import-store.ts): the prepared statements above, run synchronously on the raw
+ * connection under an async interface whose promises are settled when returned, so that a chunk still runs in
+ * one turn of the event loop, as it did when the importer called the statements itself.
  */
-class EventInserter {
+export class SqliteImportStore implements ImportStore {
+  readonly engine = 'sqlite';
+  readonly eventsPerInsert = EVENTS_PER_INSERT;
+  private readonly s: ReturnType<typeof statementsOf>;
   private readonly args: unknown[] = new Array(EVENTS_PER_INSERT * EVENT_COLUMNS.length).fill(null);
+  private version: number | undefined;
 
-  constructor(private readonly s: ReturnType<typeof statementsOf>) {}
+  constructor(readonly sqlite: Sqlite) {
+    this.s = statementsOf(sqlite);
+  }
 
-  /** Inserts the rows (at most EVENTS_PER_INSERT); stored[i] becomes whether row i was new (not a duplicate of a stored line). */
-  insert(rows: readonly QueueEventRow[], count: number, stored: boolean[]): void {
+  async transact<T>(work: () => Promise<T>): Promise<T> {
+    if (this.sqlite.inTransaction) return work();
+    this.sqlite.exec('BEGIN IMMEDIATE');
+    try {
+      const result = await work();
+      this.sqlite.exec('COMMIT');
+      return result;
+    } catch (err) {
+      if (this.sqlite.inTransaction) this.sqlite.exec('ROLLBACK');
+      throw err;
+    }
+  }
+
+  async othersWrote(): Promise<boolean> {
+    // Changes when another connection commits (https://sqlite.org/pragma.html#pragma_data_version).
+    const version = this.sqlite.pragma('data_version', { simple: true }) as number;
+    const changed = this.version !== undefined && version !== this.version;
+    this.version = version;
+    return changed;
+  }
+
+  async queues(): Promise<StoredQueue[]> {
+    return this.s.queues.all();
+  }
+  async extensions(): Promise<StoredExtension[]> {
+    return this.s.extensions.all();
+  }
+  async agentId(peer: string): Promise<number> {
+    this.s.insertAgent.run({ peer });
+    return this.s.agentId.get({ peer })?.id as number;
+  }
+  async tenantOfQueue(queue: number): Promise<number | undefined> {
+    return this.s.tenantOfQueue.get({ queue })?.tenantId;
+  }
+  async timezoneOfQueue(queue: number): Promise<string | undefined> {
+    return this.s.timezoneOfQueue.get({ queue })?.timezone;
+  }
+
+  async counter(name: string): Promise<number | undefined> {
+    return this.s.counter.get({ name })?.value;
+  }
+  async setCounter(name: string, value: number): Promise<void> {
+    this.s.setCounter.run({ name, value });
+  }
+  async addLineCount(row: { kind: string; outcome: string; reason: string; lines: number }): Promise<void> {
+    this.s.addLineCount.run(row);
+  }
+  async newestTime(queue: number): Promise<number | undefined> {
+    return this.s.newestTime.get({ queue })?.maxTime;
+  }
+  async mark(queue: number, marks: QueueMarks): Promise<void> {
+    this.s.mark.run({ queue, ...marks });
+  }
+  async markedQueues(): Promise<number[]> {
+    return this.s.markedQueues.all().map((r) => r.queue);
+  }
+  async marks(queue: number): Promise<Omit<QueueMarks, 'maxTime'> | undefined> {
+    return this.s.marks.get({ queue });
+  }
+  async clearMarks(queue: number): Promise<void> {
+    this.s.clearMarks.run({ queue });
+  }
+
+  /**
+   * EVENTS_PER_INSERT rows per multi-row INSERT OR IGNORE; when a group stored fewer rows than it had, each row's
+   * seq tells whether it is the one stored (seq is unique to this import's line).
+   */
+  async insertEvents(rows: readonly QueueEventRow[], count: number, stored: boolean[]): Promise<void> {
+    const s = this.s;
     if (count === EVENTS_PER_INSERT) {
       for (let i = 0; i < count; i++) putEventRow(this.args, i * EVENT_COLUMNS.length, rows[i] as QueueEventRow);
-      const all = this.s.insertEvents.run(this.args).changes === count;
+      const all = s.insertEvents.run(this.args).changes === count;
       for (let i = 0; i < count; i++) {
         const row = rows[i] as QueueEventRow;
-        stored[i] = all || this.s.storedSeq.get({ time: row.time, lineKey: row.lineKey })?.seq === row.seq;
+        stored[i] = all || s.storedSeq.get({ time: row.time, lineKey: row.lineKey })?.seq === row.seq;
       }
       return;
     }
     const args = new Array<unknown>(EVENT_COLUMNS.length);
     for (let i = 0; i < count; i++) {
       putEventRow(args, 0, rows[i] as QueueEventRow);
-      stored[i] = this.s.insertEvent.run(args).changes > 0;
+      stored[i] = s.insertEvent.run(args).changes > 0;
     }
+  }
+  async fillDetails(r: QueueEventRow): Promise<void> {
+    this.s.fillDetails.run([r.caller, r.callerKey, r.position, r.origPosition, r.time, r.lineKey]);
+  }
+  async latestEnter(at: { queue: number; callid: string; floor: number; until: number }) {
+    return this.s.latestEnter.get(at);
+  }
+  async callEventsFrom(queue: number, from: number): Promise<StoredCallEvent[]> {
+    return this.s.callEventsFrom.all({ queue, from });
+  }
+  async setAnchor(r: { queue: number; anchor: number; was: number; time: number; lineKey: number }): Promise<void> {
+    this.s.setAnchor.run(r);
+  }
+  async memberEvents(queue: number): Promise<(StoredMemberEvent & { needsLogin: boolean })[]> {
+    return this.s.memberEvents.all({ queue }).map((e) => ({ ...e, needsLogin: e.needsLogin === 1 }));
+  }
+  async staticAgents(queue: number): Promise<number[]> {
+    return this.s.staticAgents.all({ queue }).map((r) => r.agent);
+  }
+  async eventAgents(queue: number): Promise<StoredAgentName[]> {
+    return this.s.eventAgents.all({ queue });
+  }
+  async reassignAgent(r: { queue: number; raw: number; agent: number; rawAgent: number | null }): Promise<void> {
+    this.s.reassignAgent.run(r);
+  }
+  async anchorHours(queue: number): Promise<{ first: number | null; last: number | null }> {
+    return this.s.anchorHours.get({ queue }) ?? { first: null, last: null };
+  }
+
+  async insertCall(row: CallRow): Promise<number | null> {
+    const result = this.s.insertCall.run(row);
+    return result.changes === 0 ? null : Number(result.lastInsertRowid);
+  }
+  async callAgents(tenant: number): Promise<(StoredAgentName & { side: 'src' | 'dst' })[]> {
+    return this.s.callAgents.all({ tenant });
+  }
+  async reassignCall(
+    side: 'src' | 'dst',
+    r: { tenant: number; raw: number; agent: number; rawAgent: number | null; ext: number | null },
+  ): Promise<void> {
+    (side === 'src' ? this.s.reassignSrc : this.s.reassignDst).run(r);
+  }
+
+  async pbxStarts(): Promise<{ tenantId: number; time: number }[]> {
+    return this.s.pbxStarts.all();
+  }
+  async insertPbxStart(tenant: number, time: number): Promise<boolean> {
+    return this.s.insertPbxStart.run({ tenant, time }).changes > 0;
+  }
+
+  async lastSessionEnd(queue: number, agent: number): Promise<number | null> {
+    return this.s.lastSessionEnd.get({ queue, agent })?.end ?? null;
+  }
+  async openSession(queue: number, agent: number): Promise<number | null> {
+    return this.s.openSession.get({ queue, agent })?.id ?? null;
+  }
+  async openPause(queue: number, agent: number): Promise<number | null> {
+    return this.s.openPause.get({ queue, agent })?.id ?? null;
+  }
+  async insertSession(r: IntervalRow): Promise<number> {
+    return Number(this.s.insertSession.run([r.queue, r.agent, r.start, r.end]).lastInsertRowid);
+  }
+  async insertPause(r: PauseRow): Promise<number> {
+    return Number(this.s.insertPause.run([r.queue, r.agent, r.start, r.end, r.reason]).lastInsertRowid);
+  }
+  async closeSession(id: number, end: number): Promise<void> {
+    this.s.closeSession.run([end, id]);
+  }
+  async closePause(id: number, end: number): Promise<void> {
+    this.s.closePause.run([end, id]);
+  }
+  async replaceIntervals(
+    queue: number,
+    sessions: readonly Omit<IntervalRow, 'queue'>[],
+    pauses: readonly Omit<PauseRow, 'queue'>[],
+  ): Promise<void> {
+    this.s.deleteSessions.run({ queue });
+    this.s.deletePauses.run({ queue });
+    for (const r of sessions) this.s.insertSession.run([queue, r.agent, r.start, r.end]);
+    for (const r of pauses) this.s.insertPause.run([queue, r.agent, r.start, r.end, r.reason]);
+  }
+
+  async addHourStats(queue: number, hour: number, sums: Float64Array): Promise<void> {
+    this.s.addHourStats.run([queue, hour, ...vectorParams(sums)]);
+  }
+  async addHourTalk(r: HourTalkRow): Promise<void> {
+    this.s.addHourTalk.run([r.queue, r.hour, r.agent, r.talk]);
+  }
+  async recomputeHourRun(run: HourRun): Promise<void> {
+    this.s.deleteHourStats.run(run);
+    this.s.insertHourStats.run(run);
+    this.s.deleteHourTalk.run(run);
+    this.s.insertHourTalk.run(run);
+  }
+  async outboundHours(queue: number, fromHour: number): Promise<number[]> {
+    return this.s.outboundHours.all({ queue, fromHour }).map((r) => r.hour);
+  }
+  async replaceOutbound(queue: number, tenant: number, fromHour: number): Promise<void> {
+    this.s.deleteOutbound.run({ queue, fromHour });
+    this.s.insertOutbound.run({ queue, tenant, fromHour });
+  }
+  async recomputeDay(queue: number, start: number, end: number): Promise<void> {
+    const params = { queue, start, end };
+    this.s.deleteDays.run(params);
+    this.s.insertDay.run(params);
+  }
+
+  async recordImport(row: NewPbxImport): Promise<number> {
+    return recordImport(this.sqlite, row);
+  }
+  async updateImportRecord(id: number, finishedAt: number, summary: string): Promise<void> {
+    updateImportRecord(this.sqlite, id, finishedAt, summary);
   }
 }
 

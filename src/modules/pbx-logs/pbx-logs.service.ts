@@ -27,6 +27,5 @@ export interface AgentResolveDeps {
 export async function reResolveAgents(deps: AgentResolveDeps, caller: Caller, tenantId: number): Promise<number> {
   requireTenant(caller.scope, tenantId);
   const { database } = deps;
-  if (database.engine === 'postgres') return 0; // the importer does not run there yet (design step 6): no line of TARS's to resolve
-  return database.db.connection().execute(async () => agentIdentitiesChanged(database.sqlite, tenantId));
+  return database.db.connection().execute(async () => agentIdentitiesChanged(database, tenantId));
 }

@@ -1,5 +1,4 @@
-import type { Sqlite } from '../../db/database';
-import { pbxLogs, type PbxLogs } from './pbx-logs.repository';
+import type { ImportStore } from './import-store';
 
 /**
  * The times a tenant's PBX (re)started its queues (QUEUESTART, CONFIGRELOAD; pbx_starts), from which a
@@ -7,21 +6,18 @@ import { pbxLogs, type PbxLogs } from './pbx-logs.repository';
  */
 export class PbxStarts {
   private readonly byTenant = new Map<number, number[]>();
-  private readonly repo: PbxLogs;
+  constructor(private readonly store: ImportStore) {}
 
-  constructor(sqlite: Sqlite) {
-    this.repo = pbxLogs(sqlite);
-    this.reload();
-  }
-
-  reload(): void {
+  /** Reads the starts (again): before the first use, and after another writer committed. */
+  async reload(): Promise<void> {
+    const starts = await this.store.pbxStarts();
     this.byTenant.clear();
-    for (const { tenantId, time } of this.repo.pbxStarts.all()) this.times(tenantId).push(time);
+    for (const { tenantId, time } of starts) this.times(tenantId).push(time);
   }
 
   /** Stores a start; returns whether it was new. Must run inside the import's write transaction. */
-  add(tenantId: number, time: number): boolean {
-    if (this.repo.insertPbxStart.run({ tenant: tenantId, time }).changes === 0) return false;
+  async add(tenantId: number, time: number): Promise<boolean> {
+    if (!(await this.store.insertPbxStart(tenantId, time))) return false;
     const times = this.times(tenantId);
     times.push(time);
     times.sort((a, b) => a - b);

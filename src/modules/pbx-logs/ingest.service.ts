@@ -1,4 +1,4 @@
-import { sqliteOf, type AnyDatabase } from '../../db/engine';
+import type { AnyDatabase } from '../../db/engine';
 import type { Caller } from '../../access/caller';
 import type { Clock } from '../../clock';
 import type { Config } from '../../config';

@@ -2,7 +2,7 @@ import type { Caller } from '../../access/caller';
 import { pageOf, pageWindow } from '../../access/paging';
 import { ALL_TENANTS, listScope, scopeOfStoredRow } from '../../access/scope';
 import type { Clock } from '../../clock';
-import { sqliteOf, type AnyDatabase } from '../../db/engine';
+import type { AnyDatabase } from '../../db/engine';
 import { AppError, conflict, forbidden, notFound } from '../../errors';
 import type { SchemaTypes } from '../../validation/schema-types';
 import { CdrImporter } from './cdr-importer';

@@ -86,6 +86,9 @@ export function openPostgres(url: string, opts: { poolSize?: number } = {}): Pos
   });
   // An idle connection the server closed (a restart) is an error event on the pool: without a listener it would end the process.
   pool.on('error', () => undefined);
+  // A connection checked out of the pool (a transaction, a job's lock) has no pool listener: when the server goes
+  // away under it, pg emits 'error' on the client, which would end the process. Its queries fail and say why.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = new Kysely<Database>({ dialect: new TarsPostgresDialect({ pool }) });
   let closed = false;
   return {

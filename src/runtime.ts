@@ -1,4 +1,5 @@
 import { chmodSync, mkdirSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { systemClock, type Clock } from './clock';
 import type { Config } from './config';
@@ -14,6 +15,8 @@ import { registerGauges } from './metrics/gauges';
 import { Metrics } from './metrics/metrics';
 import { jwtSecretFor, TokenService } from './modules/auth/tokens';
 import { LiveQueues } from './modules/live-queues/live-queues';
+import type { LiveSharing } from './modules/live-queues/live-share';
+import { PgCoordinator } from './db/coordination';
 import { sessionResolver } from './modules/console/sessions.service';
 import { registerWebhookTypeFormat } from './modules/webhooks/webhooks.service';
 
@@ -84,6 +87,15 @@ export async function openConfiguredDatabase(config: Config, log: Logger): Promi
   });
 }
 
+/**
+ * On PostgreSQL, the instances on one database share the AMI links (docs/live-queues.md, "Several instances"): one
+ * holds each, through a coordinator session of its own. On SQLite there is one process, which holds them all.
+ */
+function liveSharing(config: Config, database: AnyDatabase): LiveSharing | undefined {
+  if (database.engine !== 'postgres' || !config.databaseUrl || config.amiTargets.length === 0) return undefined;
+  return { coordinator: new PgCoordinator(config.databaseUrl), db: database.db, holder: `${hostname()} pid ${process.pid}` };
+}
+
 /** Everything the app and the jobs need, built from the configuration. */
 export async function buildDeps(config: Config, log: Logger, clock: Clock = systemClock): Promise<AppDeps> {
   const database = await openConfiguredDatabase(config, log);
@@ -102,7 +114,7 @@ export async function buildDeps(config: Config, log: Logger, clock: Clock = syst
     mailer: createMailer(config.smtpUrl, config.mailFrom),
     sms: createSmsGateway(config.smsGatewayUrl),
     metrics: new Metrics(),
-    live: new LiveQueues(config.amiTargets, log, { now: () => new Date(clock.now()) }),
+    live: new LiveQueues(config.amiTargets, log, { now: () => new Date(clock.now()), sharing: liveSharing(config, database) }),
     sessions: sessionResolver({ db: database.db, clock, lifetimeSeconds: config.tokenTtlSeconds }),
   };
   registerGauges(deps);

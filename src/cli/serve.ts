@@ -118,8 +118,6 @@ const JOBS_START_AFTER_MS = 100;
  * the database gone; each stops at a safe point, bounded.
  */
 function startBackgroundWork(deps: AppDeps): StopHook[] {
-  const { database } = deps;
-  if (database.engine !== 'sqlite') return startOnPostgres(deps);
   const jobs = startJobs(deps, jobsOf(deps), JOBS_START_AFTER_MS);
   deps.live.start();
   const alerts = new AlertWatcher(deps);
@@ -139,30 +137,6 @@ function startBackgroundWork(deps: AppDeps): StopHook[] {
       },
     },
   ];
-}
-
-/** The jobs that run on PostgreSQL today: webhook deliveries (the outbox is read through Kysely). */
-const JOBS_ON_POSTGRES = new Set(['webhook-deliveries']);
-
-/**
- * On PostgreSQL the background work that writes webhook events through SQLite's own connection (scheduled reports,
- * queue alerts, call events from AMI, forgetting sent call events) does not run yet (docs/postgresql.md; design
- * steps 4 and 9): it is not started, and the log says so once, rather than failing at each run. The live view of
- * the PBXs runs.
- */
-function startOnPostgres(deps: AppDeps): StopHook[] {
-  const all = jobsOf(deps);
-  const jobs = startJobs(
-    deps,
-    all.filter((j) => JOBS_ON_POSTGRES.has(j.name)),
-    JOBS_START_AFTER_MS,
-  );
-  deps.live.start();
-  deps.log.warn(
-    { notStarted: [...all.filter((j) => !JOBS_ON_POSTGRES.has(j.name)).map((j) => j.name), 'queue-alerts', 'live-call-events'] },
-    'on PostgreSQL, scheduled reports, queue alerts and call events from AMI do not run yet (docs/postgresql.md)',
-  );
-  return [{ name: 'jobs', stop: () => jobs.stop() }];
 }
 
 async function prepareData(deps: AppDeps): Promise<void> {

@@ -148,7 +148,7 @@ export class LiveQueues extends EventEmitter<{
     if (this.sharing && this.list.length > 0) void this.startSharing(this.sharing);
   }
 
-  /** Closes every AMI link; whatever follows the live state (the streams) ends with it. */
+  /** Closes every AMI link (on PostgreSQL: gives them up to another instance); what follows the live state (the streams) ends. */
   stop(): void {
     this.stopped = true;
     this.emit('stop');
@@ -159,8 +159,9 @@ export class LiveQueues extends EventEmitter<{
       clearTimeout(pbx.publishTimer);
       pbx.client.removeAllListeners();
       pbx.client.stop();
-      if (this.sharing) void this.sharing.coordinator.release(linkLock(pbx.label)).catch(() => undefined);
     }
+    // Ending the coordinator's session gives the links up at once: another instance takes them without waiting.
+    if (this.sharing) void this.sharing.coordinator.close();
   }
 
   /** This instance holds the PBX's link from now on: it opens it, and (sharing) publishes what it learns. */

@@ -1,4 +1,3 @@
-import { sqliteOf } from '../../db/engine';
 import { badRequest, notFound } from '../../errors';
 import type { ResponseBody } from '../../http/route';
 import type { Caller } from '../../access/caller';
@@ -48,7 +47,6 @@ export async function runFilterNow(deps: ReportDeps, filter: FilterRow, forDate:
     if (!/^\d{4}-\d{2}-\d{2}$/.test(forDate)) throw badRequest(`for must be a date such as 2026-11-21, got "${forDate}"`);
     period = periodContaining(frequency, dayOf(forDate), tz);
   }
-  sqliteOf(deps.database, 'Sending a report now'); // its webhook event needs the outbox, not on PostgreSQL yet (design step 4): refused before any mail
   const run = await insertManualRun(db, filter, period, deps.clock.now());
   return new ReportScheduler(deps).execute(run);
 }

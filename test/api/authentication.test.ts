@@ -1,8 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { expect } from 'chai';
 import jwt from 'jsonwebtoken';
-import { SECRET_FILE } from '../../src/modules/auth/tokens';
+import { jwtSecretFor } from '../../src/modules/auth/tokens';
 import { tenantsScope } from '../../src/access/scope';
 import { setPassword } from '../../src/modules/auth/credentials.repository';
 import { hashPassword } from '../../src/modules/auth/passwords';
@@ -92,7 +90,8 @@ describe('authentication', () => {
     let secret: string;
     before(async () => {
       user = await buildUser(app.deps.database.db, (await buildTenant(app.deps.database.db)).id, ROLE.account);
-      secret = readFileSync(join(app.dataDir, SECRET_FILE), 'utf8').trim();
+      // Where the server keeps it: the data directory's file on SQLite, tars_settings on PostgreSQL.
+      secret = (await jwtSecretFor(app.deps.database.db, app.dataDir, undefined)).toString('utf8');
     });
 
     it('when there is no header, a malformed token, no Bearer scheme or Basic credentials, then 401', async () => {

@@ -11,8 +11,10 @@
 // 4. checks that the three give the same records, then loads each request on each floor in turn (autocannon,
 //    `--connections`, rounds alternating the floors so that a neighbour's load hits them alike): medians of
 //    requests per second, p50 and p99, and the ratios to the SQLite floor.
-// The figures say what PostgreSQL costs a request before any TARS code runs: TARS on PostgreSQL is measured
-// against bench-floor-pg.mjs (target ≥ 0.8), never against the SQLite floor. Writes DIR/results-pg-floors.json.
+// 5. TARS itself on the same PostgreSQL database (`tars serve` with TARS_DATABASE_URL, the whole data directory
+//    copied there by `tars db copy`'s code), loaded in the same rotation: its ratio to bench-floor-pg.mjs is the
+//    issue's target (≥ 0.8), never a ratio to the SQLite floor.
+// The floors say what PostgreSQL costs a request before any TARS code runs. Writes DIR/results-pg-floors.json.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -119,13 +121,20 @@ try {
     sqlite: await startFloor(dataDir),
     pg: await startScript('bench-floor-pg.mjs', pgArgs, join(dataDir, 'floor-pg.log')),
     'pg prepared': await startScript('bench-floor-pg.mjs', [...pgArgs, '--prepared'], join(dataDir, 'floor-pg-prepared.log')),
+    // The same secret as the floors', so the one token is good everywhere (on PostgreSQL it would otherwise be tars_settings').
+    'tars pg': await startTars(newDataDir('bench-pg-tars'), { TARS_DATABASE_URL: url, TARS_JWT_SECRET: secret, TARS_LOG_LEVEL: 'warn' }),
   };
   servers.push(...Object.values(floors));
 
-  // 4. the same answers, then the load
+  // 4. the same answers from the floors (TARS answers each with its status; its statistics carry more fields), then the load
   const requests = Object.values(MEASURED) as BenchRequest[];
   for (const t of requests) {
-    const [first, ...rest] = await Promise.all(Object.values(floors).map((f) => answer(f, t, token)));
+    await answer(floors['tars pg'] as Server, t, token);
+    const [first, ...rest] = await Promise.all(
+      Object.entries(floors)
+        .filter(([name]) => name !== 'tars pg')
+        .map(([, f]) => answer(f, t, token)),
+    );
     for (const other of rest)
       if (other !== first) throw new Error(`${t.name}: the floors disagree:\n  SQLite     ${first}\n  PostgreSQL ${other}`);
   }
@@ -145,15 +154,16 @@ try {
         },
       ]),
     );
-    const base = medians.sqlite?.rps ?? 1;
+    // Floors against the SQLite floor; TARS against the PostgreSQL floor of the same driver and queries.
+    const baseOf = (name: string) => (name === 'tars pg' ? medians.pg?.rps : medians.sqlite?.rps) ?? 1;
     results[t.name] = Object.fromEntries(
-      Object.entries(medians).map(([name, m]) => [name, { ...m, ratio: Math.round((m.rps / base) * 100) / 100 }]),
+      Object.entries(medians).map(([name, m]) => [name, { ...m, ratio: Math.round((m.rps / baseOf(name)) * 100) / 100 }]),
     );
   }
 
   const pad = (s: string | number, n: number) => String(s).padStart(n);
   console.log(
-    `\n${CONNECTIONS} connections, loopback, pool of ${opts.pool}; ${ROUNDS} rounds of ${DURATION} s per floor, medians; ratio = req/s ÷ the SQLite floor's\n`,
+    `\n${CONNECTIONS} connections, loopback, pool of ${opts.pool}; ${ROUNDS} rounds of ${DURATION} s per floor, medians; ratio = req/s ÷ the SQLite floor's (tars pg: ÷ the pg floor's)\n`,
   );
   console.log(
     `${'request'.padEnd(40)} ${'floor'.padEnd(12)} ${pad('req/s', 7)} ${pad('p50', 4)} ${pad('p99', 4)} ${pad('µs/req', 7)} ${pad('ratio', 6)}`,

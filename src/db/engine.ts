@@ -1,8 +1,7 @@
 import { parse as parseConnectionString } from 'pg-connection-string';
 import pg from 'pg';
 import { Kysely, PostgresDialect, sql, type QueryCompiler } from 'kysely';
-import type { Db, OpenDatabase, Sqlite } from './database';
-import { unavailable } from '../errors';
+import type { Db, OpenDatabase } from './database';
 import { PortablePostgresQueryCompiler } from './portable';
 import type { Database } from './schema';
 
@@ -155,13 +154,3 @@ export async function postgresFacts(db: Db): Promise<PostgresFacts> {
 
 /** The database a process works on: the data directory's SQLite file, or PostgreSQL when TARS_DATABASE_URL is set. */
 export type AnyDatabase = OpenDatabase | PostgresDatabase;
-
-/**
- * The raw better-sqlite3 connection of `database`, for the work that still runs on it (the PBX log importer, the
- * webhook outbox and the live call events: design steps 4 and 6); on PostgreSQL a 503 that says `what` does not
- * run there yet, in the error shape of every other refusal. Those callers move off the raw connection in their own steps.
- */
-export function sqliteOf(database: AnyDatabase, what: string): Sqlite {
-  if (database.engine === 'sqlite') return database.sqlite;
-  throw unavailable(`${what} does not run on PostgreSQL yet (docs/postgresql.md)`);
-}

@@ -19,7 +19,18 @@ import autocannon from 'autocannon';
 import SqliteDatabase from 'better-sqlite3';
 import jwt from 'jsonwebtoken';
 import { startPostgres } from '../test/helpers/postgres';
-import { ADMIN, cpuMs, importSampleLogs, MEASURED, newDataDir, ROOT, startTars, type BenchRequest, type Server } from './http-bench-kit';
+import {
+  ADMIN,
+  cpuMs,
+  importSampleLogs,
+  median,
+  MEASURED,
+  newDataDir,
+  ROOT,
+  startTars,
+  type BenchRequest,
+  type Server,
+} from './http-bench-kit';
 import { copyToPostgres } from './pg-bench-kit';
 
 const { values: opts } = parseArgs({
@@ -36,8 +47,6 @@ const CONNECTIONS = Number(opts.connections);
 const N = Number(opts.instances);
 const WARMUP = 3;
 const HAPROXY = existsSync('/usr/sbin/haproxy') ? '/usr/sbin/haproxy' : 'haproxy';
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 
 async function freePort(): Promise<number> {
   const s = createServer();

@@ -25,6 +25,7 @@ import { startPostgres } from '../test/helpers/postgres';
 import {
   ADMIN,
   cpuMs,
+  median,
   importSampleLogs,
   MEASURED,
   newDataDir,
@@ -86,8 +87,6 @@ async function answer(server: Server, t: BenchRequest, token: string): Promise<s
   if (res.status !== t.status) throw new Error(`${t.name} on ${server.url}: ${res.status} ${await res.text()}`);
   return JSON.stringify(await res.json());
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 
 // 1. the data directory
 const dataDir = newDataDir('bench-pg');

@@ -150,6 +150,9 @@ export function rssMb(pid: number): number {
 }
 
 /** CPU time a process has used so far (user + system, all its threads), in ms (Linux /proc; 10 ms ticks). */
+/** The middle value (the upper of the two middle ones for an even count): the figure of a benchmark's rounds. */
+export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+
 export function cpuMs(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
   return (Number(fields[11]) + Number(fields[12])) * 10; // utime, stime (fields 14 and 15 of stat(5))
